@@ -1,0 +1,77 @@
+# stp: a SystemTap-class tracer.  See README.md.
+#
+#   make            build stp
+#   make deps       install the Debian packages the build and tests need
+#   make check      every test; the last line is "N passed, N failed"
+#   make demo       the main job, for a new user
+#   make bench      benchmarks, written to tests/bench/results.txt
+#   make fuzz       the parser fuzzer (clang, ASan, UBSan)
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+TAPSETDIR = $(PREFIX)/share/stp/tapset
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"'
+
+B = build
+PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
+	parser/parse.c parser/print.c
+DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
+	translator/pass1.c translator/driver.c
+PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
+DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
+HEADERS = $(wildcard parser/*.h translator/*.h)
+
+UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all check deps install clean demo bench fuzz unit
+
+all: stp
+
+stp: $(DRIVER_OBJ) $(B)/libstpparse.a
+	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a
+
+$(B)/libstpparse.a: $(PARSER_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libstpparse.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
+
+unit: $(UNIT_TESTS) $(B)/tests/parse_corpus
+
+$(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
+
+check: stp unit
+	@tests/run-all.sh
+
+deps:
+	@tests/deps.sh
+
+demo: stp
+	@tests/demo.sh
+
+bench: stp
+	@tests/bench/run.sh
+
+fuzz:
+	@tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: stp
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR)
+	install -m 755 stp $(DESTDIR)$(BINDIR)/stp
+	cp -R tapsets/. $(DESTDIR)$(TAPSETDIR)/
+
+clean:
+	rm -rf $(B) stp

@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The preprocessor works on token arrays, in two steps per file, as
+ * SystemTap's language reference describes:
+ *
+ *  1. collect every "@define NAME(params) %( body %)" (conditionals do
+ *     not hide definitions: both branches define), removing them;
+ *  2. walk what is left, expanding macro calls, substituting script
+ *     arguments and keeping the chosen branch of each conditional.
+ *
+ * Macro arguments are expanded before they are substituted (as in C),
+ * so a macro body that passes its own parameter on to another macro
+ * works.  Expanded tokens keep their own position and point back at
+ * the invocation, so errors inside macros name both places.
+ */
+
+#include "preprocess.h"
+#include "util.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64
+
+struct macro {
+	const char *name;	/* without the '@' */
+	const char **params;	/* without the '@' */
+	int nparams;
+	int has_parens;		/* defined as NAME(...), even NAME() */
+	const struct token *body;
+	int nbody;
+	struct loc loc;
+	struct macro *next;
+};
+
+struct pp {
+	const struct pp_env *env;
+	struct macro *lib;	/* from .stpm files, visible everywhere */
+};
+
+/* What a walk over a token range needs to know. */
+struct walk {
+	struct pp *pp;
+	const struct source *src;
+	struct macro *local;	/* this file's macros */
+	const struct macro *frame;	/* macro whose body is walked */
+	struct tokens *args;	/* frame's expanded arguments */
+	int depth;
+};
+
+static const char *const builtins[] = {
+	"@cast", "@var", "@entry", "@defined", "@probewrite", "@const",
+	"@perf", "@count", "@sum", "@min", "@max", "@avg", "@variance",
+	"@hist_linear", "@hist_log", "@kregister", "@uregister",
+	"@kderef", "@uderef",
+};
+
+static void walk(struct walk *w, const struct token *t, int n,
+		 struct tokens *out);
+
+struct pp *pp_new(const struct pp_env *env)
+{
+	struct pp *pp = ar_alloc(sizeof(*pp));
+
+	pp->env = env;
+	return pp;
+}
+
+int pp_vercmp(const char *a, const char *b)
+{
+	return strverscmp(a, b);
+}
+
+static void perr(const struct token *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void perr(const struct token *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(&t->loc, "parse error", fmt, ap);
+	va_end(ap);
+}
+
+static int is_builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (!strcmp(name, builtins[i]))
+			return 1;
+	return 0;
+}
+
+static struct macro *find_macro(struct macro *m, const char *name)
+{
+	for (; m; m = m->next)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+/* Index just past the %) matching the %( at t[i]; n if unmatched. */
+static int match_close(const struct token *t, int i, int n)
+{
+	int depth = 0;
+
+	for (; i < n; i++) {
+		if (t[i].kind == TK_PP_OPEN)
+			depth++;
+		else if (t[i].kind == TK_PP_CLOSE && --depth == 0)
+			return i + 1;
+		else if (t[i].kind == TK_EOF)
+			break;
+	}
+	return -1;
+}
+
+/* ---- step 1: definitions ---- */
+
+/* define = "@define" IDENT ( "(" [ IDENT { "," IDENT } ] ")" )? "%(" body "%)" */
+static int parse_define(struct walk *w, const struct token *t, int i, int n)
+{
+	struct macro *m = ar_alloc(sizeof(*m));
+	struct vec params = { 0 };
+	struct macro **list;
+	struct macro *prev;
+	int close;
+
+	m->loc = t[i].loc;
+	if (++i >= n || t[i].kind != TK_IDENT || t[i].str[0] == '$' ||
+	    t[i].str[0] == '@') {
+		perr(&t[i], "expected a macro name, saw %s",
+		     tok_describe(&t[i]));
+		return i;
+	}
+	m->name = t[i].str;
+	m->loc = t[i].loc;
+	i++;
+	if (tok_is_op(&t[i], OP_LPAREN)) {
+		m->has_parens = 1;
+		i++;
+		while (!tok_is_op(&t[i], OP_RPAREN)) {
+			if (t[i].kind != TK_IDENT || t[i].str[0] == '$' ||
+			    t[i].str[0] == '@') {
+				perr(&t[i], "expected a macro parameter name, saw %s",
+				     tok_describe(&t[i]));
+				return i;
+			}
+			vec_push(&params, (void *)t[i].str);
+			i++;
+			if (tok_is_op(&t[i], OP_COMMA))
+				i++;
+			else if (!tok_is_op(&t[i], OP_RPAREN)) {
+				perr(&t[i], "expected ',' or ')', saw %s",
+				     tok_describe(&t[i]));
+				return i;
+			}
+		}
+		i++;
+	}
+	if (t[i].kind != TK_PP_OPEN) {
+		perr(&t[i], "expected '%%(', saw %s", tok_describe(&t[i]));
+		return i;
+	}
+	close = match_close(t, i, n);
+	if (close < 0) {
+		perr(&t[i], "unterminated macro body: missing '%%)'");
+		return n - 1;
+	}
+	m->nbody = close - i - 2;
+	m->body = ar_alloc((m->nbody + 1) * sizeof(*m->body));
+	memcpy((void *)m->body, &t[i + 1], m->nbody * sizeof(*m->body));
+	m->nparams = params.len;
+	m->params = (const char **)params.v;
+	list = w->src->is_macro_lib ? &w->pp->lib : &w->local;
+	prev = find_macro(*list, m->name);
+	if (prev) {
+		diag_at(&m->loc, "parse error", "macro '@%s' is already defined",
+			m->name);
+		diag_note(&prev->loc, "previous definition of '@%s' is here",
+			  m->name);
+	} else {
+		m->next = *list;
+		*list = m;
+	}
+	return close;
+}
+
+static void collect_defines(struct walk *w, const struct tokens *in,
+			    struct tokens *rest)
+{
+	int n = in->len;
+
+	for (int i = 0; i < n;) {
+		if (tok_is(&in->t[i], "@define")) {
+			i = parse_define(w, in->t, i, n);
+			continue;
+		}
+		if (w->src->is_macro_lib && in->t[i].kind != TK_EOF) {
+			perr(&in->t[i],
+			     "a macro library holds only @define, saw %s",
+			     tok_describe(&in->t[i]));
+			while (i < n && in->t[i].kind != TK_EOF &&
+			       !tok_is(&in->t[i], "@define"))
+				i++;
+			continue;
+		}
+		toks_push(rest, &in->t[i++]);
+	}
+}
+
+/* ---- conditions ---- */
+
+struct cond_parser {
+	struct walk *w;
+	const struct token *t;
+	int i, n;
+	int failed;
+};
+
+static const struct token *cp_peek(struct cond_parser *cp)
+{
+	static const struct token eof = { .kind = TK_EOF };
+
+	return cp->i < cp->n ? &cp->t[cp->i] : (cp->n ? &cp->t[cp->n - 1] : &eof);
+}
+
+static void cp_fail(struct cond_parser *cp, const char *fmt, const char *saw)
+{
+	if (!cp->failed)
+		perr(cp_peek(cp), fmt, saw);
+	cp->failed = 1;
+}
+
+static const char *config_value(struct walk *w, const char *name)
+{
+	const struct pp_env *env = w->pp->env;
+	const char *v = env->config ? env->config(env->config_ctx, name) : NULL;
+
+	return v ? v : "";
+}
+
+/* An operand: a symbol of the target, or a literal.  Returns its string
+ * form; *is_num / *num tell numeric operands apart; *is_ver asks for
+ * version ordering. */
+static const char *cond_operand(struct cond_parser *cp, int *is_num,
+				int64_t *num, int *is_ver)
+{
+	const struct token *t = cp_peek(cp);
+	const struct pp_env *env = cp->w->pp->env;
+	const char *s;
+
+	*is_num = 0;
+	*is_ver = 0;
+	if (t->kind == TK_NUMBER) {
+		cp->i++;
+		*is_num = 1;
+		*num = t->num;
+		return t->str;
+	}
+	if (t->kind == TK_STRING) {
+		cp->i++;
+		return t->str;
+	}
+	if (t->kind == TK_OP && t->op == OP_MINUS && cp->i + 1 < cp->n &&
+	    cp->t[cp->i + 1].kind == TK_NUMBER) {
+		cp->i += 2;
+		*is_num = 1;
+		*num = -cp->t[cp->i - 1].num;
+		return ar_printf("%lld", (long long)*num);
+	}
+	if (t->kind != TK_IDENT) {
+		cp_fail(cp, "expected a preprocessor condition, saw %s",
+			tok_describe(t));
+		return "";
+	}
+	cp->i++;
+	s = t->str;
+	if (!strcmp(s, "kernel_v") || !strcmp(s, "kernel_vr") ||
+	    !strcmp(s, "systemtap_v")) {
+		*is_ver = 1;
+		return !strcmp(s, "kernel_v") ? env->kernel_v :
+		       !strcmp(s, "kernel_vr") ? env->kernel_vr :
+						 env->systemtap_v;
+	}
+	if (!strcmp(s, "arch"))
+		return env->arch;
+	if (!strcmp(s, "runtime"))
+		return env->runtime;
+	if (!strcmp(s, "systemtap_privilege"))
+		return env->privilege;
+	if (!strcmp(s, "guru_mode") || !strcmp(s, "$#") || !strcmp(s, "@#")) {
+		*is_num = 1;
+		*num = s[0] == 'g' ? env->guru : env->argc;
+		return ar_printf("%lld", (long long)*num);
+	}
+	if (!strncmp(s, "CONFIG_", 7)) {
+		const char *v = config_value(cp->w, s);
+		char *end;
+
+		*num = strtoll(v, &end, 0);
+		*is_num = *v && !*end;
+		return v;
+	}
+	cp->i--;
+	cp_fail(cp, "unknown preprocessor condition %s", tok_describe(t));
+	return "";
+}
+
+static int compare(int op, int c)
+{
+	switch (op) {
+	case OP_EQ: return c == 0;
+	case OP_NE: return c != 0;
+	case OP_LT: return c < 0;
+	case OP_LE: return c <= 0;
+	case OP_GT: return c > 0;
+	default: return c >= 0;
+	}
+}
+
+static int is_cmp_op(const struct token *t)
+{
+	return t->kind == TK_OP &&
+	       (t->op == OP_EQ || t->op == OP_NE || t->op == OP_LT ||
+		t->op == OP_LE || t->op == OP_GT || t->op == OP_GE);
+}
+
+static int cond_or(struct cond_parser *cp);
+
+/* cmp = "(" or ")" | operand op operand */
+static int cond_cmp(struct cond_parser *cp)
+{
+	int ln, rn, lv, rv, op, c;
+	int64_t lnum = 0, rnum = 0;
+	const char *l, *r;
+
+	if (tok_is_op(cp_peek(cp), OP_LPAREN)) {
+		cp->i++;
+		c = cond_or(cp);
+		if (!tok_is_op(cp_peek(cp), OP_RPAREN))
+			cp_fail(cp, "expected ')', saw %s",
+				tok_describe(cp_peek(cp)));
+		cp->i++;
+		return c;
+	}
+	l = cond_operand(cp, &ln, &lnum, &lv);
+	if (cp->failed)
+		return 0;
+	if (!is_cmp_op(cp_peek(cp))) {
+		cp_fail(cp, "expected a comparison operator, saw %s",
+			tok_describe(cp_peek(cp)));
+		return 0;
+	}
+	op = cp_peek(cp)->op;
+	cp->i++;
+	r = cond_operand(cp, &rn, &rnum, &rv);
+	if (cp->failed)
+		return 0;
+	if (ln && rn)
+		return compare(op, lnum < rnum ? -1 : lnum > rnum);
+	if ((op == OP_EQ || op == OP_NE) && !rn)
+		return compare(op, fnmatch(r, l, 0) ? 1 : 0);
+	if (lv || rv)
+		return compare(op, pp_vercmp(l, r));
+	return compare(op, strcmp(l, r));
+}
+
+static int cond_and(struct cond_parser *cp)
+{
+	int v = cond_cmp(cp);
+
+	while (!cp->failed && tok_is_op(cp_peek(cp), OP_ANDAND)) {
+		cp->i++;
+		v = cond_cmp(cp) && v;
+	}
+	return v;
+}
+
+static int cond_or(struct cond_parser *cp)
+{
+	int v = cond_and(cp);
+
+	while (!cp->failed && tok_is_op(cp_peek(cp), OP_OROR)) {
+		cp->i++;
+		v = cond_and(cp) || v;
+	}
+	return v;
+}
+
+static int eval_cond(struct walk *w, const struct token *t, int n,
+		     const struct token *at)
+{
+	struct cond_parser cp = { w, t, 0, n, 0 };
+	int v;
+
+	if (n == 0) {
+		perr(at, "expected a preprocessor condition, saw '%%?'");
+		return 0;
+	}
+	v = cond_or(&cp);
+	if (!cp.failed && cp.i < n)
+		cp_fail(&cp, "expected '%%?', saw %s", tok_describe(cp_peek(&cp)));
+	return cp.failed ? 0 : v;
+}
+
+/* ---- step 2: expansion ---- */
+
+/* cond = "%(" COND "%?" TOKENS [ "%:" TOKENS ] "%)" */
+static int conditional(struct walk *w, const struct token *t, int i, int n,
+		       struct tokens *out)
+{
+	int depth = 0, then = -1, els = -1, close = -1;
+	struct tokens cond = { 0 };
+
+	for (int j = i; j < n && close < 0; j++) {
+		enum tok_kind k = t[j].kind;
+
+		if (k == TK_PP_OPEN)
+			depth++;
+		else if (k == TK_PP_CLOSE && --depth == 0)
+			close = j;
+		else if (depth == 1 && k == TK_PP_THEN && then < 0)
+			then = j;
+		else if (depth == 1 && k == TK_PP_ELSE && then >= 0 && els < 0)
+			els = j;
+		else if (k == TK_EOF)
+			break;
+	}
+	if (close < 0) {
+		perr(&t[i], "unterminated conditional: missing '%%)'");
+		return n - 1;	/* keep the EOF */
+	}
+	if (then < 0) {
+		const struct token *bad = &t[close];
+
+		for (int j = i + 1; j < close; j++)
+			if (t[j].kind == TK_PP_ELSE || t[j].kind == TK_PP_OPEN) {
+				bad = &t[j];
+				break;
+			}
+		perr(bad, "expected '%%?', saw %s", tok_describe(bad));
+		return close + 1;
+	}
+	walk(w, &t[i + 1], then - i - 1, &cond);
+	if (eval_cond(w, cond.t, cond.len, &t[then]))
+		walk(w, &t[then + 1], (els < 0 ? close : els) - then - 1, out);
+	else if (els >= 0)
+		walk(w, &t[els + 1], close - els - 1, out);
+	free(cond.t);
+	return close + 1;
+}
+
+/* Split "( a, b(c, d), e )" at top-level commas; returns index past ')'. */
+static int collect_args(const struct token *t, int i, int n,
+			struct vec *starts, struct vec *ends)
+{
+	int depth = 0;
+
+	vec_push(starts, (void *)(intptr_t)(i + 1));
+	for (int j = i; j < n; j++) {
+		const struct token *k = &t[j];
+
+		if (k->kind == TK_EOF)
+			break;
+		if (k->kind != TK_OP)
+			continue;
+		if (k->op == OP_LPAREN || k->op == OP_LBRACKET ||
+		    k->op == OP_LBRACE)
+			depth++;
+		else if (k->op == OP_RPAREN || k->op == OP_RBRACKET ||
+			 k->op == OP_RBRACE) {
+			if (--depth == 0) {
+				vec_push(ends, (void *)(intptr_t)j);
+				return j + 1;
+			}
+		} else if (k->op == OP_COMMA && depth == 1) {
+			vec_push(ends, (void *)(intptr_t)j);
+			vec_push(starts, (void *)(intptr_t)(j + 1));
+		}
+	}
+	return -1;
+}
+
+static void emit_body(struct walk *w, const struct macro *m,
+		      struct tokens *args, const struct token *call,
+		      struct tokens *out)
+{
+	struct origin *o = ar_alloc(sizeof(*o));
+	struct tokens body = { 0 };
+	struct walk inner = *w;
+
+	o->loc = call->loc;
+	o->what = ar_printf("in expansion of macro '@%s'", m->name);
+	for (int i = 0; i < m->nbody; i++) {
+		struct token t = m->body[i];
+
+		t.loc.from = o;
+		if (i == 0)
+			t.space_before = call->space_before;
+		toks_push(&body, &t);
+	}
+	inner.frame = m;
+	inner.args = args;
+	inner.depth = w->depth + 1;
+	walk(&inner, body.t, body.len, out);
+	free(body.t);
+}
+
+/* call = "@" NAME [ "(" arg { "," arg } ")" ] */
+static int invoke(struct walk *w, const struct macro *m, const struct token *t,
+		  int i, int n, struct tokens *out)
+{
+	struct vec starts = { 0 }, ends = { 0 };
+	struct tokens *args;
+	int next = i + 1, given = 0;
+
+	if (w->depth >= MAX_DEPTH) {
+		perr(&t[i], "macro '@%s' expands too deeply (recursive?)",
+		     m->name);
+		return n - 1;
+	}
+	if (m->has_parens && tok_is_op(&t[i + 1], OP_LPAREN)) {
+		next = collect_args(t, i + 1, n, &starts, &ends);
+		if (next < 0) {
+			perr(&t[i + 1], "unterminated argument list of macro '@%s'",
+			     m->name);
+			return n - 1;
+		}
+		given = starts.len;
+		if (given == 1 && (intptr_t)starts.v[0] == (intptr_t)ends.v[0])
+			given = 0;	/* "@m()" */
+	}
+	if (given != m->nparams) {
+		perr(&t[i], "macro '@%s' takes %d argument%s, given %d",
+		     m->name, m->nparams, m->nparams == 1 ? "" : "s", given);
+		free(starts.v);
+		free(ends.v);
+		return next;
+	}
+	args = xcalloc(given ? given : 1, sizeof(*args));
+	for (int a = 0; a < given; a++) {
+		int s = (int)(intptr_t)starts.v[a], e = (int)(intptr_t)ends.v[a];
+
+		walk(w, &t[s], e - s, &args[a]);
+	}
+	emit_body(w, m, args, &t[i], out);
+	for (int a = 0; a < given; a++)
+		free(args[a].t);
+	free(args);
+	free(starts.v);
+	free(ends.v);
+	return next;
+}
+
+static int frame_param(const struct walk *w, const char *name)
+{
+	if (!w->frame)
+		return -1;
+	for (int p = 0; p < w->frame->nparams; p++)
+		if (!strcmp(w->frame->params[p], name + 1))
+			return p;
+	return -1;
+}
+
+/* "$3": paste the argument's tokens; "@3": the argument as a string. */
+static void script_arg(struct walk *w, const struct token *t,
+		       struct tokens *out)
+{
+	const struct pp_env *env = w->pp->env;
+	struct origin *o;
+	struct token s = *t;
+	struct loc at = t->loc;
+	int idx;
+
+	if (t->str[1] == '#') {
+		s.kind = t->str[0] == '$' ? TK_NUMBER : TK_STRING;
+		s.num = env->argc;
+		s.str = ar_printf("%d", env->argc);
+		s.len = (int)strlen(s.str);
+		toks_push(out, &s);
+		return;
+	}
+	idx = atoi(t->str + 1);
+	if (idx < 1 || idx > env->argc) {
+		perr(t, "script argument %s out of range: %d given", t->str,
+		     env->argc);
+		return;
+	}
+	if (t->str[0] == '@') {
+		struct sbuf sb = { 0 };
+
+		for (const char *p = env->argv[idx - 1]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				sb_putc(&sb, '\\');
+			sb_putc(&sb, *p);
+		}
+		s.kind = TK_STRING;
+		s.str = ar_strndup(sb.s ? sb.s : "", sb.len);
+		s.len = (int)sb.len;
+		free(sb.s);
+		toks_push(out, &s);
+		return;
+	}
+	o = ar_alloc(sizeof(*o));
+	o->loc = t->loc;
+	o->what = ar_printf("in script argument %s", t->str);
+	at.from = o;
+	{
+		int first = out->len;
+
+		lex_text_at(env->argv[idx - 1], &at, out);
+		if (out->len > first)
+			out->t[first].space_before = t->space_before;
+	}
+}
+
+static int is_arg_ref(const char *s)
+{
+	if (s[0] != '$' && s[0] != '@')
+		return 0;
+	if (s[1] == '#' && !s[2])
+		return 1;
+	if (s[1] < '1' || s[1] > '9')
+		return 0;
+	for (s += 2; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+static int at_ident(struct walk *w, const struct token *t, int i, int n,
+		    struct tokens *out)
+{
+	const char *name = t[i].str;
+	const struct macro *m;
+	int p = frame_param(w, name);
+
+	if (p >= 0) {
+		for (int k = 0; k < w->args[p].len; k++) {
+			struct token a = w->args[p].t[k];
+
+			if (k == 0)
+				a.space_before = t[i].space_before;
+			toks_push(out, &a);
+		}
+		return i + 1;
+	}
+	if (is_builtin(name)) {
+		toks_push(out, &t[i]);
+		return i + 1;
+	}
+	m = find_macro(w->local, name + 1);
+	if (!m)
+		m = find_macro(w->pp->lib, name + 1);
+	if (m)
+		return invoke(w, m, t, i, n, out);
+	if (is_arg_ref(name) && w->src->is_user) {
+		script_arg(w, &t[i], out);
+		return i + 1;
+	}
+	if (is_arg_ref(name)) {
+		toks_push(out, &t[i]);
+		return i + 1;
+	}
+	if (!strcmp(name, "@define"))
+		perr(&t[i], "@define inside a macro body or conditional branch");
+	else
+		perr(&t[i], "unknown macro '%s'", name);
+	return i + 1;
+}
+
+static void walk(struct walk *w, const struct token *t, int n,
+		 struct tokens *out)
+{
+	for (int i = 0; i < n;) {
+		const struct token *k = &t[i];
+
+		if (diag_too_many())
+			return;
+		switch (k->kind) {
+		case TK_PP_OPEN:
+			i = conditional(w, t, i, n, out);
+			break;
+		case TK_PP_THEN:
+		case TK_PP_ELSE:
+		case TK_PP_CLOSE:
+			perr(k, "'%s' outside a conditional", k->str);
+			i++;
+			break;
+		case TK_IDENT:
+			if (k->str[0] == '@') {
+				i = at_ident(w, t, i, n, out);
+				break;
+			}
+			if (k->str[0] == '$' && is_arg_ref(k->str) &&
+			    w->src->is_user) {
+				script_arg(w, k, out);
+				i++;
+				break;
+			}
+			/* fall through */
+		default:
+			toks_push(out, k);
+			i++;
+		}
+	}
+}
+
+void pp_file(struct pp *pp, const struct source *src,
+	     const struct tokens *in, struct tokens *out)
+{
+	struct walk w = { 0 };
+	struct tokens rest = { 0 };
+
+	w.pp = pp;
+	w.src = src;
+	collect_defines(&w, in, &rest);
+	walk(&w, rest.t, rest.len, out);
+	if (!out->len || out->t[out->len - 1].kind != TK_EOF) {
+		struct token eof = in->t[in->len - 1];
+
+		toks_push(out, &eof);
+	}
+	free(rest.t);
+}
+
+void pp_source(struct pp *pp, const struct source *src, struct tokens *out)
+{
+	struct tokens raw = { 0 };
+
+	lex_source(src, &raw);
+	pp_file(pp, src, &raw, out);
+	/* Tokens keep pointers into the arena, not into raw.t. */
+	free(raw.t);
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Memory and string helpers.  Out of memory is fatal: a translator that
+ * cannot allocate has nothing useful left to do.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void util_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("stp: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		util_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		util_die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		util_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+#define ARENA_CHUNK (1 << 20)
+
+static char *ar_cur, *ar_end;
+
+void *ar_alloc(size_t n)
+{
+	char *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if ((size_t)(ar_end - ar_cur) < n) {
+		size_t sz = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
+
+		p = xcalloc(1, sz);
+		if (n > ARENA_CHUNK / 4)
+			return p;	/* big blocks stand alone */
+		ar_cur = p;
+		ar_end = p + sz;
+	}
+	p = ar_cur;
+	ar_cur += n;
+	return p;
+}
+
+char *ar_strndup(const char *s, size_t n)
+{
+	char *p = ar_alloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *ar_strdup(const char *s)
+{
+	return ar_strndup(s, strlen(s));
+}
+
+char *ar_printf(const char *fmt, ...)
+{
+	struct sbuf sb = { 0 };
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	p = ar_strndup(sb.s ? sb.s : "", sb.len);
+	free(sb.s);
+	return p;
+}
+
+void vec_push(struct vec *vec, void *p)
+{
+	if (vec->len == vec->cap) {
+		vec->cap = vec->cap ? vec->cap * 2 : 8;
+		vec->v = xrealloc(vec->v, vec->cap * sizeof(*vec->v));
+	}
+	vec->v[vec->len++] = p;
+}
+
+static void sb_grow(struct sbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->cap)
+		return;
+	while (sb->len + extra + 1 > sb->cap)
+		sb->cap = sb->cap ? sb->cap * 2 : 64;
+	sb->s = xrealloc(sb->s, sb->cap);
+}
+
+void sb_putn(struct sbuf *sb, const char *s, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->s + sb->len, s, n);
+	sb->len += n;
+	sb->s[sb->len] = '\0';
+}
+
+void sb_putc(struct sbuf *sb, char c)
+{
+	sb_putn(sb, &c, 1);
+}
+
+void sb_puts(struct sbuf *sb, const char *s)
+{
+	sb_putn(sb, s, strlen(s));
+}
+
+void sb_vprintf(struct sbuf *sb, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	sb_grow(sb, n);
+	vsnprintf(sb->s + sb->len, n + 1, fmt, ap);
+	sb->len += n;
+}
+
+void sb_printf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *util_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb = { 0 };
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_putn(&sb, buf, n);
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		free(sb.s);
+		errno = e ? e : EIO;
+		return NULL;
+	}
+	fclose(f);
+	if (!sb.s)
+		sb_putn(&sb, "", 0);
+	*len = sb.len;
+	return sb.s;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Memory and string helpers shared by every pass.
+ *
+ * The translator is a short-lived batch program: everything it allocates
+ * lives until exit, so allocation goes through one checked wrapper and
+ * an arena, and nothing is freed node by node (chibicc's rule).
+ */
+#ifndef STP_UTIL_H
+#define STP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+
+void util_die(const char *fmt, ...) __attribute__((noreturn))
+	__attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+
+/* Arena: bump allocation from large chunks, never freed. */
+void *ar_alloc(size_t n);
+char *ar_strndup(const char *s, size_t n);
+char *ar_strdup(const char *s);
+char *ar_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable vector of pointers. */
+struct vec {
+	void **v;
+	int len;
+	int cap;
+};
+void vec_push(struct vec *vec, void *p);
+
+/* Growable string buffer. */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+void sb_putc(struct sbuf *sb, char c);
+void sb_puts(struct sbuf *sb, const char *s);
+void sb_putn(struct sbuf *sb, const char *s, size_t n);
+void sb_printf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_vprintf(struct sbuf *sb, const char *fmt, va_list ap);
+
+/* Whole file into memory, NUL-terminated; NULL with errno set on failure. */
+char *util_read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The command line, as SystemTap's stap takes it.  Options that later
+ * passes act on are accepted here; the driver says which pass a
+ * request needs when that pass is not in this build.
+ */
+#include "session.h"
+#include "version.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	LONG_HELP = 256,
+	LONG_VERSION,
+	LONG_COMPATIBLE,
+	LONG_REMOTE,
+	LONG_VMLINUX,
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, LONG_HELP },
+	{ "version", no_argument, NULL, LONG_VERSION },
+	{ "compatible", required_argument, NULL, LONG_COMPATIBLE },
+	{ "remote", required_argument, NULL, LONG_REMOTE },
+	{ "vmlinux", required_argument, NULL, LONG_VMLINUX },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fputs(
+"Usage: stp [options] FILE [ARGS...]     run a script file\n"
+"       stp [options] -e SCRIPT [ARGS...] run a script given inline\n"
+"       stp [options] -l PROBE | -L PROBE  list matching probe points\n"
+"\n"
+"Options:\n"
+"  -p NUM         stop after pass NUM (1 parse, 2 elaborate, 3 translate,\n"
+"                 4 build, 5 run)\n"
+"  -v             report each pass (repeat for more detail)\n"
+"  -e SCRIPT      the script text itself\n"
+"  -I DIR         look for tapsets in DIR too\n"
+"  -D NAME=VALUE  define a C macro for the module (limits such as MAXACTION)\n"
+"  -g             guru mode: embedded C and writes to target variables\n"
+"  -m NAME        name the module NAME\n"
+"  -r KRELEASE    build for kernel release KRELEASE (default: running)\n"
+"  -o FILE        send the script's output to FILE\n"
+"  -c CMD         run CMD; target() is its pid; exit when it does\n"
+"  -x PID         target() is PID\n"
+"  -k             keep the temporary directory\n"
+"  -B OPT         pass OPT to kbuild's make\n"
+"  -G VAR=VALUE   set a global variable at load time\n"
+"  -s NUM         transport buffer size in MB\n"
+"  -u             keep unused code (no dead-code elimination)\n"
+"  -w             no warnings\n"
+"  -W             warnings are errors\n"
+"  -l PROBE       list probe points matching PROBE\n"
+"  -L PROBE       list them with the variables each offers\n"
+"  --compatible=VERSION  language compatibility level (systemtap_v)\n"
+"  --remote=qemu  run in a throwaway QEMU guest\n"
+"  --vmlinux=PATH kernel debuginfo to use\n"
+"  --help         this text\n"
+"  --version      version and build information\n", f);
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fputs("stp: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n", stderr);
+	return 1;
+}
+
+static int pass_number(struct session *s, const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || n < 1 || n > 5)
+		return bad("-p takes a pass number from 1 to 5, not '%s'", arg);
+	s->last_pass = (int)n;
+	return 0;
+}
+
+static int name_value(struct vec *v, const char *opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!arg[0] || eq == arg)
+		return bad(opt, arg);
+	vec_push(v, (void *)arg);
+	return 0;
+}
+
+static int one_opt(struct session *s, int c, const char *arg)
+{
+	char *end;
+
+	switch (c) {
+	case 'p': return pass_number(s, arg);
+	case 'v': s->verbose++; return 0;
+	case 'e': s->script_text = arg; return 0;
+	case 'I': vec_push(&s->include_dirs, (void *)arg); return 0;
+	case 'D': return name_value(&s->defines, "-D needs NAME or NAME=VALUE, not '%s'", arg);
+	case 'G':
+		if (!strchr(arg, '='))
+			return bad("-G needs VAR=VALUE, not '%s'", arg);
+		return name_value(&s->globals, "-G needs VAR=VALUE, not '%s'", arg);
+	case 'B': vec_push(&s->bopts, (void *)arg); return 0;
+	case 'g': s->guru = 1; return 0;
+	case 'm': s->module_name = arg; return 0;
+	case 'r': s->kernel_release = arg; return 0;
+	case 'o': s->output_file = arg; return 0;
+	case 'c': s->command = arg; return 0;
+	case 'x':
+		s->target_pid = strtol(arg, &end, 10);
+		if (*end || s->target_pid <= 0)
+			return bad("-x takes a process id, not '%s'", arg);
+		return 0;
+	case 's':
+		s->buffer_mb = (int)strtol(arg, &end, 10);
+		if (*end || s->buffer_mb < 1 || s->buffer_mb > 4095)
+			return bad("-s takes a size in MB (1-4095), not '%s'", arg);
+		return 0;
+	case 'k': s->keep = 1; return 0;
+	case 'u': s->unoptimized = 1; return 0;
+	case 'w': s->warn_mode = 0; return 0;
+	case 'W': s->warn_mode = 2; return 0;
+	case 'l': s->list_probe = arg; return 0;
+	case 'L': s->list_probe = arg; s->list_vars = 1; return 0;
+	case LONG_COMPATIBLE: s->compatible = arg; return 0;
+	case LONG_REMOTE: s->remote = arg; return 0;
+	case LONG_VMLINUX: return 0;
+	default: return 1;
+	}
+}
+
+/* Returns -1 to go on, or an exit status. */
+int opts_parse(struct session *s, int argc, char **argv)
+{
+	int c;
+
+	s->last_pass = 5;
+	s->warn_mode = 1;
+	opterr = 0;
+	/* '+': options stop at the script file; the rest are its arguments */
+	while ((c = getopt_long(argc, argv, "+p:ve:I:D:G:B:gm:r:o:c:x:s:kuwWl:L:",
+				long_opts, NULL)) != -1) {
+		if (c == LONG_HELP) {
+			usage(stdout);
+			return 0;
+		}
+		if (c == LONG_VERSION) {
+			printf("stp %s: SystemTap-compatible tracer (language %s)\n",
+			       STP_VERSION, STP_LANGUAGE_VERSION);
+			return 0;
+		}
+		if (c == '?') {
+			if (optopt && optopt < 256 &&
+			    strchr("peIDGBmrocxslL", optopt))
+				fprintf(stderr, "stp: option -%c needs an argument\n",
+					optopt);
+			else if (optopt)
+				fprintf(stderr, "stp: unknown option -%c (see stp --help)\n",
+					optopt);
+			else
+				fprintf(stderr, "stp: unknown option %s (see stp --help)\n",
+					argv[optind - 1]);
+			return 1;
+		}
+		if (one_opt(s, c, optarg))
+			return 1;
+	}
+	if (!s->script_text && !s->list_probe) {
+		if (optind >= argc) {
+			fputs("stp: no script given (a FILE, or -e SCRIPT; see stp --help)\n",
+			      stderr);
+			return 1;
+		}
+		s->script_file = argv[optind++];
+	}
+	s->argc = argc - optind;
+	s->argv = argv + optind;
+	return -1;
+}

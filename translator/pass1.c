@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 1: parse the library (macro files first) and the user script.
+ * Every file is parsed even after errors, so one run reports them all.
+ */
+#include "session.h"
+#include "../parser/parse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct source *user_source(struct session *s)
+{
+	struct source *src;
+
+	if (s->script_text) {
+		src = src_new("<input>", s->script_text, strlen(s->script_text));
+	} else if (!strcmp(s->script_file, "-")) {
+		size_t len;
+		char *text = util_read_file("/dev/stdin", &len);
+
+		if (!text)
+			util_die("cannot read the script from standard input: %s",
+				 strerror(errno));
+		src = src_new("<stdin>", text, len);
+	} else {
+		src = src_load(s->script_file);
+		if (!src) {
+			fprintf(stderr, "stp: cannot read script '%s': %s\n",
+				s->script_file, strerror(errno));
+			return NULL;
+		}
+	}
+	src->is_user = 1;
+	return src;
+}
+
+static void parse_library(struct session *s, struct pp *pp,
+			  const struct parse_opts *lib_opts)
+{
+	struct vec stpm = { 0 }, stp = { 0 };
+
+	tapset_files(s, &stpm, &stp);
+	for (int i = 0; i < stpm.len; i++) {
+		struct source *src = src_load(stpm.v[i]);
+		struct tokens ts = { 0 };
+
+		if (!src) {
+			fprintf(stderr, "stp: cannot read '%s': %s\n",
+				(char *)stpm.v[i], strerror(errno));
+			continue;
+		}
+		src->is_macro_lib = 1;
+		pp_source(pp, src, &ts);
+		free(ts.t);
+	}
+	for (int i = 0; i < stp.len; i++) {
+		struct source *src = src_load(stp.v[i]);
+
+		if (!src) {
+			fprintf(stderr, "stp: cannot read '%s': %s\n",
+				(char *)stp.v[i], strerror(errno));
+			continue;
+		}
+		vec_push(&s->library, parse_source(pp, src, lib_opts));
+	}
+	free(stpm.v);
+	free(stp.v);
+}
+
+/* Returns 0 on success, 1 after errors. */
+int pass1_parse(struct session *s)
+{
+	struct pp *pp = pp_new(&s->env);
+	struct parse_opts lib_opts = { .guru = 1 };
+	struct parse_opts user_opts = { .guru = s->guru };
+	struct source *src;
+
+	parse_library(s, pp, &lib_opts);
+	src = user_source(s);
+	if (!src)
+		return 1;
+	s->user = parse_source(pp, src, &user_opts);
+	return diag_errors() ? 1 : 0;
+}

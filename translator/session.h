@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The session: everything the command line says, and what the passes
+ * share.  Passes get it as an argument; nothing travels through
+ * hidden globals.
+ */
+#ifndef STP_SESSION_H
+#define STP_SESSION_H
+
+#include "../parser/ast.h"
+#include "../parser/preprocess.h"
+
+struct session {
+	/* command line */
+	int last_pass;		/* -p N; 5 when not given */
+	int verbose;		/* -v count */
+	int guru;		/* -g */
+	int keep;		/* -k */
+	int unoptimized;	/* -u */
+	int warn_mode;		/* 0 with -w, 2 with -W, else 1 */
+	const char *script_file;	/* FILE, or NULL with -e */
+	const char *script_text;	/* -e SCRIPT */
+	struct vec include_dirs;	/* -I DIR */
+	struct vec defines;	/* -D NAME=VALUE */
+	struct vec globals;	/* -G VAR=VALUE */
+	struct vec bopts;	/* -B OPT */
+	const char *module_name;	/* -m */
+	const char *kernel_release;	/* -r */
+	const char *output_file;	/* -o */
+	const char *command;	/* -c */
+	long target_pid;	/* -x */
+	const char *list_probe;	/* -l / -L */
+	int list_vars;		/* -L */
+	const char *compatible;	/* --compatible */
+	const char *remote;	/* --remote */
+	int buffer_mb;		/* -s */
+	int argc;		/* script arguments */
+	char **argv;
+
+	/* derived */
+	struct pp_env env;
+	const char *arch;
+	const char *tapset_root;	/* installed/in-tree tapset dir */
+
+	/* pass 1 results */
+	struct script *user;
+	struct vec library;	/* struct script * */
+};
+
+int opts_parse(struct session *s, int argc, char **argv);
+void target_init(struct session *s);	/* kernel version, arch, CONFIG */
+/* Files of the tapset search path, .stpm first, each list sorted. */
+void tapset_files(const struct session *s, struct vec *stpm, struct vec *stp);
+
+int pass1_parse(struct session *s);
+
+#endif
