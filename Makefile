@@ -41,7 +41,8 @@ $(B)/libstpparse.a: $(PARSER_OBJ)
 
 $(B)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libstpparse.a
 	@mkdir -p $(dir $@)

@@ -15,10 +15,10 @@ enum node_kind {
 	N_NUM,		/* num; str = spelling as written */
 	N_STR,		/* str = contents, escapes as written */
 	N_EMBEDDED,	/* str = C text of %{ %} (also as statement/top level) */
-	N_VAR,		/* name: a scalar or array */
+	N_VAR,		/* name: a scalar or array; comps (autocast "x->f") */
 	N_INDEX,	/* lhs = array (N_VAR), args = keys (N_STAR in slices) */
 	N_STAR,		/* "*" as a key: every value (slices) */
-	N_CALL,		/* name, args */
+	N_CALL,		/* name, args; comps (autocast "f()->m") */
 	N_BINARY,	/* op, lhs, rhs: || && | ^ & == != < ... . + - * / % =~ !~ */
 	N_UNARY,	/* op, lhs: prefix - + ! ~ */
 	N_INCDEC,	/* op (OP_INC/OP_DEC), lhs, post = 1 for x++ */
@@ -27,6 +27,7 @@ enum node_kind {
 	N_IN,		/* args = keys, lhs = array (N_VAR) */
 	N_TARGET,	/* name ("$x", "$$vars"), comps, addr (&), pretty */
 	N_AT,		/* name ("@cast", "@sum"...), args, comps, addr, pretty */
+	N_AUTOCAST,	/* lhs = any expression, comps: "(e)->f", "(e)[i]" */
 	N_MEMBER,	/* component: name; "->name" */
 	N_SUBSCRIPT,	/* component: lhs = index expression; "[e]" */
 
@@ -47,7 +48,8 @@ enum node_kind {
 
 	/* ---- top level ---- */
 	N_PROBE,	/* points (struct probe_point), body */
-	N_ALIAS,	/* alias_names, points, body, epilogue (for +=) */
+	N_ALIAS,	/* alias_names, points, body, epilogue (for +=),
+			 * els = epilogue block of "= PP { pro }, { epi }" */
 	N_GLOBAL,	/* name, init (N_NUM/N_STR/NULL), size, wrap, private */
 	N_FUNCTION,	/* name, type, params, priority, body (N_BLOCK or
 			 * N_EMBEDDED), private */

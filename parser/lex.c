@@ -158,8 +158,7 @@ static void lex_ident(struct lexer *lx, int space)
 	else
 		while (lx->p < lx->end && is_ident_char((unsigned char)*lx->p))
 			lx->p++;
-	emit(lx, TK_IDENT, s, ar_strndup(s, lx->p - s), (int)(lx->p - s),
-	     space);
+	emit(lx, TK_IDENT, s, intern(s, lx->p - s), (int)(lx->p - s), space);
 }
 
 static void lex_number(struct lexer *lx, int space)

@@ -220,7 +220,7 @@ static struct node *literal(struct parser *p)
 static int is_lvalue(const struct node *n)
 {
 	return n->kind == N_VAR || n->kind == N_INDEX ||
-	       n->kind == N_TARGET ||
+	       n->kind == N_TARGET || n->comps.len ||
 	       (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
 				    !strcmp(n->name, "@var")));
 }
@@ -457,6 +457,13 @@ static struct node *primary(struct parser *p)
 			advance(p);
 			n = expr(p);
 			expect_op(p, OP_RPAREN);
+			if (is_op(p, OP_ARROW) || is_op(p, OP_LBRACKET)) {
+				struct node *w = node_new(N_AUTOCAST, &n->loc);
+
+				w->lhs = n;
+				components(p, w);
+				return w;
+			}
 			return n;
 		}
 		break;
@@ -466,12 +473,22 @@ static struct node *primary(struct parser *p)
 	expected(p, "an expression");
 }
 
-/* postfix = primary [ "++" | "--" ] */
+/* postfix = primary [ comps ] [ "++" | "--" ]
+ * comps after a plain variable or call are SystemTap's autocast:
+ * "s->name" where s holds a typed pointer. */
 static struct node *postfix(struct parser *p)
 {
 	struct node *n = primary(p);
 	struct token *t = peek(p);
 	struct node *inc;
+
+	if (!n->pretty && (n->kind == N_VAR || n->kind == N_CALL ||
+			   n->kind == N_INDEX || n->kind == N_AT) &&
+	    (tok_is_op(t, OP_ARROW) ||
+	     (tok_is_op(t, OP_LBRACKET) && n->kind != N_VAR))) {
+		components(p, n);
+		t = peek(p);
+	}
 
 	if (!tok_is_op(t, OP_INC) && !tok_is_op(t, OP_DEC))
 		return n;
@@ -521,12 +538,20 @@ static struct node *unary(struct parser *p)
 	case OP_AMP:
 		advance(p);
 		n = postfix(p);
-		if ((n->kind != N_TARGET && n->kind != N_AT) ||
-		    (n->kind == N_AT && strcmp(n->name, "@cast") &&
-		     strcmp(n->name, "@var")))
-			fail_at(p, t, "'&' applies only to target variables, @cast and @var");
-		n->addr = 1;
-		return n;
+		if (n->kind == N_TARGET || n->comps.len ||
+		    (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
+					 !strcmp(n->name, "@var")))) {
+			n->addr = 1;
+			return n;
+		}
+		/* "&(e)": pass 2 decides whether e has an address */
+		{
+			struct node *u = node_new(N_UNARY, &t->loc);
+
+			u->op = OP_AMP;
+			u->lhs = n;
+			return u;
+		}
 	default:
 		return postfix(p);
 	}
@@ -1038,6 +1063,10 @@ static struct node *probe_decl(struct parser *p, struct token *kw)
 			vec_push(&targets, probe_point(p));
 		while (accept_op(p, OP_COMMA));
 		points_to_node(&targets, &n->points, &n->npoints);
+		n->body = block(p);
+		if (!n->epilogue && accept_op(p, OP_COMMA))
+			n->els = block(p);
+		return n;
 	} else {
 		while (accept_op(p, OP_COMMA))
 			vec_push(&pts, probe_point(p));
@@ -1222,7 +1251,7 @@ static void resync(struct parser *p)
 }
 
 /* script = { decl } */
-struct script *parse_tokens(const struct source *src, struct tokens *ts,
+struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 			    const struct parse_opts *opts)
 {
 	struct script *s = ar_alloc(sizeof(*s));
@@ -1230,7 +1259,7 @@ struct script *parse_tokens(const struct source *src, struct tokens *ts,
 
 	s->src = src;
 	p.src = src;
-	p.t = ts->t;
+	p.t = (struct token *)ts->t;	/* the parser only reads them */
 	p.n = ts->len;
 	p.guru = opts ? opts->guru : 0;
 	for (;;) {
@@ -1250,11 +1279,5 @@ struct script *parse_tokens(const struct source *src, struct tokens *ts,
 struct script *parse_source(struct pp *pp, const struct source *src,
 			    const struct parse_opts *opts)
 {
-	struct tokens ts = { 0 };
-	struct script *s;
-
-	pp_source(pp, src, &ts);
-	s = parse_tokens(src, &ts, opts);
-	free(ts.t);
-	return s;
+	return parse_tokens(src, pp_source(pp, src), opts);
 }

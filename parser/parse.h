@@ -14,7 +14,7 @@ struct parse_opts {
 	int guru;		/* -g: embedded C allowed in the user script */
 };
 
-struct script *parse_tokens(const struct source *src, struct tokens *ts,
+struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 			    const struct parse_opts *opts);
 /* Lex, preprocess and parse a file. */
 struct script *parse_source(struct pp *pp, const struct source *src,

@@ -3,10 +3,12 @@
  * The preprocessor works on token arrays, in two steps per file, as
  * SystemTap's language reference describes:
  *
- *  1. collect every "@define NAME(params) %( body %)" (conditionals do
- *     not hide definitions: both branches define), removing them;
- *  2. walk what is left, expanding macro calls, substituting script
- *     arguments and keeping the chosen branch of each conditional.
+ *  1. keep the chosen branch of each file-level conditional, and take
+ *     out every "@define NAME(params) %( body %)" found on the way (a
+ *     definition in a branch not taken does not count, as in
+ *     SystemTap 4);
+ *  2. walk what is left, expanding macro calls and script arguments;
+ *     conditionals that macro bodies bring are decided there.
  *
  * Macro arguments are expanded before they are substituted (as in C),
  * so a macro body that passes its own parameter on to another macro
@@ -38,6 +40,9 @@ struct macro {
 struct pp {
 	const struct pp_env *env;
 	struct macro *lib;	/* from .stpm files, visible everywhere */
+	/* Token buffers reused file after file: a tapset library is
+	 * hundreds of files, and fresh buffers for each cost page faults. */
+	struct tokens raw, rest, out;
 };
 
 /* What a walk over a token range needs to know. */
@@ -59,6 +64,8 @@ static const char *const builtins[] = {
 
 static void walk(struct walk *w, const struct token *t, int n,
 		 struct tokens *out);
+static int choose_branch(struct walk *w, const struct token *t, int i, int n,
+			 int *from, int *to);
 
 struct pp *pp_new(const struct pp_env *env)
 {
@@ -186,29 +193,6 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 		*list = m;
 	}
 	return close;
-}
-
-static void collect_defines(struct walk *w, const struct tokens *in,
-			    struct tokens *rest)
-{
-	int n = in->len;
-
-	for (int i = 0; i < n;) {
-		if (tok_is(&in->t[i], "@define")) {
-			i = parse_define(w, in->t, i, n);
-			continue;
-		}
-		if (w->src->is_macro_lib && in->t[i].kind != TK_EOF) {
-			perr(&in->t[i],
-			     "a macro library holds only @define, saw %s",
-			     tok_describe(&in->t[i]));
-			while (i < n && in->t[i].kind != TK_EOF &&
-			       !tok_is(&in->t[i], "@define"))
-				i++;
-			continue;
-		}
-		toks_push(rest, &in->t[i++]);
-	}
 }
 
 /* ---- conditions ---- */
@@ -406,51 +390,119 @@ static int eval_cond(struct walk *w, const struct token *t, int n,
 	return cp.failed ? 0 : v;
 }
 
+/* ---- step 1: file-level conditionals and definitions ---- */
+
+/* Keep the chosen branch of each file-level conditional and take out
+ * the @define's, so a definition counts only where its branch does. */
+static void resolve_top(struct walk *w, const struct token *t, int n,
+			struct tokens *rest)
+{
+	for (int i = 0; i < n;) {
+		if (diag_too_many())
+			return;
+		if (tok_is(&t[i], "@define")) {
+			i = parse_define(w, t, i, n);
+			continue;
+		}
+		if (t[i].kind == TK_PP_OPEN) {
+			int from, to;
+
+			i = choose_branch(w, t, i, n, &from, &to);
+			resolve_top(w, &t[from], to - from, rest);
+			continue;
+		}
+		if (w->src->is_macro_lib && t[i].kind != TK_EOF) {
+			perr(&t[i], "a macro library holds only @define, saw %s",
+			     tok_describe(&t[i]));
+			while (i < n && t[i].kind != TK_EOF &&
+			       !tok_is(&t[i], "@define") &&
+			       t[i].kind != TK_PP_OPEN)
+				i++;
+			continue;
+		}
+		toks_push(rest, &t[i++]);
+	}
+}
+
 /* ---- step 2: expansion ---- */
 
-/* cond = "%(" COND "%?" TOKENS [ "%:" TOKENS ] "%)" */
-static int conditional(struct walk *w, const struct token *t, int i, int n,
-		       struct tokens *out)
-{
-	int depth = 0, then = -1, els = -1, close = -1;
-	struct tokens cond = { 0 };
+struct cond_parts {
+	int then, els, close;	/* indices of %?, %: (or -1) and %) */
+};
 
-	for (int j = i; j < n && close < 0; j++) {
+/* cond = "%(" COND "%?" TOKENS [ "%:" TOKENS ] "%)"
+ * Finds the parts of the conditional at t[i]; returns the index to go
+ * on from when it is malformed (after reporting), else -1. */
+static int split_conditional(const struct token *t, int i, int n,
+			     struct cond_parts *c)
+{
+	int depth = 0;
+
+	c->then = c->els = c->close = -1;
+	for (int j = i; j < n && c->close < 0; j++) {
 		enum tok_kind k = t[j].kind;
 
 		if (k == TK_PP_OPEN)
 			depth++;
 		else if (k == TK_PP_CLOSE && --depth == 0)
-			close = j;
-		else if (depth == 1 && k == TK_PP_THEN && then < 0)
-			then = j;
-		else if (depth == 1 && k == TK_PP_ELSE && then >= 0 && els < 0)
-			els = j;
+			c->close = j;
+		else if (depth == 1 && k == TK_PP_THEN && c->then < 0)
+			c->then = j;
+		else if (depth == 1 && k == TK_PP_ELSE && c->then >= 0 &&
+			 c->els < 0)
+			c->els = j;
 		else if (k == TK_EOF)
 			break;
 	}
-	if (close < 0) {
+	if (c->close < 0) {
 		perr(&t[i], "unterminated conditional: missing '%%)'");
 		return n - 1;	/* keep the EOF */
 	}
-	if (then < 0) {
-		const struct token *bad = &t[close];
+	if (c->then < 0) {
+		const struct token *bad = &t[c->close];
 
-		for (int j = i + 1; j < close; j++)
+		for (int j = i + 1; j < c->close; j++)
 			if (t[j].kind == TK_PP_ELSE || t[j].kind == TK_PP_OPEN) {
 				bad = &t[j];
 				break;
 			}
 		perr(bad, "expected '%%?', saw %s", tok_describe(bad));
-		return close + 1;
+		return c->close + 1;
 	}
-	walk(w, &t[i + 1], then - i - 1, &cond);
-	if (eval_cond(w, cond.t, cond.len, &t[then]))
-		walk(w, &t[then + 1], (els < 0 ? close : els) - then - 1, out);
-	else if (els >= 0)
-		walk(w, &t[els + 1], close - els - 1, out);
+	return -1;
+}
+
+/* Evaluate the conditional at t[i]; from and to get the chosen branch
+ * (empty when none).  Returns the index past its "%)". */
+static int choose_branch(struct walk *w, const struct token *t, int i, int n,
+			 int *from, int *to)
+{
+	struct cond_parts c;
+	struct tokens cond = { 0 };
+	int bad = split_conditional(t, i, n, &c);
+
+	*from = *to = 0;
+	if (bad >= 0)
+		return bad;
+	walk(w, &t[i + 1], c.then - i - 1, &cond);
+	if (eval_cond(w, cond.t, cond.len, &t[c.then])) {
+		*from = c.then + 1;
+		*to = c.els < 0 ? c.close : c.els;
+	} else if (c.els >= 0) {
+		*from = c.els + 1;
+		*to = c.close;
+	}
 	free(cond.t);
-	return close + 1;
+	return c.close + 1;
+}
+
+static int conditional(struct walk *w, const struct token *t, int i, int n,
+		       struct tokens *out)
+{
+	int from, to, next = choose_branch(w, t, i, n, &from, &to);
+
+	walk(w, &t[from], to - from, out);
+	return next;
 }
 
 /* Split "( a, b(c, d), e )" at top-level commas; returns index past ')'. */
@@ -657,12 +709,8 @@ static int at_ident(struct walk *w, const struct token *t, int i, int n,
 		m = find_macro(w->pp->lib, name + 1);
 	if (m)
 		return invoke(w, m, t, i, n, out);
-	if (is_arg_ref(name) && w->src->is_user) {
-		script_arg(w, &t[i], out);
-		return i + 1;
-	}
 	if (is_arg_ref(name)) {
-		toks_push(out, &t[i]);
+		script_arg(w, &t[i], out);
 		return i + 1;
 	}
 	if (!strcmp(name, "@define"))
@@ -695,8 +743,7 @@ static void walk(struct walk *w, const struct token *t, int n,
 				i = at_ident(w, t, i, n, out);
 				break;
 			}
-			if (k->str[0] == '$' && is_arg_ref(k->str) &&
-			    w->src->is_user) {
+			if (k->str[0] == '$' && is_arg_ref(k->str)) {
 				script_arg(w, k, out);
 				i++;
 				break;
@@ -713,26 +760,24 @@ void pp_file(struct pp *pp, const struct source *src,
 	     const struct tokens *in, struct tokens *out)
 {
 	struct walk w = { 0 };
-	struct tokens rest = { 0 };
 
 	w.pp = pp;
 	w.src = src;
-	collect_defines(&w, in, &rest);
-	walk(&w, rest.t, rest.len, out);
+	pp->rest.len = 0;
+	resolve_top(&w, in->t, in->len, &pp->rest);
+	walk(&w, pp->rest.t, pp->rest.len, out);
 	if (!out->len || out->t[out->len - 1].kind != TK_EOF) {
 		struct token eof = in->t[in->len - 1];
 
 		toks_push(out, &eof);
 	}
-	free(rest.t);
 }
 
-void pp_source(struct pp *pp, const struct source *src, struct tokens *out)
+const struct tokens *pp_source(struct pp *pp, const struct source *src)
 {
-	struct tokens raw = { 0 };
-
-	lex_source(src, &raw);
-	pp_file(pp, src, &raw, out);
-	/* Tokens keep pointers into the arena, not into raw.t. */
-	free(raw.t);
+	pp->raw.len = 0;
+	pp->out.len = 0;
+	lex_source(src, &pp->raw);
+	pp_file(pp, src, &pp->raw, &pp->out);
+	return &pp->out;
 }

@@ -34,8 +34,9 @@ struct pp *pp_new(const struct pp_env *env);
  */
 void pp_file(struct pp *pp, const struct source *src,
 	     const struct tokens *in, struct tokens *out);
-/* Lex and preprocess in one step. */
-void pp_source(struct pp *pp, const struct source *src, struct tokens *out);
+/* Lex and preprocess in one step.  The result lives in pp and is
+ * valid until the next call. */
+const struct tokens *pp_source(struct pp *pp, const struct source *src);
 
 /* Compare versions the way glibc's strverscmp does. */
 int pp_vercmp(const char *a, const char *b);

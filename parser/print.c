@@ -122,6 +122,7 @@ static void expr_body(struct sbuf *o, const struct node *n)
 		break;
 	case N_VAR:
 		sb_puts(o, n->name);
+		comps(o, n);
 		break;
 	case N_STAR:
 		sb_putc(o, '*');
@@ -131,11 +132,13 @@ static void expr_body(struct sbuf *o, const struct node *n)
 		sb_putc(o, '[');
 		list(o, &n->args);
 		sb_putc(o, ']');
+		comps(o, n);
 		break;
 	case N_CALL:
 		sb_printf(o, "%s(", n->name);
 		list(o, &n->args);
 		sb_putc(o, ')');
+		comps(o, n);
 		break;
 	case N_BINARY:
 		expr(o, n->lhs, p);
@@ -144,7 +147,11 @@ static void expr_body(struct sbuf *o, const struct node *n)
 		break;
 	case N_UNARY:
 		sb_puts(o, op_spelling[n->op]);
-		unary_operand(o, n->lhs);
+		if (n->op == OP_NOT || n->op == OP_TILDE ||
+		    (n->op == OP_AMP && n->lhs->kind != N_UNARY))
+			expr(o, n->lhs, P_UNARY);
+		else
+			unary_operand(o, n->lhs);
 		break;
 	case N_INCDEC:
 		if (n->post) {
@@ -178,6 +185,14 @@ static void expr_body(struct sbuf *o, const struct node *n)
 		}
 		sb_puts(o, " in ");
 		sb_puts(o, n->lhs->name);
+		break;
+	case N_AUTOCAST:
+		if (n->addr)
+			sb_putc(o, '&');
+		sb_putc(o, '(');
+		expr(o, n->lhs, P_ASSIGN);
+		sb_putc(o, ')');
+		comps(o, n);
 		break;
 	case N_TARGET:
 		if (n->addr)
@@ -449,6 +464,10 @@ static void decl(struct sbuf *o, const struct node *n)
 		points(o, n->points, n->npoints);
 		sb_putc(o, ' ');
 		block_body(o, n->body, 0);
+		if (n->els) {
+			sb_puts(o, ", ");
+			block_body(o, n->els, 0);
+		}
 		sb_putc(o, '\n');
 		break;
 	case N_GLOBAL:

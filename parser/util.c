@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 
 void util_die(const char *fmt, ...)
 {
@@ -48,7 +50,27 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-#define ARENA_CHUNK (1 << 20)
+/*
+ * Arena chunks are large and backed by transparent huge pages where the
+ * kernel offers them: parsing a whole tapset library touches tens of
+ * megabytes, and with 4 KiB pages the page faults cost more than the
+ * parsing itself.
+ */
+#define ARENA_CHUNK (16 << 20)
+#define HUGE_PAGE (2 << 20)
+
+static void *chunk_alloc(size_t sz)
+{
+	char *p = mmap(NULL, sz + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
+
+	if (p == MAP_FAILED)
+		util_die("out of memory (%zu bytes)", sz);
+	a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	madvise((void *)a, sz, MADV_HUGEPAGE);
+	return (void *)a;
+}
 
 static char *ar_cur, *ar_end;
 
@@ -60,7 +82,7 @@ void *ar_alloc(size_t n)
 	if ((size_t)(ar_end - ar_cur) < n) {
 		size_t sz = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
 
-		p = xcalloc(1, sz);
+		p = chunk_alloc(sz);
 		if (n > ARENA_CHUNK / 4)
 			return p;	/* big blocks stand alone */
 		ar_cur = p;
@@ -97,6 +119,54 @@ char *ar_printf(const char *fmt, ...)
 	p = ar_strndup(sb.s ? sb.s : "", sb.len);
 	free(sb.s);
 	return p;
+}
+
+static const char **itab;
+static size_t icap, icount;
+
+static size_t hash(const char *s, size_t n)
+{
+	size_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static void intern_grow(void)
+{
+	size_t ncap = icap ? icap * 2 : 4096;
+	const char **nt = xcalloc(ncap, sizeof(*nt));
+
+	for (size_t i = 0; i < icap; i++) {
+		size_t j;
+
+		if (!itab[i])
+			continue;
+		j = hash(itab[i], strlen(itab[i])) & (ncap - 1);
+		while (nt[j])
+			j = (j + 1) & (ncap - 1);
+		nt[j] = itab[i];
+	}
+	free(itab);
+	itab = nt;
+	icap = ncap;
+}
+
+const char *intern(const char *s, size_t n)
+{
+	size_t j;
+
+	if (2 * (icount + 1) > icap)
+		intern_grow();
+	j = hash(s, n) & (icap - 1);
+	while (itab[j]) {
+		if (!strncmp(itab[j], s, n) && !itab[j][n])
+			return itab[j];
+		j = (j + 1) & (icap - 1);
+	}
+	icount++;
+	return itab[j] = ar_strndup(s, n);
 }
 
 void vec_push(struct vec *vec, void *p)

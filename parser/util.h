@@ -26,6 +26,10 @@ char *ar_strndup(const char *s, size_t n);
 char *ar_strdup(const char *s);
 char *ar_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* One copy of each distinct string: names repeat thousands of times
+ * across a tapset library. */
+const char *intern(const char *s, size_t n);
+
 /* Growable vector of pointers. */
 struct vec {
 	void **v;

@@ -87,7 +87,7 @@ static int run_pass1(struct session *s)
 	if (s->verbose)
 		fprintf(stderr,
 			"Pass 1: parsed user script and %d library scripts in %.1f ms.\n",
-			s->library.len, now_ms() - t0);
+			s->macro_files, now_ms() - t0);
 	if (rc) {
 		int n = diag_errors();
 

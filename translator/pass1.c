@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 1: parse the library (macro files first) and the user script.
- * Every file is parsed even after errors, so one run reports them all.
+ * Pass 1: read the macro libraries (.stpm) of the tapset path, then
+ * parse the user script.  The library's .stp files are only listed
+ * here: elaboration parses the ones the script needs, so a one-liner
+ * does not pay for parsing hundreds of tapsets it never uses.
  */
 #include "session.h"
 #include "../parser/parse.h"
@@ -45,7 +47,6 @@ static void parse_library(struct session *s, struct pp *pp,
 	tapset_files(s, &stpm, &stp);
 	for (int i = 0; i < stpm.len; i++) {
 		struct source *src = src_load(stpm.v[i]);
-		struct tokens ts = { 0 };
 
 		if (!src) {
 			fprintf(stderr, "stp: cannot read '%s': %s\n",
@@ -53,21 +54,13 @@ static void parse_library(struct session *s, struct pp *pp,
 			continue;
 		}
 		src->is_macro_lib = 1;
-		pp_source(pp, src, &ts);
-		free(ts.t);
+		pp_source(pp, src);
 	}
-	for (int i = 0; i < stp.len; i++) {
-		struct source *src = src_load(stp.v[i]);
-
-		if (!src) {
-			fprintf(stderr, "stp: cannot read '%s': %s\n",
-				(char *)stp.v[i], strerror(errno));
-			continue;
-		}
-		vec_push(&s->library, parse_source(pp, src, lib_opts));
-	}
+	s->macro_files = stpm.len;
+	s->library_files = stp;
+	s->pp = pp;
+	s->lib_opts = *lib_opts;
 	free(stpm.v);
-	free(stp.v);
 }
 
 /* Returns 0 on success, 1 after errors. */

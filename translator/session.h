@@ -8,7 +8,7 @@
 #define STP_SESSION_H
 
 #include "../parser/ast.h"
-#include "../parser/preprocess.h"
+#include "../parser/parse.h"
 
 struct session {
 	/* command line */
@@ -44,7 +44,10 @@ struct session {
 
 	/* pass 1 results */
 	struct script *user;
-	struct vec library;	/* struct script * */
+	int macro_files;	/* .stpm files read */
+	struct vec library_files;	/* .stp paths, parsed on demand */
+	struct pp *pp;		/* holds the library macros */
+	struct parse_opts lib_opts;
 };
 
 int opts_parse(struct session *s, int argc, char **argv);
