@@ -91,8 +91,9 @@ static int run_pass1(struct session *s)
 	if (rc) {
 		int n = diag_errors();
 
-		fprintf(stderr, "Pass 1: parse failed: %d error%s.\n", n,
-			n == 1 ? "" : "s");
+		if (n)
+			fprintf(stderr, "Pass 1: parse failed: %d error%s.\n",
+				n, n == 1 ? "" : "s");
 		return 1;
 	}
 	if (s->last_pass == 1) {

@@ -1,0 +1,71 @@
+#!/bin/bash
+# make check: every test suite, in order.  Each suite prints its own
+# "N passed, N failed" as its last line; this script adds them up and
+# ends with the grand total, the line CI reads.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+STP=./stp
+CORPUS=/usr/share/systemtap/tapset
+total_pass=0
+total_fail=0
+
+run_suite() {
+	local name=$1
+	shift
+	local out rc summary p f
+	echo "== $name"
+	out=$("$@" 2>&1)
+	rc=$?
+	# show what failed, not the whole log
+	printf '%s\n' "$out" | grep -E '^(FAIL|not ok|.*: FAIL)' | head -50
+	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+	if [ -z "$summary" ]; then
+		printf '%s\n' "$out" | tail -20
+		echo "$name: no result line (exit $rc); counted as 1 failure"
+		total_fail=$((total_fail + 1))
+		return
+	fi
+	p=${summary%% passed*}
+	f=${summary#*, }
+	f=${f%% failed*}
+	echo "$name: $summary"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+unit_tests() {
+	local p=0 f=0 t s out n
+	for t in build/tests/test_*; do
+		[ -x "$t" ] || continue
+		out=$("$t" 2>/dev/null)
+		s=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+		if [ -z "$s" ]; then
+			echo "FAIL $t: no result line"
+			f=$((f + 1))
+			continue
+		fi
+		p=$((p + ${s%% passed*}))
+		s=${s#*, }
+		n=${s%% failed*}
+		f=$((f + n))
+		[ "$n" -eq 0 ] || printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed' |
+			sed "s|^|FAIL ${t##*/}: |" | head -20
+	done
+	echo "$p passed, $f failed"
+}
+
+run_suite "unit tests (lexer, preprocessor, parser)" unit_tests
+run_suite "driver (command line)" tests/driver/run.sh "$STP"
+run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
+if [ -d "$CORPUS" ]; then
+	run_suite "systemtap-common corpus" build/tests/parse_corpus "$CORPUS"
+else
+	echo "== systemtap-common corpus: $CORPUS missing (run make deps); counted as 1 failure"
+	total_fail=$((total_fail + 1))
+fi
+run_suite "fuzz regressions" tests/fuzz/regress.sh "$STP"
+
+echo
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
