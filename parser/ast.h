@@ -62,9 +62,15 @@ enum type {
 	T_STATS,
 };
 
+struct probe_point;
+
 struct probe_comp {
-	const char *name;	/* may hold wildcards: "vfs_*", "*" */
+	const char *name;	/* may hold wildcards: "vfs_*", "*"; NULL
+				 * for a brace group */
 	struct node *arg;	/* N_NUM, N_STR or NULL */
+	struct probe_point **alts;	/* brace group "{a, b.c}": each
+					 * alternative is a chain of comps */
+	int nalts;
 	struct loc loc;
 };
 

@@ -352,8 +352,7 @@ static struct node *at_builtin(struct parser *p)
 
 	n->name = s;
 	expect_op(p, OP_LPAREN);
-	if (!strcmp(s, "@cast") || !strcmp(s, "@kderef") ||
-	    !strcmp(s, "@uderef")) {
+	if (!strcmp(s, "@cast")) {
 		vec_push(&n->args, expr(p));
 		expect_op(p, OP_COMMA);
 		need_string(p, "a type name string");
@@ -385,6 +384,8 @@ static struct node *at_builtin(struct parser *p)
 	}
 	if (!strcmp(s, "@hist_linear"))
 		nargs = 4;
+	else if (!strcmp(s, "@kderef") || !strcmp(s, "@uderef"))
+		nargs = 2;	/* (size, address) */
 	vec_push(&n->args, expr(p));
 	for (int i = 1; i < nargs; i++) {
 		expect_op(p, OP_COMMA);
@@ -980,13 +981,61 @@ static int glues(const struct token *t)
 		tok_is_op(t, OP_STAR) || t->kind == TK_NUMBER);
 }
 
-/* comp = NAMEPART { NAMEPART } [ "(" literal ")" ]
+static struct probe_point *probe_chain(struct parser *p);
+
+/* Is the "{" here a brace group ("{open,close}") rather than a body?
+ * A group has a comma at its top level and only probe point tokens. */
+static int is_brace_group(struct parser *p)
+{
+	int depth = 0, comma = 0;
+
+	for (int i = p->i; i < p->n; i++) {
+		const struct token *t = &p->t[i];
+
+		if (tok_is_op(t, OP_LBRACE)) {
+			depth++;
+		} else if (tok_is_op(t, OP_RBRACE)) {
+			if (--depth == 0)
+				return comma;
+		} else if (tok_is_op(t, OP_COMMA)) {
+			comma |= depth == 1;
+		} else if (!(t->kind == TK_IDENT || t->kind == TK_STRING ||
+			     t->kind == TK_NUMBER || tok_is_op(t, OP_STAR) ||
+			     tok_is_op(t, OP_DOT) || tok_is_op(t, OP_LPAREN) ||
+			     tok_is_op(t, OP_RPAREN) || tok_is_op(t, OP_MINUS))) {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* group = "{" chain { "," chain } "}" */
+static void brace_group(struct parser *p, struct probe_comp *c)
+{
+	struct vec alts = { 0 };
+
+	c->loc = expect_op(p, OP_LBRACE)->loc;
+	enter(p);
+	do
+		vec_push(&alts, probe_chain(p));
+	while (accept_op(p, OP_COMMA));
+	expect_op(p, OP_RBRACE);
+	leave(p);
+	c->alts = (struct probe_point **)alts.v;
+	c->nalts = alts.len;
+}
+
+/* comp = group | NAMEPART { NAMEPART } [ "(" literal ")" ]
  * NAMEPART = IDENT | "*" (glued together when nothing separates them) */
 static void probe_comp(struct parser *p, struct probe_comp *c)
 {
 	struct token *t = peek(p);
 	struct sbuf sb = { 0 };
 
+	if (tok_is_op(t, OP_LBRACE)) {
+		brace_group(p, c);
+		return;
+	}
 	if (!(t->kind == TK_IDENT && t->str[0] != '$' && t->str[0] != '@') &&
 	    !tok_is_op(t, OP_STAR))
 		expected(p, "a probe point");
@@ -1003,8 +1052,8 @@ static void probe_comp(struct parser *p, struct probe_comp *c)
 	}
 }
 
-/* probe_point = comp { "." comp } { "?" | "!" } [ "if" "(" expr ")" ] */
-static struct probe_point *probe_point(struct parser *p)
+/* chain = comp { "." comp } */
+static struct probe_point *probe_chain(struct parser *p)
 {
 	struct probe_point *pp = ar_alloc(sizeof(*pp));
 	struct vec comps = { 0 };
@@ -1013,6 +1062,8 @@ static struct probe_point *probe_point(struct parser *p)
 	do {
 		struct probe_comp *c = ar_alloc(sizeof(*c));
 
+		if (tok_is_op(peek(p), OP_LBRACE) && !is_brace_group(p))
+			expected(p, "a probe point");
 		probe_comp(p, c);
 		vec_push(&comps, c);
 	} while (accept_op(p, OP_DOT));
@@ -1021,6 +1072,14 @@ static struct probe_point *probe_point(struct parser *p)
 	for (int i = 0; i < comps.len; i++)
 		pp->comps[i] = *(struct probe_comp *)comps.v[i];
 	free(comps.v);
+	return pp;
+}
+
+/* probe_point = chain { "?" | "!" } [ "if" "(" expr ")" ] */
+static struct probe_point *probe_point(struct parser *p)
+{
+	struct probe_point *pp = probe_chain(p);
+
 	for (;;) {
 		if (accept_op(p, OP_QUESTION))
 			pp->optional = 1;

@@ -700,15 +700,16 @@ static int at_ident(struct walk *w, const struct token *t, int i, int n,
 		}
 		return i + 1;
 	}
-	if (is_builtin(name)) {
-		toks_push(out, &t[i]);
-		return i + 1;
-	}
+	/* A script's own macro may reuse a builtin's name ("@max"). */
 	m = find_macro(w->local, name + 1);
 	if (!m)
 		m = find_macro(w->pp->lib, name + 1);
 	if (m)
 		return invoke(w, m, t, i, n, out);
+	if (is_builtin(name)) {
+		toks_push(out, &t[i]);
+		return i + 1;
+	}
 	if (is_arg_ref(name)) {
 		script_arg(w, &t[i], out);
 		return i + 1;

@@ -267,14 +267,17 @@ static void foreach_head(struct sbuf *o, const struct foreach *fe)
 	sb_puts(o, "foreach (");
 	if (fe->value)
 		sb_printf(o, "%s = ", fe->value);
-	sb_putc(o, '[');
+	if (fe->keys.len > 1 || fe->value)
+		sb_putc(o, '[');
 	for (int i = 0; i < fe->keys.len; i++) {
 		const struct node *k = fe->keys.v[i];
 
 		sb_printf(o, "%s%s%s", i ? ", " : "", k->name,
 			  mark[fe->key_sort[i] + 1]);
 	}
-	sb_printf(o, "] in %s", fe->array->name);
+	if (fe->keys.len > 1 || fe->value)
+		sb_putc(o, ']');
+	sb_printf(o, " in %s", fe->array->name);
 	if (fe->slice.len) {
 		sb_putc(o, '[');
 		list(o, &fe->slice);
@@ -389,13 +392,23 @@ static void stmt_body(struct sbuf *o, const struct node *n, int ind)
 	}
 }
 
-void print_probe_point(struct sbuf *o, const struct probe_point *pp)
+static void chain(struct sbuf *o, const struct probe_point *pp)
 {
 	for (int i = 0; i < pp->ncomps; i++) {
 		const struct probe_comp *c = &pp->comps[i];
 
 		if (i)
 			sb_putc(o, '.');
+		if (c->alts) {
+			sb_putc(o, '{');
+			for (int k = 0; k < c->nalts; k++) {
+				if (k)
+					sb_puts(o, ", ");
+				chain(o, c->alts[k]);
+			}
+			sb_putc(o, '}');
+			continue;
+		}
 		sb_puts(o, c->name);
 		if (c->arg) {
 			sb_putc(o, '(');
@@ -403,6 +416,11 @@ void print_probe_point(struct sbuf *o, const struct probe_point *pp)
 			sb_putc(o, ')');
 		}
 	}
+}
+
+void print_probe_point(struct sbuf *o, const struct probe_point *pp)
+{
+	chain(o, pp);
 	if (pp->sufficient)
 		sb_putc(o, '!');
 	else if (pp->optional)

@@ -35,6 +35,7 @@ struct unit_test {
 	const char *name;
 	void (*fn)(void);
 	int line;		/* order of appearance in the file */
+	int ran;
 	int failed;		/* checks that failed */
 };
 
@@ -232,8 +233,8 @@ static inline int unit_summary(void)
 	int passed = 0, failed = 0;
 
 	for (int i = 0; i < unit_ntests; i++) {
-		if (unit_tests[i].fn)
-			continue;	/* not run */
+		if (!unit_tests[i].ran)
+			continue;
 		if (unit_tests[i].failed) {
 			printf("FAIL %s (%d check%s)\n", unit_tests[i].name,
 			       unit_tests[i].failed,
@@ -259,7 +260,7 @@ static inline int unit_main(int argc, char **argv)
 			continue;
 		unit_current = t;
 		t->fn();
-		t->fn = NULL;	/* marks it run */
+		t->ran = 1;
 		unit_current = NULL;
 		fflush(stdout);
 	}
