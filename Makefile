@@ -54,13 +54,13 @@ $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: stp unit
+check: deps stp unit
 	@tests/run-all.sh
 
 deps:
 	@tests/deps.sh
 
-demo: stp
+demo: deps stp
 	@tests/demo.sh
 
 bench: stp

@@ -102,32 +102,38 @@ struct foreach {
 
 struct node {
 	enum node_kind kind;
+	int op;
 	struct loc loc;
 	const char *name;
 	const char *str;
 	int64_t num;
-	int op;
-	int post, addr, pretty;
 	struct node *lhs, *rhs, *cond, *then, *els, *init, *incr, *body;
 	struct vec args;
 	struct vec comps;
-	struct foreach *fe;	/* N_FOREACH */
+	unsigned char post, addr, pretty;
 
-	/* declarations */
-	struct probe_point **points;
-	int npoints;
-	struct probe_point **alias_names;
-	int nalias_names;
-	int epilogue;		/* N_ALIAS: "+=" */
-	int private_;		/* N_GLOBAL, N_FUNCTION */
-	int size;		/* N_GLOBAL: [N], 0 if none; -1 for "[]" */
-	int wrap;		/* N_GLOBAL: "%" */
-	int is_array;		/* N_GLOBAL: declared with [..] */
-	enum type type;		/* N_FUNCTION return type */
-	struct param *params;	/* N_FUNCTION */
-	int nparams;
-	int has_priority;
-	int64_t priority;	/* N_FUNCTION ":N" */
+	/* Kind-specific parts; the kind says which one is valid. */
+	union {
+		struct foreach *fe;		/* N_FOREACH */
+		struct {			/* N_PROBE, N_ALIAS */
+			struct probe_point **points;
+			struct probe_point **alias_names;
+			int npoints;
+			int nalias_names;
+			int epilogue;		/* N_ALIAS: "+=" */
+		};
+		struct {			/* N_GLOBAL, N_FUNCTION */
+			int private_;
+			int size;		/* N_GLOBAL: [N]; 0 if none */
+			unsigned char wrap;	/* N_GLOBAL: "%" */
+			unsigned char is_array;	/* N_GLOBAL: has [..] */
+			unsigned char has_priority;
+			enum type type;		/* N_FUNCTION return type */
+			int nparams;
+			struct param *params;	/* N_FUNCTION */
+			int64_t priority;	/* N_FUNCTION ":N" */
+		};
+	};
 };
 
 /* One parsed file. */

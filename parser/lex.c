@@ -170,7 +170,7 @@ static void lex_number(struct lexer *lx, int space)
 
 	while (lx->p < lx->end && isalnum((unsigned char)*lx->p))
 		lx->p++;
-	text = ar_strndup(s, lx->p - s);
+	text = (char *)intern(s, lx->p - s);
 	errno = 0;
 	v = strtoull(text, &end, 0);
 	if (*end || (text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
@@ -204,7 +204,7 @@ static void lex_string(struct lexer *lx, int space)
 		return;
 	}
 	lx->p++;
-	emit(lx, TK_STRING, s, ar_strndup(body, lx->p - 1 - body),
+	emit(lx, TK_STRING, s, intern(body, lx->p - 1 - body),
 	     (int)(lx->p - 1 - body), space);
 }
 
@@ -267,17 +267,41 @@ static int lex_pp(struct lexer *lx, int space)
 	return 0;
 }
 
+/* Operators by first character, longest first: a byte's list is
+ * short, so matching is a few comparisons, not a scan of every op. */
+static signed char op_first[256][8];
+
+static void index_ops(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	for (int op = 1; op < OP__COUNT; op++) {
+		unsigned char c = (unsigned char)op_spelling[op][0];
+		int k = 0;
+
+		while (op_first[c][k])
+			k++;
+		op_first[c][k] = (signed char)op;
+	}
+}
+
 static void lex_op(struct lexer *lx, int space)
 {
 	const char *s = lx->p;
+	const signed char *ops = op_first[(unsigned char)*s];
 
-	for (int op = 1; op < OP__COUNT; op++) {
-		size_t n = strlen(op_spelling[op]);
+	for (int k = 0; ops[k]; k++) {
+		int op = ops[k];
+		const char *sp = op_spelling[op];
+		size_t n = sp[1] ? (sp[2] ? 3 : 2) : 1;
 
-		if ((size_t)(lx->end - s) < n || memcmp(s, op_spelling[op], n))
+		if ((size_t)(lx->end - s) < n || memcmp(s, sp, n))
 			continue;
 		lx->p += n;
-		emit(lx, TK_OP, s, op_spelling[op], (int)n, space);
+		emit(lx, TK_OP, s, sp, (int)n, space);
 		lx->out->t[lx->out->len - 1].op = op;
 		return;
 	}
@@ -323,6 +347,7 @@ void lex_source(const struct source *src, struct tokens *out)
 {
 	struct lexer lx = { 0 };
 
+	index_ops();
 	lx.src = src;
 	lx.p = src->text;
 	lx.end = src->text + src->len;
@@ -337,6 +362,7 @@ void lex_text_at(const char *text, const struct loc *loc, struct tokens *out)
 {
 	struct lexer lx = { 0 };
 
+	index_ops();
 	lx.src = loc->src;
 	lx.p = text;
 	lx.end = text + strlen(text);

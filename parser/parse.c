@@ -268,6 +268,8 @@ static const char *strip_pretty(const char *s, int *pretty)
 /* comps = { "->" IDENT | "[" expr "]" } [ "$" | "$$" ] */
 static void components(struct parser *p, struct node *n)
 {
+	int pretty = 0;
+
 	for (;;) {
 		struct token *t = peek(p);
 		struct node *c;
@@ -282,14 +284,15 @@ static void components(struct parser *p, struct node *n)
 				expected(p, "a member name");
 			advance(p);
 			if (strspn(t->str, "$") == strlen(t->str)) {
-				n->pretty = (int)strlen(t->str);
+				n->pretty = (unsigned char)strlen(t->str);
 				if (n->pretty > 2)
 					fail_at(p, t, "expected '$' or '$$', saw '%s'",
 						t->str);
 				continue;
 			}
 			c = node_new(N_MEMBER, &t->loc);
-			c->name = strip_pretty(t->str, &n->pretty);
+			c->name = strip_pretty(t->str, &pretty);
+			n->pretty = (unsigned char)pretty;
 			vec_push(&n->comps, c);
 		} else if (tok_is_op(t, OP_LBRACKET)) {
 			advance(p);
@@ -311,7 +314,10 @@ static struct node *target(struct parser *p)
 
 	if (!t->str[1] || (t->str[1] == '$' && !t->str[2]))
 		fail_at(p, t, "expected a target variable name after '$'");
-	n->name = strip_pretty(t->str, &n->pretty);
+	int pretty = 0;
+
+	n->name = strip_pretty(t->str, &pretty);
+	n->pretty = (unsigned char)pretty;
 	components(p, n);
 	return n;
 }
