@@ -56,10 +56,13 @@ static void index_lines(struct source *s)
 	}
 }
 
+/* Long lines are shown as a window around the column. */
+#define SHOW_WIDTH 120
+
 static void show_line(const struct loc *loc)
 {
 	struct source *s = (struct source *)loc->src;
-	const char *p, *end;
+	const char *p, *end, *from, *to, *at;
 	int col = 0, caret = -1, width;
 
 	if (!s || loc->line < 1)
@@ -72,8 +75,21 @@ static void show_line(const struct loc *loc)
 	end = p;
 	while (end < s->text + s->len && *end != '\n' && *end != '\r')
 		end++;
-	for (const char *q = p; q < end; q++) {
-		if (q - p == loc->col - 1)
+	at = p + loc->col - 1;
+	if (at > end)
+		at = end;
+	from = p;
+	to = end;
+	if (to - from > SHOW_WIDTH) {
+		from = at - SHOW_WIDTH / 2 > p ? at - SHOW_WIDTH / 2 : p;
+		to = from + SHOW_WIDTH < end ? from + SHOW_WIDTH : end;
+	}
+	if (from > p) {
+		fputs("...", stderr);
+		col = 3;
+	}
+	for (const char *q = from; q < to; q++) {
+		if (q == at)
 			caret = col;
 		if (*q == '\t') {
 			do
@@ -84,21 +100,37 @@ static void show_line(const struct loc *loc)
 			col++;
 		}
 	}
+	if (to < end)
+		fputs("...", stderr);
 	fputc('\n', stderr);
 	if (caret < 0)
 		caret = col;
 	width = loc->len > 1 ? loc->len : 1;
-	if (p + loc->col - 1 + width > end)
-		width = end - (p + loc->col - 1) > 0 ? end - (p + loc->col - 1) : 1;
+	if (at + width > to)
+		width = to - at > 0 ? (int)(to - at) : 1;
 	fprintf(stderr, "%*s^", caret, "");
 	for (int i = 1; i < width; i++)
 		fputc('~', stderr);
 	fputc('\n', stderr);
 }
 
+/* The outermost steps of a deep chain say little; keep it readable. */
+#define MAX_NOTES 6
+
 static void show_chain(const struct loc *loc)
 {
+	int k = 0;
+
 	for (const struct origin *o = loc->from; o; o = o->loc.from) {
+		if (++k > MAX_NOTES) {
+			int more = 0;
+
+			for (; o; o = o->loc.from)
+				more++;
+			fprintf(stderr, "note: ... and %d more expansion step%s\n",
+				more, more == 1 ? "" : "s");
+			return;
+		}
 		fprintf(stderr, "%s:%d:%d: note: %s\n", o->loc.src->name,
 			o->loc.line, o->loc.col, o->what);
 		show_line(&o->loc);

@@ -52,7 +52,8 @@ struct walk {
 	struct macro *local;	/* this file's macros */
 	const struct macro *frame;	/* macro whose body is walked */
 	struct tokens *args;	/* frame's expanded arguments */
-	int depth;
+	int depth;		/* macro expansion nesting */
+	int cond_depth;		/* conditional nesting */
 };
 
 static const char *const builtins[] = {
@@ -407,8 +408,15 @@ static void resolve_top(struct walk *w, const struct token *t, int n,
 		if (t[i].kind == TK_PP_OPEN) {
 			int from, to;
 
+			if (w->cond_depth >= MAX_DEPTH) {
+				perr(&t[i], "conditionals nested deeper than %d levels",
+				     MAX_DEPTH);
+				return;
+			}
 			i = choose_branch(w, t, i, n, &from, &to);
+			w->cond_depth++;
 			resolve_top(w, &t[from], to - from, rest);
+			w->cond_depth--;
 			continue;
 		}
 		if (w->src->is_macro_lib && t[i].kind != TK_EOF) {
@@ -499,9 +507,17 @@ static int choose_branch(struct walk *w, const struct token *t, int i, int n,
 static int conditional(struct walk *w, const struct token *t, int i, int n,
 		       struct tokens *out)
 {
-	int from, to, next = choose_branch(w, t, i, n, &from, &to);
+	int from, to, next;
 
+	if (w->cond_depth >= MAX_DEPTH) {
+		perr(&t[i], "conditionals nested deeper than %d levels",
+		     MAX_DEPTH);
+		return n - 1;
+	}
+	next = choose_branch(w, t, i, n, &from, &to);
+	w->cond_depth++;
 	walk(w, &t[from], to - from, out);
+	w->cond_depth--;
 	return next;
 }
 
@@ -572,7 +588,7 @@ static int invoke(struct walk *w, const struct macro *m, const struct token *t,
 	if (w->depth >= MAX_DEPTH) {
 		perr(&t[i], "macro '@%s' expands too deeply (recursive?)",
 		     m->name);
-		return n - 1;
+		return i + 1;
 	}
 	if (m->has_parens && tok_is_op(&t[i + 1], OP_LPAREN)) {
 		next = collect_args(t, i + 1, n, &starts, &ends);
