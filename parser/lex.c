@@ -97,10 +97,9 @@ static int skip_space(struct lexer *lx)
 			while (lx->p < lx->end && *lx->p != '\n')
 				lx->p++;
 		} else if (c == '/' && lx->p[1] == '*') {
-			const char *open = lx->p;
-			int line = lx->line;
-			const char *ls = lx->line_start;
+			struct loc open = here(lx, lx->p);
 
+			open.len = 2;
 			lx->p += 2;
 			while (lx->p < lx->end &&
 			       !(lx->p[0] == '*' && lx->p[1] == '/')) {
@@ -109,11 +108,7 @@ static int skip_space(struct lexer *lx)
 				lx->p++;
 			}
 			if (lx->p >= lx->end) {
-				lx->line = line;
-				lx->line_start = ls;
-				lx->p = open + 2;
-				lex_error(lx, open, 2, "unterminated comment");
-				lx->p = lx->end;
+				diag_at(&open, "parse error", "unterminated comment");
 				return 1;
 			}
 			lx->p += 2;
@@ -214,7 +209,9 @@ static void lex_embedded(struct lexer *lx, int space)
 	int line = lx->line;
 	const char *ls = lx->line_start;
 	struct token t = { 0 };
+	struct loc open = here(lx, s);
 
+	open.len = 2;
 	lx->p += 2;
 	while (lx->p < lx->end && !(lx->p[0] == '%' && lx->p[1] == '}')) {
 		if (*lx->p == '\n')
@@ -222,11 +219,7 @@ static void lex_embedded(struct lexer *lx, int space)
 		lx->p++;
 	}
 	if (lx->p >= lx->end) {
-		lx->line = line;
-		lx->line_start = ls;
-		lx->p = s + 2;
-		lex_error(lx, s, 2, "unterminated embedded C block");
-		lx->p = lx->end;
+		diag_at(&open, "parse error", "unterminated embedded C block");
 		return;
 	}
 	t.kind = TK_EMBEDDED;

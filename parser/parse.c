@@ -634,7 +634,6 @@ static struct node *binary(struct parser *p, int level)
 		return unary(p);
 	if (level == LEVEL_IN)
 		return array_in(p);
-	enter(p);
 	n = binary(p, level - 1);
 	while (level_has(level, peek(p))) {
 		struct token *t = advance(p);
@@ -645,7 +644,6 @@ static struct node *binary(struct parser *p, int level)
 		b->rhs = binary(p, level - 1);
 		n = b;
 	}
-	leave(p);
 	return n;
 }
 

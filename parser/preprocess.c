@@ -127,6 +127,21 @@ static int match_close(const struct token *t, int i, int n)
 
 /* ---- step 1: definitions ---- */
 
+/* After a malformed @define, skip what is left of it, body included,
+ * so its pieces do not cause errors of their own. */
+static int skip_define(const struct token *t, int i, int n)
+{
+	while (i < n && t[i].kind != TK_EOF && t[i].kind != TK_PP_OPEN &&
+	       !tok_is(&t[i], "@define"))
+		i++;
+	if (i < n && t[i].kind == TK_PP_OPEN) {
+		int close = match_close(t, i, n);
+
+		return close < 0 ? n - 1 : close;
+	}
+	return i;
+}
+
 /* define = "@define" IDENT ( "(" [ IDENT { "," IDENT } ] ")" )? "%(" body "%)" */
 static int parse_define(struct walk *w, const struct token *t, int i, int n)
 {
@@ -141,7 +156,7 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 	    t[i].str[0] == '@') {
 		perr(&t[i], "expected a macro name, saw %s",
 		     tok_describe(&t[i]));
-		return i;
+		return skip_define(t, i, n);
 	}
 	m->name = t[i].str;
 	m->loc = t[i].loc;
@@ -154,7 +169,7 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 			    t[i].str[0] == '@') {
 				perr(&t[i], "expected a macro parameter name, saw %s",
 				     tok_describe(&t[i]));
-				return i;
+				return skip_define(t, i, n);
 			}
 			vec_push(&params, (void *)t[i].str);
 			i++;
@@ -163,7 +178,7 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 			else if (!tok_is_op(&t[i], OP_RPAREN)) {
 				perr(&t[i], "expected ',' or ')', saw %s",
 				     tok_describe(&t[i]));
-				return i;
+				return skip_define(t, i, n);
 			}
 		}
 		i++;
@@ -202,14 +217,13 @@ struct cond_parser {
 	struct walk *w;
 	const struct token *t;
 	int i, n;
+	const struct token *end;	/* the "%?" after the condition */
 	int failed;
 };
 
 static const struct token *cp_peek(struct cond_parser *cp)
 {
-	static const struct token eof = { .kind = TK_EOF };
-
-	return cp->i < cp->n ? &cp->t[cp->i] : (cp->n ? &cp->t[cp->n - 1] : &eof);
+	return cp->i < cp->n ? &cp->t[cp->i] : cp->end;
 }
 
 static void cp_fail(struct cond_parser *cp, const char *fmt, const char *saw)
@@ -378,7 +392,7 @@ static int cond_or(struct cond_parser *cp)
 static int eval_cond(struct walk *w, const struct token *t, int n,
 		     const struct token *at)
 {
-	struct cond_parser cp = { w, t, 0, n, 0 };
+	struct cond_parser cp = { w, t, 0, n, at, 0 };
 	int v;
 
 	if (n == 0) {

@@ -289,7 +289,7 @@ TEST(comments_three_kinds)
 {
 	struct lexed r = lex("# hash\n// slashes\n/* block\n spans */ x /**/y\n");
 
-	CHECK_EQ_STR(r.dump, "id'x'4:11:1 id'y'4:18:1 eof''5:1:0");
+	CHECK_EQ_STR(r.dump, "id'x'4:11:1 id'y'4:17:1 eof''5:1:0");
 	CHECK_EQ_INT(r.ts.t[0].space_before, 1);
 	CHECK_EQ_INT(r.ts.t[1].space_before, 1);
 	CHECK_EQ_INT(r.nerr, 0);
@@ -378,7 +378,7 @@ TEST(embedded_across_lines)
 {
 	struct lexed r = lex("%{ int x;\n  y(); %} z");
 
-	CHECK_EQ_STR(r.dump, "emb' int x;\n  y(); '1:1:2 id'z'2:12:1 eof''2:13:0");
+	CHECK_EQ_STR(r.dump, "emb' int x;\n  y(); '1:1:2 id'z'2:11:1 eof''2:12:0");
 	CHECK_EQ_INT(r.ts.t[0].len, 15);
 	CHECK_EQ_INT(r.nerr, 0);
 }
@@ -571,6 +571,24 @@ TEST(several_errors_all_reported)
 		     "t.stp:1:6: parse error: unterminated string literal\n"
 		     "` 0x \"x\n"
 		     "     ^\n");
+}
+
+TEST(error_in_long_line_is_windowed)
+{
+	/* Lines over 120 columns show 120 around the caret. */
+	struct sbuf text = { 0 }, want = { 0 };
+	struct lexed r;
+
+	for (int i = 0; i < 149; i++)
+		sb_putc(&text, 'a');
+	sb_putc(&text, '`');
+	for (int i = 0; i < 150; i++)
+		sb_putc(&text, 'b');
+	r = lex(text.s);
+	sb_printf(&want, "t.stp:1:150: parse error: invalid character '`'\n"
+		  "...%.120s...\n%63s^\n", text.s + 89, "");
+	CHECK_EQ_INT(r.nerr, 1);
+	CHECK_EQ_STR(r.err, want.s);
 }
 
 /* ---- lex_text_at and tok_describe ---- */
