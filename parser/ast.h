@@ -50,7 +50,8 @@ enum node_kind {
 	N_PROBE,	/* points (struct probe_point), body */
 	N_ALIAS,	/* alias_names, points, body, epilogue (for +=),
 			 * els = epilogue block of "= PP { pro }, { epi }" */
-	N_GLOBAL,	/* name, init (N_NUM/N_STR/NULL), size, wrap, private */
+	N_GLOBAL,	/* name, init_value (N_NUM/N_STR/NULL), size, wrap,
+			 * is_array, private_ */
 	N_FUNCTION,	/* name, type, params, priority, body (N_BLOCK or
 			 * N_EMBEDDED), private */
 };
@@ -100,20 +101,39 @@ struct foreach {
 	struct node *limit;	/* or NULL */
 };
 
+/*
+ * Fields shared under one name by kinds that never use both: a tapset
+ * library makes hundreds of thousands of nodes, and their size is most
+ * of what parsing costs.  The kind says which members are valid.
+ */
 struct node {
 	enum node_kind kind;
 	int op;
 	struct loc loc;
-	const char *name;
-	const char *str;
-	int64_t num;
-	struct node *lhs, *rhs, *cond, *then, *els, *init, *incr, *body;
+	union {
+		const char *name;	/* names: N_VAR, N_CALL, N_TARGET... */
+		const char *str;	/* N_NUM spelling, N_STR, N_EMBEDDED */
+	};
+	union {
+		struct node *lhs;
+		struct node *then;	/* N_IF, N_TERNARY */
+		struct node *init;	/* N_FOR */
+	};
+	union {
+		struct node *rhs;
+		struct node *els;	/* N_IF, N_TERNARY, N_TRY, N_ALIAS */
+		struct node *incr;	/* N_FOR */
+	};
+	struct node *cond;
+	struct node *body;
 	struct vec args;
-	struct vec comps;
 	unsigned char post, addr, pretty;
 
-	/* Kind-specific parts; the kind says which one is valid. */
 	union {
+		int64_t num;			/* N_NUM */
+		struct vec comps;		/* N_TARGET, N_AT, N_VAR,
+						 * N_CALL, N_INDEX, N_AUTOCAST:
+						 * use node_comps() */
 		struct foreach *fe;		/* N_FOREACH */
 		struct {			/* N_PROBE, N_ALIAS */
 			struct probe_point **points;
@@ -123,18 +143,38 @@ struct node {
 			int epilogue;		/* N_ALIAS: "+=" */
 		};
 		struct {			/* N_GLOBAL, N_FUNCTION */
-			int private_;
+			struct node *init_value;	/* N_GLOBAL: literal */
+			struct param *params;	/* N_FUNCTION */
+			int64_t priority;	/* N_FUNCTION ":N" */
+			int nparams;
+			enum type type;		/* N_FUNCTION return type */
 			int size;		/* N_GLOBAL: [N]; 0 if none */
+			unsigned char private_;
 			unsigned char wrap;	/* N_GLOBAL: "%" */
 			unsigned char is_array;	/* N_GLOBAL: has [..] */
 			unsigned char has_priority;
-			enum type type;		/* N_FUNCTION return type */
-			int nparams;
-			struct param *params;	/* N_FUNCTION */
-			int64_t priority;	/* N_FUNCTION ":N" */
 		};
 	};
 };
+
+/* The member chain ("->f[2]") of a node that can have one, else NULL. */
+static inline const struct vec *node_comps(const struct node *n)
+{
+	switch (n->kind) {
+	case N_TARGET: case N_AT: case N_VAR: case N_CALL: case N_INDEX:
+	case N_AUTOCAST:
+		return &n->comps;
+	default:
+		return NULL;
+	}
+}
+
+static inline int node_has_comps(const struct node *n)
+{
+	const struct vec *c = node_comps(n);
+
+	return c && c->len;
+}
 
 /* One parsed file. */
 struct script {

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #include <string.h>
 
 static int n_errors, n_warnings, max_errors = 20, warn_mode = 1;
@@ -132,9 +133,17 @@ static void show_chain(const struct loc *loc)
 			return;
 		}
 		fprintf(stderr, "%s:%d:%d: note: %s\n", o->loc.src->name,
-			o->loc.line, o->loc.col, o->what);
+			o->loc.line, o->loc.col, origin_text(o));
 		show_line(&o->loc);
 	}
+}
+
+const char *origin_text(const struct origin *o)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), o->what, o->name);
+	return buf;
 }
 
 void diag_vat(const struct loc *loc, const char *label, const char *fmt,

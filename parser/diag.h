@@ -37,8 +37,12 @@ struct loc {
 
 struct origin {
 	struct loc loc;		/* the invocation site */
-	const char *what;	/* "in expansion of macro '@foo'" */
+	const char *what;	/* printf format with one %s: the name */
+	const char *name;	/* "foo" for "in expansion of macro '@%s'" */
 };
+
+/* "in expansion of macro '@foo'"; a static buffer. */
+const char *origin_text(const struct origin *o);
 
 struct source *src_new(const char *name, const char *text, size_t len);
 struct source *src_load(const char *path);	/* NULL, errno set */

@@ -37,13 +37,10 @@ struct lexer {
 	struct tokens *out;
 };
 
-void toks_push(struct tokens *ts, const struct token *t)
+void toks_grow(struct tokens *ts)
 {
-	if (ts->len == ts->cap) {
-		ts->cap = ts->cap ? ts->cap * 2 : 256;
-		ts->t = xrealloc(ts->t, ts->cap * sizeof(*ts->t));
-	}
-	ts->t[ts->len++] = *t;
+	ts->cap = ts->cap ? ts->cap * 2 : 256;
+	ts->t = xrealloc(ts->t, ts->cap * sizeof(*ts->t));
 }
 
 static struct loc here(struct lexer *lx, const char *start)

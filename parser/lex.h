@@ -72,7 +72,14 @@ struct tokens {
 	int len, cap;
 };
 
-void toks_push(struct tokens *ts, const struct token *t);
+void toks_grow(struct tokens *ts);
+
+static inline void toks_push(struct tokens *ts, const struct token *t)
+{
+	if (ts->len == ts->cap)
+		toks_grow(ts);
+	ts->t[ts->len++] = *t;
+}
 
 /* Tokenize src; errors are reported and the bad text skipped.  The
  * result always ends with a TK_EOF token. */

@@ -125,10 +125,24 @@ static int is_kw(struct parser *p, const char *kw)
 	return tok_is(peek(p), kw);
 }
 
+#define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
+
+/* Identifiers are interned by the lexer, so a keyword is one of these
+ * pointers: no string compares on the parser's hottest path. */
+static const char *kw_interned[NKEYWORDS];
+
+static void intern_keywords(void)
+{
+	if (kw_interned[0])
+		return;
+	for (size_t i = 0; i < NKEYWORDS; i++)
+		kw_interned[i] = intern(keywords[i], strlen(keywords[i]));
+}
+
 static int is_keyword(const char *s)
 {
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
-		if (!strcmp(s, keywords[i]))
+	for (size_t i = 0; i < NKEYWORDS; i++)
+		if (s == kw_interned[i])
 			return 1;
 	return 0;
 }
@@ -220,7 +234,7 @@ static struct node *literal(struct parser *p)
 static int is_lvalue(const struct node *n)
 {
 	return n->kind == N_VAR || n->kind == N_INDEX ||
-	       n->kind == N_TARGET || n->comps.len ||
+	       n->kind == N_TARGET || node_has_comps(n) ||
 	       (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
 				    !strcmp(n->name, "@var")));
 }
@@ -545,7 +559,7 @@ static struct node *unary(struct parser *p)
 	case OP_AMP:
 		advance(p);
 		n = postfix(p);
-		if (n->kind == N_TARGET || n->comps.len ||
+		if (n->kind == N_TARGET || node_has_comps(n) ||
 		    (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
 					 !strcmp(n->name, "@var")))) {
 			n->addr = 1;
@@ -1179,7 +1193,7 @@ static struct node *global_var(struct parser *p, int is_private)
 		if (n->is_array || n->wrap)
 			fail_at(p, &p->t[p->i - 1],
 				"an array takes no initial value");
-		n->init = literal(p);
+		n->init_value = literal(p);
 	}
 	return n;
 }
@@ -1320,6 +1334,7 @@ struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 	struct script *s = ar_alloc(sizeof(*s));
 	struct parser p = { 0 };
 
+	intern_keywords();
 	s->src = src;
 	p.src = src;
 	p.t = (struct token *)ts->t;	/* the parser only reads them */

@@ -34,12 +34,11 @@ struct macro {
 	const struct token *body;
 	int nbody;
 	struct loc loc;
-	struct macro *next;
 };
 
 struct pp {
 	const struct pp_env *env;
-	struct macro *lib;	/* from .stpm files, visible everywhere */
+	struct pmap lib;	/* from .stpm files, visible everywhere */
 	/* Token buffers reused file after file: a tapset library is
 	 * hundreds of files, and fresh buffers for each cost page faults. */
 	struct tokens raw, rest, out;
@@ -49,8 +48,9 @@ struct pp {
 struct walk {
 	struct pp *pp;
 	const struct source *src;
-	struct macro *local;	/* this file's macros */
+	struct pmap *local;	/* this file's macros */
 	const struct macro *frame;	/* macro whose body is walked */
+	const struct origin *origin;	/* where that body was invoked */
 	struct tokens *args;	/* frame's expanded arguments */
 	int depth;		/* macro expansion nesting */
 	int cond_depth;		/* conditional nesting */
@@ -101,12 +101,24 @@ static int is_builtin(const char *name)
 	return 0;
 }
 
-static struct macro *find_macro(struct macro *m, const char *name)
+/* name: interned, without the '@' */
+static struct macro *find_macro(struct walk *w, const char *name)
 {
-	for (; m; m = m->next)
-		if (!strcmp(m->name, name))
-			return m;
-	return NULL;
+	struct macro *m = pmap_get(w->local, name);
+
+	return m ? m : pmap_get(&w->pp->lib, name);
+}
+
+/* A token of the range being walked, placed in the expansion chain. */
+static const struct token *at(const struct walk *w, const struct token *t)
+{
+	static struct token copy;
+
+	if (!w->origin || t->loc.from)
+		return t;
+	copy = *t;
+	copy.loc.from = w->origin;
+	return &copy;
 }
 
 /* Index just past the %) matching the %( at t[i]; n if unmatched. */
@@ -147,7 +159,7 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 {
 	struct macro *m = ar_alloc(sizeof(*m));
 	struct vec params = { 0 };
-	struct macro **list;
+	struct pmap *map;
 	struct macro *prev;
 	int close;
 
@@ -197,16 +209,15 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 	memcpy((void *)m->body, &t[i + 1], m->nbody * sizeof(*m->body));
 	m->nparams = params.len;
 	m->params = (const char **)params.v;
-	list = w->src->is_macro_lib ? &w->pp->lib : &w->local;
-	prev = find_macro(*list, m->name);
+	map = w->src->is_macro_lib ? &w->pp->lib : w->local;
+	prev = pmap_get(map, m->name);
 	if (prev) {
 		diag_at(&m->loc, "parse error", "macro '@%s' is already defined",
 			m->name);
 		diag_note(&prev->loc, "previous definition of '@%s' is here",
 			  m->name);
 	} else {
-		m->next = *list;
-		*list = m;
+		pmap_put(map, m->name, m);
 	}
 	return close;
 }
@@ -455,8 +466,8 @@ struct cond_parts {
 /* cond = "%(" COND "%?" TOKENS [ "%:" TOKENS ] "%)"
  * Finds the parts of the conditional at t[i]; returns the index to go
  * on from when it is malformed (after reporting), else -1. */
-static int split_conditional(const struct token *t, int i, int n,
-			     struct cond_parts *c)
+static int split_conditional(struct walk *w, const struct token *t, int i,
+			     int n, struct cond_parts *c)
 {
 	int depth = 0;
 
@@ -477,7 +488,7 @@ static int split_conditional(const struct token *t, int i, int n,
 			break;
 	}
 	if (c->close < 0) {
-		perr(&t[i], "unterminated conditional: missing '%%)'");
+		perr(at(w, &t[i]), "unterminated conditional: missing '%%)'");
 		return n - 1;	/* keep the EOF */
 	}
 	if (c->then < 0) {
@@ -488,7 +499,7 @@ static int split_conditional(const struct token *t, int i, int n,
 				bad = &t[j];
 				break;
 			}
-		perr(bad, "expected '%%?', saw %s", tok_describe(bad));
+		perr(at(w, bad), "expected '%%?', saw %s", tok_describe(bad));
 		return c->close + 1;
 	}
 	return -1;
@@ -501,7 +512,7 @@ static int choose_branch(struct walk *w, const struct token *t, int i, int n,
 {
 	struct cond_parts c;
 	struct tokens cond = { 0 };
-	int bad = split_conditional(t, i, n, &c);
+	int bad = split_conditional(w, t, i, n, &c);
 
 	*from = *to = 0;
 	if (bad >= 0)
@@ -524,7 +535,7 @@ static int conditional(struct walk *w, const struct token *t, int i, int n,
 	int from, to, next;
 
 	if (w->cond_depth >= MAX_DEPTH) {
-		perr(&t[i], "conditionals nested deeper than %d levels",
+		perr(at(w, &t[i]), "conditionals nested deeper than %d levels",
 		     MAX_DEPTH);
 		return n - 1;
 	}
@@ -571,24 +582,19 @@ static void emit_body(struct walk *w, const struct macro *m,
 		      struct tokens *out)
 {
 	struct origin *o = ar_alloc(sizeof(*o));
-	struct tokens body = { 0 };
 	struct walk inner = *w;
+	int first = out->len;
 
-	o->loc = call->loc;
-	o->what = ar_printf("in expansion of macro '@%s'", m->name);
-	for (int i = 0; i < m->nbody; i++) {
-		struct token t = m->body[i];
-
-		t.loc.from = o;
-		if (i == 0)
-			t.space_before = call->space_before;
-		toks_push(&body, &t);
-	}
+	o->loc = at(w, call)->loc;
+	o->what = "in expansion of macro '@%s'";
+	o->name = m->name;
 	inner.frame = m;
 	inner.args = args;
+	inner.origin = o;
 	inner.depth = w->depth + 1;
-	walk(&inner, body.t, body.len, out);
-	free(body.t);
+	walk(&inner, m->body, m->nbody, out);
+	if (out->len > first)
+		out->t[first].space_before = call->space_before;
 }
 
 /* call = "@" NAME [ "(" arg { "," arg } ")" ] */
@@ -600,14 +606,14 @@ static int invoke(struct walk *w, const struct macro *m, const struct token *t,
 	int next = i + 1, given = 0;
 
 	if (w->depth >= MAX_DEPTH) {
-		perr(&t[i], "macro '@%s' expands too deeply (recursive?)",
+		perr(at(w, &t[i]), "macro '@%s' expands too deeply (recursive?)",
 		     m->name);
 		return i + 1;
 	}
 	if (m->has_parens && tok_is_op(&t[i + 1], OP_LPAREN)) {
 		next = collect_args(t, i + 1, n, &starts, &ends);
 		if (next < 0) {
-			perr(&t[i + 1], "unterminated argument list of macro '@%s'",
+			perr(at(w, &t[i + 1]), "unterminated argument list of macro '@%s'",
 			     m->name);
 			return n - 1;
 		}
@@ -616,7 +622,7 @@ static int invoke(struct walk *w, const struct macro *m, const struct token *t,
 			given = 0;	/* "@m()" */
 	}
 	if (given != m->nparams) {
-		perr(&t[i], "macro '@%s' takes %d argument%s, given %d",
+		perr(at(w, &t[i]), "macro '@%s' takes %d argument%s, given %d",
 		     m->name, m->nparams, m->nparams == 1 ? "" : "s", given);
 		free(starts.v);
 		free(ends.v);
@@ -653,8 +659,8 @@ static void script_arg(struct walk *w, const struct token *t,
 {
 	const struct pp_env *env = w->pp->env;
 	struct origin *o;
-	struct token s = *t;
-	struct loc at = t->loc;
+	struct token s = *at(w, t);
+	struct loc place = s.loc;
 	int idx;
 
 	if (t->str[1] == '#') {
@@ -667,8 +673,8 @@ static void script_arg(struct walk *w, const struct token *t,
 	}
 	idx = atoi(t->str + 1);
 	if (idx < 1 || idx > env->argc) {
-		perr(t, "script argument %s out of range: %d given", t->str,
-		     env->argc);
+		perr(at(w, t), "script argument %s out of range: %d given",
+		     t->str, env->argc);
 		return;
 	}
 	if (t->str[0] == '@') {
@@ -687,13 +693,14 @@ static void script_arg(struct walk *w, const struct token *t,
 		return;
 	}
 	o = ar_alloc(sizeof(*o));
-	o->loc = t->loc;
-	o->what = ar_printf("in script argument %s", t->str);
-	at.from = o;
+	o->loc = at(w, t)->loc;
+	o->what = "in script argument %s";
+	o->name = t->str;
+	place.from = o;
 	{
 		int first = out->len;
 
-		lex_text_at(env->argv[idx - 1], &at, out);
+		lex_text_at(env->argv[idx - 1], &place, out);
 		if (out->len > first)
 			out->t[first].space_before = t->space_before;
 	}
@@ -731,13 +738,11 @@ static int at_ident(struct walk *w, const struct token *t, int i, int n,
 		return i + 1;
 	}
 	/* A script's own macro may reuse a builtin's name ("@max"). */
-	m = find_macro(w->local, name + 1);
-	if (!m)
-		m = find_macro(w->pp->lib, name + 1);
+	m = find_macro(w, intern(name + 1, strlen(name + 1)));
 	if (m)
 		return invoke(w, m, t, i, n, out);
 	if (is_builtin(name)) {
-		toks_push(out, &t[i]);
+		toks_push(out, at(w, &t[i]));
 		return i + 1;
 	}
 	if (is_arg_ref(name)) {
@@ -745,9 +750,9 @@ static int at_ident(struct walk *w, const struct token *t, int i, int n,
 		return i + 1;
 	}
 	if (!strcmp(name, "@define"))
-		perr(&t[i], "@define inside a macro body or conditional branch");
+		perr(at(w, &t[i]), "@define inside a macro body or conditional branch");
 	else
-		perr(&t[i], "unknown macro '%s'", name);
+		perr(at(w, &t[i]), "unknown macro '%s'", name);
 	return i + 1;
 }
 
@@ -766,7 +771,7 @@ static void walk(struct walk *w, const struct token *t, int n,
 		case TK_PP_THEN:
 		case TK_PP_ELSE:
 		case TK_PP_CLOSE:
-			perr(k, "'%s' outside a conditional", k->str);
+			perr(at(w, k), "'%s' outside a conditional", k->str);
 			i++;
 			break;
 		case TK_IDENT:
@@ -782,6 +787,8 @@ static void walk(struct walk *w, const struct token *t, int n,
 			/* fall through */
 		default:
 			toks_push(out, k);
+			if (w->origin)
+				out->t[out->len - 1].loc.from = w->origin;
 			i++;
 		}
 	}
@@ -791,9 +798,11 @@ void pp_file(struct pp *pp, const struct source *src,
 	     const struct tokens *in, struct tokens *out)
 {
 	struct walk w = { 0 };
+	struct pmap local = { 0 };
 
 	w.pp = pp;
 	w.src = src;
+	w.local = &local;
 	pp->rest.len = 0;
 	resolve_top(&w, in->t, in->len, &pp->rest);
 	walk(&w, pp->rest.t, pp->rest.len, out);
@@ -802,6 +811,8 @@ void pp_file(struct pp *pp, const struct source *src,
 
 		toks_push(out, &eof);
 	}
+	free(local.keys);
+	free(local.vals);
 }
 
 const struct tokens *pp_source(struct pp *pp, const struct source *src)

@@ -497,11 +497,12 @@ static void decl(struct sbuf *o, const struct node *n)
 			else
 				sb_puts(o, "[]");
 		}
-		if (n->init) {
+		if (n->init_value) {
 			sb_puts(o, " = ");
-			sb_puts(o, n->init->kind == N_NUM ? n->init->str : "");
-			if (n->init->kind == N_STR)
-				string(o, n->init->str);
+			if (n->init_value->kind == N_NUM)
+				sb_puts(o, n->init_value->str);
+			else
+				string(o, n->init_value->str);
 		}
 		sb_putc(o, '\n');
 		break;

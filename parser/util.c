@@ -169,10 +169,58 @@ const char *intern(const char *s, size_t n)
 	return itab[j] = ar_strndup(s, n);
 }
 
+static size_t ptr_hash(const void *p, size_t cap)
+{
+	uintptr_t x = (uintptr_t)p;
+
+	x ^= x >> 17;
+	x *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 20) & (cap - 1);
+}
+
+void *pmap_get(const struct pmap *m, const void *key)
+{
+	size_t j;
+
+	if (!m->cap)
+		return NULL;
+	for (j = ptr_hash(key, m->cap); m->keys[j]; j = (j + 1) & (m->cap - 1))
+		if (m->keys[j] == key)
+			return m->vals[j];
+	return NULL;
+}
+
+void pmap_put(struct pmap *m, const void *key, void *val)
+{
+	size_t j;
+
+	if (2 * (m->len + 1) > m->cap) {
+		struct pmap old = *m;
+
+		m->cap = old.cap ? old.cap * 2 : 64;
+		m->keys = xcalloc(m->cap, sizeof(*m->keys));
+		m->vals = xcalloc(m->cap, sizeof(*m->vals));
+		m->len = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.keys[i])
+				pmap_put(m, old.keys[i], old.vals[i]);
+		free(old.keys);
+		free(old.vals);
+	}
+	for (j = ptr_hash(key, m->cap); m->keys[j]; j = (j + 1) & (m->cap - 1))
+		if (m->keys[j] == key) {
+			m->vals[j] = val;
+			return;
+		}
+	m->keys[j] = key;
+	m->vals[j] = val;
+	m->len++;
+}
+
 void vec_push(struct vec *vec, void *p)
 {
 	if (vec->len == vec->cap) {
-		vec->cap = vec->cap ? vec->cap * 2 : 8;
+		vec->cap = vec->cap ? vec->cap * 2 : 4;
 		vec->v = xrealloc(vec->v, vec->cap * sizeof(*vec->v));
 	}
 	vec->v[vec->len++] = p;

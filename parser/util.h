@@ -30,6 +30,15 @@ char *ar_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * across a tapset library. */
 const char *intern(const char *s, size_t n);
 
+/* Map from pointers (interned names) to pointers. */
+struct pmap {
+	const void **keys;
+	void **vals;
+	size_t cap, len;
+};
+void *pmap_get(const struct pmap *m, const void *key);
+void pmap_put(struct pmap *m, const void *key, void *val);
+
 /* Growable vector of pointers. */
 struct vec {
 	void **v;

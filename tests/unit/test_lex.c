@@ -596,7 +596,7 @@ TEST(error_in_long_line_is_windowed)
 TEST(text_at_fixed_location)
 {
 	struct source *src = mksrc("probe begin { x = $1 }");
-	struct origin o = { { src, 1, 19, 2, NULL }, "in script argument $1" };
+	struct origin o = { { src, 1, 19, 2, NULL }, "in script argument %s", "$1" };
 	struct loc at = { src, 1, 19, 2, &o };
 	struct tokens ts = { 0 };
 

@@ -850,7 +850,7 @@ TEST(ast_globals_and_functions)
 	n = r.s->decls.v[1];
 	CHECK_EQ_INT(n->private_, 1);
 	CHECK_EQ_INT(n->is_array, 0);
-	CHECK_EQ_INT(n->init->kind, N_STR);
+	CHECK_EQ_INT(n->init_value->kind, N_STR);
 	n = r.s->decls.v[2];
 	CHECK_EQ_INT(n->kind, N_FUNCTION);
 	CHECK_EQ_INT(n->private_, 0);
@@ -881,7 +881,7 @@ TEST(ast_macro_location)
 	if (CHECK(v->loc.from != NULL)) {
 		CHECK_EQ_INT(v->loc.from->loc.line, 2);
 		CHECK_EQ_INT(v->loc.from->loc.col, 19);
-		CHECK_EQ_STR(v->loc.from->what, "in expansion of macro '@m'");
+		CHECK_EQ_STR(origin_text(v->loc.from), "in expansion of macro '@m'");
 	}
 }
 

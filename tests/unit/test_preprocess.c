@@ -985,7 +985,7 @@ TEST(origin_of_macro_body)
 	CHECK_EQ_INT(x->loc.col, 14);
 	if (!CHECK(x->loc.from != NULL))
 		return;
-	CHECK_EQ_STR(x->loc.from->what, "in expansion of macro '@m'");
+	CHECK_EQ_STR(origin_text(x->loc.from), "in expansion of macro '@m'");
 	CHECK_EQ_INT(x->loc.from->loc.line, 2);
 	CHECK_EQ_INT(x->loc.from->loc.col, 19);
 	CHECK_EQ_INT(x->loc.from->loc.len, 2);
@@ -1007,19 +1007,19 @@ TEST(origin_chain_of_nested_macros)
 	o = one->loc.from;
 	if (!CHECK(o != NULL))
 		return;
-	CHECK_EQ_STR(o->what, "in expansion of macro '@a'");
+	CHECK_EQ_STR(origin_text(o), "in expansion of macro '@a'");
 	CHECK_EQ_INT(o->loc.line, 2);
 	CHECK_EQ_INT(o->loc.col, 15);
 	o = o->loc.from;
 	if (!CHECK(o != NULL))
 		return;
-	CHECK_EQ_STR(o->what, "in expansion of macro '@b'");
+	CHECK_EQ_STR(origin_text(o), "in expansion of macro '@b'");
 	CHECK_EQ_INT(o->loc.line, 3);
 	CHECK_EQ_INT(o->loc.col, 3);
 	CHECK(o->loc.from == NULL);
 	/* "(" comes from @b's body directly. */
 	CHECK(r.ts->t[0].loc.from != NULL &&
-	      !strcmp(r.ts->t[0].loc.from->what, "in expansion of macro '@b'"));
+	      !strcmp(origin_text(r.ts->t[0].loc.from), "in expansion of macro '@b'"));
 }
 
 TEST(origin_of_macro_argument)
@@ -1050,7 +1050,7 @@ TEST(origin_of_script_argument)
 		CHECK_EQ_INT(t->loc.col, 7);
 		if (!CHECK(t->loc.from != NULL))
 			continue;
-		CHECK_EQ_STR(t->loc.from->what, "in script argument $1");
+		CHECK_EQ_STR(origin_text(t->loc.from), "in script argument $1");
 		CHECK_EQ_INT(t->loc.from->loc.line, 2);
 		CHECK_EQ_INT(t->loc.from->loc.col, 7);
 	}
