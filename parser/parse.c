@@ -219,7 +219,7 @@ static struct node *literal(struct parser *p)
 	if (tok_is_op(t, OP_MINUS) && peek_at(p, 1)->kind == TK_NUMBER) {
 		advance(p);
 		n = number_lit(p);
-		n->num = -n->num;
+		n->num = (int64_t)(0 - (uint64_t)n->num);	/* -INT64_MIN wraps */
 		n->str = ar_printf("-%s", n->str);
 		n->loc = t->loc;
 		return n;
@@ -579,7 +579,7 @@ static struct node *unary(struct parser *p)
 }
 
 struct binop_level {
-	int ops[8];
+	int ops[9];	/* zero-terminated */
 };
 
 /* Binary levels, tightest first.  ORDER: binary() walks it by index. */

@@ -25,6 +25,11 @@
 #include <string.h>
 
 #define MAX_DEPTH 64
+/* Tokens one file may produce: far beyond any real tapset (the largest
+ * in systemtap-common makes about 11,000), small enough that a macro
+ * doubling its argument at every level fails fast instead of eating
+ * the machine. */
+#define MAX_TOKENS (512 << 10)
 
 struct macro {
 	const char *name;	/* without the '@' */
@@ -42,6 +47,7 @@ struct pp {
 	/* Token buffers reused file after file: a tapset library is
 	 * hundreds of files, and fresh buffers for each cost page faults. */
 	struct tokens raw, rest, out;
+	int overflow;		/* MAX_TOKENS reached in this file */
 };
 
 /* What a walk over a token range needs to know. */
@@ -278,7 +284,7 @@ static const char *cond_operand(struct cond_parser *cp, int *is_num,
 	    cp->t[cp->i + 1].kind == TK_NUMBER) {
 		cp->i += 2;
 		*is_num = 1;
-		*num = -cp->t[cp->i - 1].num;
+		*num = (int64_t)(0 - (uint64_t)cp->t[cp->i - 1].num);
 		return ar_printf("%lld", (long long)*num);
 	}
 	if (t->kind != TK_IDENT) {
@@ -762,8 +768,14 @@ static void walk(struct walk *w, const struct token *t, int n,
 	for (int i = 0; i < n;) {
 		const struct token *k = &t[i];
 
-		if (diag_too_many())
+		if (diag_too_many() || w->pp->overflow)
 			return;
+		if (out->len >= MAX_TOKENS) {
+			perr(at(w, k), "macro expansion too large (over %d tokens)",
+			     MAX_TOKENS);
+			w->pp->overflow = 1;
+			return;
+		}
 		switch (k->kind) {
 		case TK_PP_OPEN:
 			i = conditional(w, t, i, n, out);
@@ -803,6 +815,7 @@ void pp_file(struct pp *pp, const struct source *src,
 	w.pp = pp;
 	w.src = src;
 	w.local = &local;
+	pp->overflow = 0;
 	pp->rest.len = 0;
 	resolve_top(&w, in->t, in->len, &pp->rest);
 	walk(&w, pp->rest.t, pp->rest.len, out);
