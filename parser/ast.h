@@ -95,7 +95,7 @@ struct foreach {
 	struct vec keys;	/* struct node N_VAR */
 	int key_sort[9];	/* per key: +1, -1 or 0 */
 	int value_sort;		/* sort marker on the array (by value) */
-	struct node *array;	/* N_VAR */
+	struct node *array;	/* N_VAR, or N_AT "@hist_log(s)": buckets */
 	struct vec slice;	/* "arr[k, *]" keys, or empty */
 	const char *sort_agg;	/* "@sum" etc: sort by that aggregate */
 	struct node *limit;	/* or NULL */

@@ -179,25 +179,39 @@ static void lex_number(struct lexer *lx, int space)
 	lx->out->t[lx->out->len - 1].num = (int64_t)v;
 }
 
+/* A backslash before a newline continues the string on the next line,
+ * as in SystemTap; the escape stays in the raw contents. */
 static void lex_string(struct lexer *lx, int space)
 {
 	const char *s = lx->p++;
 	const char *body = lx->p;
+	struct loc l = here(lx, s);
+	struct token t = { 0 };
 
 	while (lx->p < lx->end && *lx->p != '"') {
-		if (*lx->p == '\\' && lx->p + 1 < lx->end)
+		if (*lx->p == '\\' && lx->p + 1 < lx->end) {
 			lx->p++;
-		if (*lx->p == '\n')
+			if (*lx->p == '\n')
+				newline(lx, lx->p);
+		} else if (*lx->p == '\n') {
 			break;
+		}
 		lx->p++;
 	}
 	if (lx->p >= lx->end || *lx->p != '"') {
-		lex_error(lx, s, 1, "unterminated string literal");
+		l.len = 1;
+		diag_at(&l, "parse error", "unterminated string literal");
 		return;
 	}
 	lx->p++;
-	emit(lx, TK_STRING, s, intern(body, lx->p - 1 - body),
-	     (int)(lx->p - 1 - body), space);
+	t.kind = TK_STRING;
+	t.str = intern(body, lx->p - 1 - body);
+	t.len = (int)(lx->p - 1 - body);
+	t.space_before = space;
+	t.loc = l;
+	if (!lx->use_fixed)
+		t.loc.len = (int)(lx->p - s);
+	toks_push(lx->out, &t);
 }
 
 static void lex_embedded(struct lexer *lx, int space)
@@ -325,6 +339,11 @@ static void lex_run(struct lexer *lx)
 			lex_string(lx, space);
 		else if (c == '%' && lx->p[1] == '{')
 			lex_embedded(lx, space);
+		else if (c == '%' && lx->p[1] == '}') {
+			/* a stray "%}": one token, so errors name it whole */
+			lx->p += 2;
+			emit(lx, TK_OP, lx->p - 2, "%}", 2, space);
+		}
 		else if (c == '%' && lex_pp(lx, space))
 			;
 		else
@@ -363,6 +382,29 @@ void lex_text_at(const char *text, const struct loc *loc, struct tokens *out)
 	lx.out = out;
 	lex_run(&lx);
 	out->len--;		/* drop the EOF */
+}
+
+static const char *const keywords[] = {
+	"probe", "global", "private", "function", "if", "else", "while",
+	"for", "foreach", "in", "limit", "break", "continue", "next",
+	"return", "delete", "try", "catch", "long", "string",
+};
+
+#define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
+
+/* Identifiers are interned, so a keyword is one of these pointers: no
+ * string compares on the parser's hottest path. */
+static const char *kw_interned[NKEYWORDS];
+
+int lex_is_keyword(const char *s)
+{
+	if (!kw_interned[0])
+		for (size_t i = 0; i < NKEYWORDS; i++)
+			kw_interned[i] = intern(keywords[i], strlen(keywords[i]));
+	for (size_t i = 0; i < NKEYWORDS; i++)
+		if (s == kw_interned[i])
+			return 1;
+	return 0;
 }
 
 int tok_is(const struct token *t, const char *ident)

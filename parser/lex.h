@@ -90,6 +90,8 @@ void lex_source(const struct source *src, struct tokens *out);
 void lex_text_at(const char *text, const struct loc *loc, struct tokens *out);
 
 int tok_is(const struct token *t, const char *ident);	/* TK_IDENT == */
+/* A reserved word of the language (interned identifiers only). */
+int lex_is_keyword(const char *interned);
 int tok_is_op(const struct token *t, int op);
 /* Human-readable spelling for "saw X" messages; static buffer. */
 const char *tok_describe(const struct token *t);

@@ -29,11 +29,6 @@ struct parser {
 	jmp_buf recover;
 };
 
-static const char *const keywords[] = {
-	"probe", "global", "private", "function", "if", "else", "while",
-	"for", "foreach", "in", "limit", "break", "continue", "next",
-	"return", "delete", "try", "catch",
-};
 
 static struct node *expr(struct parser *p);
 static struct node *stmt(struct parser *p);
@@ -125,26 +120,9 @@ static int is_kw(struct parser *p, const char *kw)
 	return tok_is(peek(p), kw);
 }
 
-#define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
-
-/* Identifiers are interned by the lexer, so a keyword is one of these
- * pointers: no string compares on the parser's hottest path. */
-static const char *kw_interned[NKEYWORDS];
-
-static void intern_keywords(void)
-{
-	if (kw_interned[0])
-		return;
-	for (size_t i = 0; i < NKEYWORDS; i++)
-		kw_interned[i] = intern(keywords[i], strlen(keywords[i]));
-}
-
 static int is_keyword(const char *s)
 {
-	for (size_t i = 0; i < NKEYWORDS; i++)
-		if (s == kw_interned[i])
-			return 1;
-	return 0;
+	return lex_is_keyword(s);
 }
 
 /* A plain name: not a keyword, not $target, not @builtin. */
@@ -308,6 +286,14 @@ static void components(struct parser *p, struct node *n)
 			c->name = strip_pretty(t->str, &pretty);
 			n->pretty = (unsigned char)pretty;
 			vec_push(&n->comps, c);
+		} else if (t->kind == TK_IDENT && !t->space_before &&
+			   strspn(t->str, "$") == strlen(t->str)) {
+			/* "@cast(p, "t")$": pretty-print the whole value */
+			advance(p);
+			n->pretty = (unsigned char)strlen(t->str);
+			if (n->pretty > 2)
+				fail_at(p, t, "expected '$' or '$$', saw '%s'",
+					t->str);
 		} else if (tok_is_op(t, OP_LBRACKET)) {
 			advance(p);
 			c = node_new(N_SUBSCRIPT, &t->loc);
@@ -411,8 +397,9 @@ static struct node *at_builtin(struct parser *p)
 		expect_op(p, OP_COMMA);
 		vec_push(&n->args, expr(p));
 	}
-	if (!strcmp(s, "@kregister") || !strcmp(s, "@uregister"))
-		while (accept_op(p, OP_COMMA))
+	if (!strcmp(s, "@kregister") || !strcmp(s, "@uregister") ||
+	    !strcmp(s, "@variance"))
+		if (accept_op(p, OP_COMMA))	/* register size; bit shift */
 			vec_push(&n->args, expr(p));
 	expect_op(p, OP_RPAREN);
 	return n;
@@ -655,6 +642,9 @@ static struct node *binary(struct parser *p, int level)
 
 		b->op = t->op;
 		b->lhs = n;
+		if ((t->op == OP_MATCH || t->op == OP_NOMATCH) &&
+		    peek(p)->kind != TK_STRING)
+			expected(p, "a regular expression (a string literal)");
 		b->rhs = binary(p, level - 1);
 		n = b;
 	}
@@ -722,6 +712,29 @@ static struct node *expr(struct parser *p)
 
 /* ---- statements ---- */
 
+static int can_start_expr(const struct token *t)
+{
+	switch (t->kind) {
+	case TK_IDENT:
+		return !is_keyword(t->str);
+	case TK_NUMBER:
+	case TK_STRING:
+	case TK_EMBEDDED:
+		return 1;
+	case TK_OP:
+		switch (t->op) {
+		case OP_LPAREN: case OP_LBRACKET: case OP_NOT: case OP_TILDE:
+		case OP_MINUS: case OP_PLUS: case OP_INC: case OP_DEC:
+		case OP_AMP:
+			return 1;
+		default:
+			return 0;
+		}
+	default:
+		return 0;
+	}
+}
+
 static void optional_semi(struct parser *p)
 {
 	accept_op(p, OP_SEMI);
@@ -764,7 +777,7 @@ static struct node *for_stmt(struct parser *p, struct token *kw)
 	if (!is_op(p, OP_SEMI))
 		n->cond = expr(p);
 	expect_op(p, OP_SEMI);
-	if (!is_op(p, OP_RPAREN))
+	if (!is_op(p, OP_RPAREN) && !is_op(p, OP_SEMI))
 		n->incr = expr(p);
 	expect_op(p, OP_RPAREN);
 	n->body = stmt(p);
@@ -846,11 +859,17 @@ static struct node *foreach_stmt(struct parser *p, struct token *kw)
 	if (!is_kw(p, "in"))
 		expected(p, "'in'");
 	advance(p);
-	t = expect_name(p);
-	fe->array = node_new(N_VAR, &t->loc);
-	fe->array->name = t->str;
-	if (accept_op(p, OP_LBRACKET))
-		index_keys(p, &fe->slice);
+	t = peek(p);
+	if (t->kind == TK_IDENT && (!strcmp(t->str, "@hist_log") ||
+				    !strcmp(t->str, "@hist_linear"))) {
+		fe->array = at_builtin(p);	/* buckets of a histogram */
+	} else {
+		t = expect_name(p);
+		fe->array = node_new(N_VAR, &t->loc);
+		fe->array->name = t->str;
+		if (accept_op(p, OP_LBRACKET))
+			index_keys(p, &fe->slice);
+	}
 	t = peek(p);
 	if (t->kind == TK_IDENT && is_aggregate(t->str)) {
 		fe->sort_agg = advance(p)->str;
@@ -963,7 +982,7 @@ static struct node *stmt(struct parser *p)
 	} else if (t->kind == TK_IDENT && is_keyword(t->str)) {
 		n = keyword_stmt(p);
 	} else {
-		if (t->kind == TK_OP && t->op == OP_RBRACE)
+		if (!can_start_expr(t))
 			expected(p, "a statement");
 		n = node_new(N_EXPRSTMT, &t->loc);
 		n->lhs = expr(p);
@@ -1098,14 +1117,10 @@ static struct probe_point *probe_point(struct parser *p)
 {
 	struct probe_point *pp = probe_chain(p);
 
-	for (;;) {
-		if (accept_op(p, OP_QUESTION))
-			pp->optional = 1;
-		else if (accept_op(p, OP_NOT))
-			pp->sufficient = pp->optional = 1;
-		else
-			break;
-	}
+	if (accept_op(p, OP_QUESTION))
+		pp->optional = 1;
+	else if (accept_op(p, OP_NOT))
+		pp->sufficient = pp->optional = 1;
 	if (is_kw(p, "if")) {
 		advance(p);
 		pp->cond = paren_expr(p);
@@ -1133,6 +1148,9 @@ static struct node *probe_decl(struct parser *p, struct token *kw)
 
 		if (name->optional || name->cond)
 			fail_at(p, peek(p), "an alias name takes no '?', '!' or condition");
+		for (int i = 0; i < name->ncomps; i++)
+			if (name->comps[i].alts)
+				fail_at(p, peek(p), "an alias name cannot use brace expansion");
 		n->kind = N_ALIAS;
 		n->epilogue = advance(p)->op == OP_ADD_ASSIGN;
 		points_to_node(&pts, &n->alias_names, &n->nalias_names);
@@ -1178,15 +1196,15 @@ static struct node *global_var(struct parser *p, int is_private)
 	if (accept_op(p, OP_PERCENT))
 		n->wrap = 1;
 	if (accept_op(p, OP_LBRACKET)) {
-		n->is_array = 1;
-		if (peek(p)->kind == TK_NUMBER) {
-			struct token *num = advance(p);
+		struct token *num = peek(p);
 
-			if (num->num <= 0 || num->num > 1000000000)
-				fail_at(p, num, "array size %s out of range",
-					num->str);
-			n->size = (int)num->num;
-		}
+		n->is_array = 1;
+		if (num->kind != TK_NUMBER)
+			expected(p, "an array size (a number)");
+		advance(p);
+		if (num->num <= 0 || num->num > 1000000000)
+			fail_at(p, num, "array size %s out of range", num->str);
+		n->size = (int)num->num;
 		expect_op(p, OP_RBRACKET);
 	}
 	if (accept_op(p, OP_ASSIGN)) {
@@ -1237,6 +1255,8 @@ static struct node *function_decl(struct parser *p, int is_private)
 		do {
 			struct param *pa = ar_alloc(sizeof(*pa));
 
+			if (params.len && is_op(p, OP_RPAREN))
+				break;	/* "f(a, b,)": SystemTap allows it */
 			param(p, pa);
 			vec_push(&params, pa);
 		} while (accept_op(p, OP_COMMA));
@@ -1333,8 +1353,8 @@ struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 {
 	struct script *s = ar_alloc(sizeof(*s));
 	struct parser p = { 0 };
+	int errors = diag_errors();
 
-	intern_keywords();
 	s->src = src;
 	p.src = src;
 	p.t = (struct token *)ts->t;	/* the parser only reads them */
@@ -1351,6 +1371,9 @@ struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 			break;
 		decl(&p, s);
 	}
+	if (src->is_user && !s->decls.len && diag_errors() == errors)
+		diag_at(&peek(&p)->loc, "parse error", "expected %s, saw end of input",
+			DECL_WHAT);
 	return s;
 }
 

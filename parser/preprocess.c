@@ -176,13 +176,17 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 		     tok_describe(&t[i]));
 		return skip_define(t, i, n);
 	}
+	if (lex_is_keyword(t[i].str)) {
+		perr(&t[i], "expected a macro name, saw %s", tok_describe(&t[i]));
+		return skip_define(t, i, n);
+	}
 	m->name = t[i].str;
 	m->loc = t[i].loc;
 	i++;
 	if (tok_is_op(&t[i], OP_LPAREN)) {
 		m->has_parens = 1;
 		i++;
-		while (!tok_is_op(&t[i], OP_RPAREN)) {
+		do {
 			if (t[i].kind != TK_IDENT || t[i].str[0] == '$' ||
 			    t[i].str[0] == '@') {
 				perr(&t[i], "expected a macro parameter name, saw %s",
@@ -191,15 +195,13 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 			}
 			vec_push(&params, (void *)t[i].str);
 			i++;
-			if (tok_is_op(&t[i], OP_COMMA))
-				i++;
-			else if (!tok_is_op(&t[i], OP_RPAREN)) {
+			if (!tok_is_op(&t[i], OP_COMMA) &&
+			    !tok_is_op(&t[i], OP_RPAREN)) {
 				perr(&t[i], "expected ',' or ')', saw %s",
 				     tok_describe(&t[i]));
 				return skip_define(t, i, n);
 			}
-		}
-		i++;
+		} while (tok_is_op(&t[i++], OP_COMMA));
 	}
 	if (t[i].kind != TK_PP_OPEN) {
 		perr(&t[i], "expected '%%(', saw %s", tok_describe(&t[i]));
@@ -261,7 +263,7 @@ static const char *config_value(struct walk *w, const char *name)
 /* An operand: a symbol of the target, or a literal.  Returns its string
  * form; *is_num / *num tell numeric operands apart; *is_ver asks for
  * version ordering. */
-static const char *cond_operand(struct cond_parser *cp, int *is_num,
+static const char *cond_operand(struct cond_parser *cp, int rhs, int *is_num,
 				int64_t *num, int *is_ver)
 {
 	const struct token *t = cp_peek(cp);
@@ -288,7 +290,8 @@ static const char *cond_operand(struct cond_parser *cp, int *is_num,
 		return ar_printf("%lld", (long long)*num);
 	}
 	if (t->kind != TK_IDENT) {
-		cp_fail(cp, "expected a preprocessor condition, saw %s",
+		cp_fail(cp, rhs ? "expected a literal, saw %s" :
+			"expected a preprocessor condition, saw %s",
 			tok_describe(t));
 		return "";
 	}
@@ -362,7 +365,7 @@ static int cond_cmp(struct cond_parser *cp)
 		cp->i++;
 		return c;
 	}
-	l = cond_operand(cp, &ln, &lnum, &lv);
+	l = cond_operand(cp, 0, &ln, &lnum, &lv);
 	if (cp->failed)
 		return 0;
 	if (!is_cmp_op(cp_peek(cp))) {
@@ -372,7 +375,7 @@ static int cond_cmp(struct cond_parser *cp)
 	}
 	op = cp_peek(cp)->op;
 	cp->i++;
-	r = cond_operand(cp, &rn, &rnum, &rv);
+	r = cond_operand(cp, 1, &rn, &rnum, &rv);
 	if (cp->failed)
 		return 0;
 	if (ln && rn)
@@ -498,14 +501,15 @@ static int split_conditional(struct walk *w, const struct token *t, int i,
 		return n - 1;	/* keep the EOF */
 	}
 	if (c->then < 0) {
-		const struct token *bad = &t[c->close];
+		/* Parse the condition to find where it stops: that token
+		 * is where the "%?" should have been. */
+		struct cond_parser cp = { w, &t[i + 1], 0, c->close - i - 1,
+					  &t[c->close], 0 };
 
-		for (int j = i + 1; j < c->close; j++)
-			if (t[j].kind == TK_PP_ELSE || t[j].kind == TK_PP_OPEN) {
-				bad = &t[j];
-				break;
-			}
-		perr(at(w, bad), "expected '%%?', saw %s", tok_describe(bad));
+		cond_or(&cp);
+		if (!cp.failed)
+			perr(at(w, cp_peek(&cp)), "expected '%%?', saw %s",
+			     tok_describe(cp_peek(&cp)));
 		return c->close + 1;
 	}
 	return -1;
@@ -649,6 +653,15 @@ static int invoke(struct walk *w, const struct macro *m, const struct token *t,
 	return next;
 }
 
+static int used_before_defined(const struct walk *w, const struct token *use,
+			       const struct macro *m)
+{
+	if (w->origin || use->loc.from || use->loc.src != m->loc.src)
+		return 0;
+	return use->loc.line < m->loc.line ||
+	       (use->loc.line == m->loc.line && use->loc.col < m->loc.col);
+}
+
 static int frame_param(const struct walk *w, const char *name)
 {
 	if (!w->frame)
@@ -718,7 +731,7 @@ static int is_arg_ref(const char *s)
 		return 0;
 	if (s[1] == '#' && !s[2])
 		return 1;
-	if (s[1] < '1' || s[1] > '9')
+	if (s[1] < '0' || s[1] > '9')
 		return 0;
 	for (s += 2; *s; s++)
 		if (*s < '0' || *s > '9')
@@ -745,6 +758,8 @@ static int at_ident(struct walk *w, const struct token *t, int i, int n,
 	}
 	/* A script's own macro may reuse a builtin's name ("@max"). */
 	m = find_macro(w, intern(name + 1, strlen(name + 1)));
+	if (m && used_before_defined(w, &t[i], m))
+		m = NULL;	/* as in SystemTap: not defined yet there */
 	if (m)
 		return invoke(w, m, t, i, n, out);
 	if (is_builtin(name)) {

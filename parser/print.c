@@ -277,7 +277,8 @@ static void foreach_head(struct sbuf *o, const struct foreach *fe)
 	}
 	if (fe->keys.len > 1 || fe->value)
 		sb_putc(o, ']');
-	sb_printf(o, " in %s", fe->array->name);
+	sb_puts(o, " in ");
+	expr(o, fe->array, P_PRIMARY);
 	if (fe->slice.len) {
 		sb_putc(o, '[');
 		list(o, &fe->slice);

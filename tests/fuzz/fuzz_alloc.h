@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Per-input memory for the fuzz targets: see fuzz_alloc.c. */
+#ifndef STP_FUZZ_ALLOC_H
+#define STP_FUZZ_ALLOC_H
+
+#include <stddef.h>
+
+void fuzz_alloc_init(void);
+/* Everything heap-allocated between these two calls is freed by the
+ * second one. */
+void fuzz_iter_begin(void);
+void fuzz_iter_end(void);
+size_t fuzz_untracked(void);
+size_t fuzz_interned(void);	/* distinct interned strings */
+
+#endif

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build and run the front-end fuzzer (libFuzzer + ASan + UBSan).
+#
+#   tests/fuzz/run.sh [SECONDS]       default 60; "make fuzz FUZZ_SECONDS=N"
+#
+# Environment:
+#   FUZZ_TARGET=parse|pp   which target (default parse: lex, preprocess,
+#                          parse, print, reparse, print again)
+#   FUZZ_JOBS=N            run N fuzzing processes in libFuzzer's fork mode,
+#                          which keeps going after a crash (default: one
+#                          process, which stops at the first finding)
+#   FUZZ_ARGS="..."        extra libFuzzer flags
+#   CC=clang-NN            the compiler (default clang)
+#   FUZZ_PARSER_DIR=DIR    fuzz a copy of parser/ (default parser): to get
+#                          past a known crash while parser/ awaits its fix
+#
+# Builds build/fuzz/fuzz_parse and build/fuzz/fuzz_pp, seeds
+# build/fuzz/corpus from the conformance scripts and small tapsets, and
+# copies every crash, timeout or out-of-memory input to tests/fuzz/regress/
+# under a name saying what went wrong.  Exits 1 if anything was found,
+# 2 if the build failed.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 2
+SECONDS_TO_RUN=${1:-60}
+TARGET=${FUZZ_TARGET:-parse}
+JOBS=${FUZZ_JOBS:-0}
+CC=${CC:-clang}
+PARSER=${FUZZ_PARSER_DIR:-parser}
+OUT=build/fuzz
+CORPUS=$OUT/corpus
+ARTIFACTS=$OUT/artifacts
+REGRESS=tests/fuzz/regress
+TAPSETS=/usr/share/systemtap/tapset
+
+mkdir -p "$OUT" "$CORPUS" "$ARTIFACTS" "$REGRESS" || exit 2
+
+# ---- build ----
+# parser/util.c keeps xmalloc & co.; its arena API is renamed away and
+# tests/fuzz/fuzz_alloc.c provides a per-input, ASan-visible one.
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I$PARSER"
+RENAME="-Dar_alloc=stp_arena_alloc -Dar_strndup=stp_arena_strndup \
+	-Dar_strdup=stp_arena_strdup -Dar_printf=stp_arena_printf \
+	-Dintern=stp_arena_intern"
+build() {	# build NAME EXTRA-FLAGS
+	objs=
+	for f in "$PARSER"/*.c; do
+		o=$OUT/obj-$1-$(basename "$f" .c).o
+		extra=
+		[ "$f" = "$PARSER/util.c" ] && extra=$RENAME
+		# shellcheck disable=SC2086
+		$CC $CFLAGS $2 $extra -c "$f" -o "$o" || return 1
+		objs="$objs $o"
+	done
+	# shellcheck disable=SC2086
+	$CC $CFLAGS $2 $objs tests/fuzz/fuzz_alloc.c tests/fuzz/fuzz_parse.c \
+		-o "$OUT/fuzz_$1"
+}
+echo "fuzz: building $OUT/fuzz_parse and $OUT/fuzz_pp from $PARSER/ with $CC"
+build parse "" || { echo "fuzz: build failed" >&2; exit 2; }
+build pp -DFUZZ_PP || { echo "fuzz: build failed" >&2; exit 2; }
+
+# ---- seeds ----
+n=0
+for f in tests/conformance/parse/ok/*.stp tests/conformance/parse/ko/*.stp; do
+	[ -f "$f" ] || continue
+	cp "$f" "$CORPUS/seed-$(echo "$f" | tr / _)" && n=$((n + 1))
+done
+if [ -d "$TAPSETS" ]; then
+	# Every third tapset under 20 KB, in a fixed order.
+	for f in $(find "$TAPSETS" -name '*.stp' -size -20k | sort |
+		   awk 'NR % 3 == 1'); do
+		cp "$f" "$CORPUS/tapset-$(echo "${f#"$TAPSETS"/}" | tr / _)" &&
+			n=$((n + 1))
+	done
+fi
+echo "fuzz: $n seed files, $(ls "$CORPUS" | wc -l) inputs in $CORPUS"
+
+# ---- run ----
+STAMP=$OUT/.stamp
+touch "$STAMP"
+LOG=$OUT/fuzz-$TARGET.log
+FLAGS="-max_total_time=$SECONDS_TO_RUN -max_len=4096 -timeout=10 \
+	-rss_limit_mb=4096 -detect_leaks=0 -dict=tests/fuzz/stp.dict \
+	-artifact_prefix=$ARTIFACTS/ -print_final_stats=1"
+if [ "$JOBS" -gt 0 ]; then
+	FLAGS="$FLAGS -fork=$JOBS -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
+fi
+echo "fuzz: $OUT/fuzz_$TARGET for ${SECONDS_TO_RUN}s, log in $LOG"
+# shellcheck disable=SC2086
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=0} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	"$OUT/fuzz_$TARGET" $FLAGS ${FUZZ_ARGS:-} "$CORPUS" >"$LOG" 2>&1
+rc=$?
+grep -aE '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)' \
+	"$LOG" | tail -n 3
+echo "fuzz: libFuzzer exit status $rc"
+
+# ---- findings ----
+# Name each new artifact after what its reproduction reports:
+#   crash-heap-buffer-overflow-print.c-123-expr-1a2b3c4d.stp
+describe() {	# describe ARTIFACT -> a short name, no extension
+	kind=${1##*/}
+	kind=${kind%%-*}
+	sum=$(ASAN_OPTIONS=detect_leaks=0 timeout 30 "$OUT/fuzz_$TARGET" \
+		-timeout=10 -rss_limit_mb=4096 "$1" 2>&1 |
+	      grep -aE '^==FUZZ== FAIL:|^SUMMARY:|libFuzzer: (timeout|out-of-memory)' |
+	      head -n 1)
+	case $sum in
+	*"==FUZZ== FAIL: "*)
+		what=$(echo "$sum" | sed 's/^==FUZZ== FAIL: //; s/ (round trip)//') ;;
+	SUMMARY:*)
+		# "SUMMARY: AddressSanitizer: heap-buffer-overflow /x/parse.c:12:3 in f"
+		what=$(echo "$sum" | sed -E 's/^SUMMARY: [A-Za-z]+: //;
+			s#[^ ]*/([^/ :]+):([0-9]+)(:[0-9]+)?#\1-\2#; s/ in *$//') ;;
+	*) what=$kind ;;
+	esac
+	[ "$TARGET" = parse ] || what="$TARGET-$what"
+	hash=$(sha1sum <"$1" | cut -c1-8)
+	echo "$kind-$what" | tr -c 'A-Za-z0-9._\n-' '-' | tr -s - |
+		sed "s/-\$//; s/\$/-$hash/" | cut -c1-120
+}
+found=0
+for a in "$ARTIFACTS"/crash-* "$ARTIFACTS"/timeout-* "$ARTIFACTS"/oom-* \
+	 "$ARTIFACTS"/leak-* "$ARTIFACTS"/slow-unit-*; do
+	[ -f "$a" ] && [ "$a" -nt "$STAMP" ] || continue
+	case ${a##*/} in slow-unit-*) continue ;; esac
+	name=$(describe "$a").stp
+	cp "$a" "$REGRESS/$name"
+	echo "fuzz: FOUND $REGRESS/$name"
+	found=$((found + 1))
+done
+if [ "$found" -gt 0 ]; then
+	echo "fuzz: $found finding(s); reproduce with $OUT/fuzz_$TARGET FILE"
+	exit 1
+fi
+case $rc in
+0) echo "fuzz: nothing found" ;;
+*) echo "fuzz: libFuzzer failed without an artifact, see $LOG"; exit 1 ;;
+esac
+exit 0
