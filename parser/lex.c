@@ -203,6 +203,13 @@ static void lex_string(struct lexer *lx, int space)
 		diag_at(&l, "parse error", "unterminated string literal");
 		return;
 	}
+	if (memchr(body, '\0', lx->p - body)) {
+		l.len = 1;
+		diag_at(&l, "parse error",
+			"invalid character '\\x00' in string literal");
+		lx->p++;
+		return;
+	}
 	lx->p++;
 	t.kind = TK_STRING;
 	t.str = intern(body, lx->p - 1 - body);
@@ -231,6 +238,12 @@ static void lex_embedded(struct lexer *lx, int space)
 	}
 	if (lx->p >= lx->end) {
 		diag_at(&open, "parse error", "unterminated embedded C block");
+		return;
+	}
+	if (memchr(s, '\0', lx->p - s)) {
+		diag_at(&open, "parse error",
+			"invalid character '\\x00' in embedded C block");
+		lx->p += 2;
 		return;
 	}
 	t.kind = TK_EMBEDDED;

@@ -618,6 +618,7 @@ static int invoke(struct walk *w, const struct macro *m, const struct token *t,
 	if (w->depth >= MAX_DEPTH) {
 		perr(at(w, &t[i]), "macro '@%s' expands too deeply (recursive?)",
 		     m->name);
+		w->pp->overflow = 1;	/* once is enough: stop this file */
 		return i + 1;
 	}
 	if (m->has_parens && tok_is_op(&t[i + 1], OP_LPAREN)) {
