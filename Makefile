@@ -21,7 +21,10 @@ B = build
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
-	translator/pass1.c translator/driver.c
+	translator/pass1.c translator/library.c translator/clone.c \
+	translator/ksyms.c translator/probes.c translator/resolve.c \
+	translator/infer.c translator/prune.c translator/dump.c \
+	translator/pass2.c translator/driver.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)

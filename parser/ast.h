@@ -61,6 +61,7 @@ enum type {
 	T_LONG,
 	T_STRING,
 	T_STATS,
+	T_HIST,		/* the value of @hist_log/@hist_linear */
 };
 
 struct probe_point;
@@ -99,6 +100,7 @@ struct foreach {
 	struct vec slice;	/* "arr[k, *]" keys, or empty */
 	const char *sort_agg;	/* "@sum" etc: sort by that aggregate */
 	struct node *limit;	/* or NULL */
+	void *value_sym;	/* pass 2: the value variable's symbol */
 };
 
 /*
@@ -128,6 +130,8 @@ struct node {
 	struct node *body;
 	struct vec args;
 	unsigned char post, addr, pretty;
+	unsigned char vtype;	/* enum type of the value, set by pass 2 */
+	void *ref;		/* pass 2: the symbol or function named */
 
 	union {
 		int64_t num;			/* N_NUM */

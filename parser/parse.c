@@ -47,7 +47,7 @@ struct node *node_new(enum node_kind kind, const struct loc *loc)
 const char *type_name(enum type t)
 {
 	static const char *const names[] = { "unknown", "long", "string",
-					     "stats" };
+					     "stats", "hist" };
 	return names[t];
 }
 

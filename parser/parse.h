@@ -23,6 +23,7 @@ struct script *parse_source(struct pp *pp, const struct source *src,
 /* Canonical source for a parsed script (the printer). */
 void print_script(struct sbuf *out, const struct script *s);
 void print_expr(struct sbuf *out, const struct node *n);
+void print_stmt(struct sbuf *out, const struct node *n, int indent);
 void print_probe_point(struct sbuf *out, const struct probe_point *pp);
 
 #endif

@@ -419,6 +419,11 @@ static void chain(struct sbuf *o, const struct probe_point *pp)
 	}
 }
 
+void print_stmt(struct sbuf *o, const struct node *n, int ind)
+{
+	stmt(o, n, ind);
+}
+
 void print_probe_point(struct sbuf *o, const struct probe_point *pp)
 {
 	chain(o, pp);

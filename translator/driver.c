@@ -27,7 +27,7 @@ static const char *const pass_names[] = {
 };
 
 /* Passes in this build; later ones are still to come. */
-#define PASSES_AVAILABLE 1
+#define PASSES_AVAILABLE 2
 
 static double now_ms(void)
 {
@@ -96,7 +96,7 @@ static int run_pass1(struct session *s)
 				n, n == 1 ? "" : "s");
 		return 1;
 	}
-	if (s->last_pass == 1) {
+	if (s->last_pass == 1 && !s->list_probe) {
 		struct sbuf out = { 0 };
 
 		print_script(&out, s->user);
@@ -104,6 +104,53 @@ static int run_pass1(struct session *s)
 			fwrite(out.s, 1, out.len, stdout);
 		free(out.s);
 	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -l / -L: elaborate "probe PATTERN? {}" and list what it matched, at
+ * the level the pattern named (alias names stay alias names). */
+static int list_probes(struct session *s, struct elab *e)
+{
+	struct vec names = { 0 };
+
+	for (int i = 0; i < elab_probe_count(e); i++) {
+		const char *line = elab_list_line(e, i, s->list_vars);
+
+		vec_push(&names, (void *)line);
+	}
+	if (names.len)
+		qsort(names.v, names.len, sizeof(void *), cmp_str);
+	for (int i = 0; i < names.len; i++)
+		if (!i || strcmp(names.v[i], names.v[i - 1]))
+			puts(names.v[i]);
+	return 0;
+}
+
+static int run_pass2(struct session *s, struct elab **out)
+{
+	double t0 = now_ms();
+	struct elab *e = pass2_elaborate(s);
+
+	if (s->verbose)
+		fprintf(stderr, "Pass 2: analyzed script: %d probe%s, %d function%s, "
+			"%d global%s in %.1f ms.\n",
+			e ? elab_probe_count(e) : 0, e && elab_probe_count(e) == 1 ? "" : "s",
+			e ? elab_function_count(e) : 0, e && elab_function_count(e) == 1 ? "" : "s",
+			e ? elab_global_count(e) : 0, e && elab_global_count(e) == 1 ? "" : "s",
+			now_ms() - t0);
+	if (!e) {
+		int n = diag_errors();
+
+		fprintf(stderr, "Pass 2: analysis failed: %d error%s.\n", n,
+			n == 1 ? "" : "s");
+		return 1;
+	}
+	*out = e;
 	return 0;
 }
 
@@ -115,12 +162,27 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	diag_set_warnings(s.warn_mode);
-	if (s.list_probe)
-		return needs_pass(2, s.list_vars ? "-L" : "-l");
+	if (s.list_probe) {
+		s.script_text = ar_printf("probe %s ? {}", s.list_probe);
+		s.last_pass = 2;
+		diag_set_warnings(0);
+	}
 	target_init(&s);
 	s.tapset_root = find_tapset_root();
 	if (run_pass1(&s))
 		return 1;
+	if (s.last_pass >= 2) {
+		struct elab *e;
+
+		if (run_pass2(&s, &e))
+			return 1;
+		if (s.list_probe)
+			return list_probes(&s, e);
+		if (s.last_pass == 2) {
+			pass2_print(e);
+			return diag_errors() ? 1 : 0;
+		}
+	}
 	if (s.last_pass > PASSES_AVAILABLE)
 		return needs_pass(PASSES_AVAILABLE + 1,
 				  s.last_pass == 5 ? "running a script" :

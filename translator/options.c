@@ -18,6 +18,7 @@ enum {
 	LONG_COMPATIBLE,
 	LONG_REMOTE,
 	LONG_VMLINUX,
+	LONG_SYSROOT,
 };
 
 static const struct option long_opts[] = {
@@ -26,6 +27,7 @@ static const struct option long_opts[] = {
 	{ "compatible", required_argument, NULL, LONG_COMPATIBLE },
 	{ "remote", required_argument, NULL, LONG_REMOTE },
 	{ "vmlinux", required_argument, NULL, LONG_VMLINUX },
+	{ "sysroot", required_argument, NULL, LONG_SYSROOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -61,6 +63,7 @@ static void usage(FILE *f)
 "  --compatible=VERSION  language compatibility level (systemtap_v)\n"
 "  --remote=qemu  run in a throwaway QEMU guest\n"
 "  --vmlinux=PATH kernel debuginfo to use\n"
+"  --sysroot=DIR  the target's root directory (System.map, headers)\n"
 "  --help         this text\n"
 "  --version      version and build information\n", f);
 }
@@ -133,6 +136,7 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case LONG_COMPATIBLE: s->compatible = arg; return 0;
 	case LONG_REMOTE: s->remote = arg; return 0;
 	case LONG_VMLINUX: return 0;
+	case LONG_SYSROOT: s->sysroot = arg; return 0;
 	default: return 1;
 	}
 }

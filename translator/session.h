@@ -33,6 +33,7 @@ struct session {
 	int list_vars;		/* -L */
 	const char *compatible;	/* --compatible */
 	const char *remote;	/* --remote */
+	const char *sysroot;	/* --sysroot: the target's root directory */
 	int buffer_mb;		/* -s */
 	int argc;		/* script arguments */
 	char **argv;
@@ -56,5 +57,14 @@ void target_init(struct session *s);	/* kernel version, arch, CONFIG */
 void tapset_files(const struct session *s, struct vec *stpm, struct vec *stp);
 
 int pass1_parse(struct session *s);
+
+struct elab;
+struct elab *pass2_elaborate(struct session *s);	/* NULL after errors */
+void pass2_print(struct elab *e);
+int elab_probe_count(const struct elab *e);
+int elab_function_count(const struct elab *e);
+int elab_global_count(const struct elab *e);
+/* -l/-L's line for derived probe i. */
+const char *elab_list_line(struct elab *e, int i, int with_vars);
 
 #endif

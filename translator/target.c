@@ -76,7 +76,8 @@ void target_init(struct session *s)
 	rel = s->kernel_release ? s->kernel_release : ar_strdup(u.release);
 	s->kernel_release = rel;
 	s->arch = ar_strdup(strcmp(u.machine, "amd64") ? u.machine : "x86_64");
-	c->path = ar_printf("/lib/modules/%s/build/.config", rel);
+	c->path = ar_printf("%s/lib/modules/%s/build/.config",
+			    s->sysroot ? s->sysroot : "", rel);
 	s->env.kernel_vr = rel;
 	s->env.kernel_v = version_of(rel);
 	s->env.arch = s->arch;

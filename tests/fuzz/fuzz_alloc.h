@@ -13,4 +13,7 @@ void fuzz_iter_end(void);
 size_t fuzz_untracked(void);
 size_t fuzz_interned(void);	/* distinct interned strings */
 
+/* fuzz_diag.c: forget the errors counted so far (and the cap). */
+void fuzz_diag_reset(void);
+
 #endif

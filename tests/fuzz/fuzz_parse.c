@@ -14,8 +14,9 @@
  *
  * Diagnostics are thrown away (stderr points at a null stream) unless
  * FUZZ_VERBOSE is set in the environment; libFuzzer and the sanitizers
- * keep the real stderr.  Memory is reclaimed after every input, see
- * fuzz_alloc.c.
+ * keep the real stderr.  Each input starts with no errors counted and
+ * may report up to FUZZ_MAX_ERRORS (default 1000; stp stops at 20), see
+ * fuzz_diag.c.  Memory is reclaimed after every input, see fuzz_alloc.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -46,6 +47,7 @@ static const struct pp_env env = {
 static const struct parse_opts opts = { .guru = 1 };
 
 static FILE *real_stderr;
+static int max_errors = 1000;
 
 static ssize_t null_write(void *cookie, const char *buf, size_t size)
 {
@@ -70,7 +72,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		if (null && !setvbuf(null, buf, _IOFBF, sizeof(buf)))
 			stderr = null;
 	}
-	diag_set_limit(1 << 30);
+	if (getenv("FUZZ_MAX_ERRORS"))
+		max_errors = atoi(getenv("FUZZ_MAX_ERRORS"));
+	diag_set_limit(max_errors);
 	fuzz_alloc_init();
 	return 0;
 }
@@ -165,6 +169,7 @@ static void check(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_iter_begin();
+	fuzz_diag_reset();
 	check(data, size);
 	fuzz_iter_end();
 	return 0;

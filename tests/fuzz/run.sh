@@ -40,6 +40,8 @@ mkdir -p "$OUT" "$CORPUS" "$ARTIFACTS" "$REGRESS" || exit 2
 # ---- build ----
 # parser/util.c keeps xmalloc & co.; its arena API is renamed away and
 # tests/fuzz/fuzz_alloc.c provides a per-input, ASan-visible one.
+# parser/diag.c is compiled through tests/fuzz/fuzz_diag.c, which adds
+# a per-input reset of the error count.
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$PARSER"
@@ -52,13 +54,15 @@ build() {	# build NAME EXTRA-FLAGS
 		o=$OUT/obj-$1-$(basename "$f" .c).o
 		extra=
 		[ "$f" = "$PARSER/util.c" ] && extra=$RENAME
+		[ "$f" = "$PARSER/diag.c" ] && continue	# fuzz_diag.c has it
 		# shellcheck disable=SC2086
 		$CC $CFLAGS $2 $extra -c "$f" -o "$o" || return 1
 		objs="$objs $o"
 	done
 	# shellcheck disable=SC2086
-	$CC $CFLAGS $2 $objs tests/fuzz/fuzz_alloc.c tests/fuzz/fuzz_parse.c \
-		-o "$OUT/fuzz_$1"
+	$CC $CFLAGS $2 -DFUZZ_DIAG_C="\"$PWD/$PARSER/diag.c\"" $objs \
+		tests/fuzz/fuzz_diag.c tests/fuzz/fuzz_alloc.c \
+		tests/fuzz/fuzz_parse.c -o "$OUT/fuzz_$1"
 }
 echo "fuzz: building $OUT/fuzz_parse and $OUT/fuzz_pp from $PARSER/ with $CC"
 build parse "" || { echo "fuzz: build failed" >&2; exit 2; }
@@ -106,10 +110,9 @@ echo "fuzz: libFuzzer exit status $rc"
 describe() {	# describe ARTIFACT -> a short name, no extension
 	kind=${1##*/}
 	kind=${kind%%-*}
-	sum=$(ASAN_OPTIONS=detect_leaks=0 timeout 30 "$OUT/fuzz_$TARGET" \
-		-timeout=10 -rss_limit_mb=4096 "$1" 2>&1 |
-	      grep -aE '^==FUZZ== FAIL:|^SUMMARY:|libFuzzer: (timeout|out-of-memory)' |
-	      head -n 1)
+	out=$(ASAN_OPTIONS=detect_leaks=0 timeout 60 "$OUT/fuzz_$TARGET" \
+		-timeout=10 -rss_limit_mb=4096 "$1" 2>&1)
+	sum=$(echo "$out" | grep -aE '^==FUZZ== FAIL:|^SUMMARY:' | head -n 1)
 	case $sum in
 	*"==FUZZ== FAIL: "*)
 		what=$(echo "$sum" | sed 's/^==FUZZ== FAIL: //; s/ (round trip)//') ;;
@@ -117,7 +120,11 @@ describe() {	# describe ARTIFACT -> a short name, no extension
 		# "SUMMARY: AddressSanitizer: heap-buffer-overflow /x/parse.c:12:3 in f"
 		what=$(echo "$sum" | sed -E 's/^SUMMARY: [A-Za-z]+: //;
 			s#[^ ]*/([^/ :]+):([0-9]+)(:[0-9]+)?#\1-\2#; s/ in *$//') ;;
-	*) what=$kind ;;
+	*)	# timeout, out of memory: the innermost parser function on the stack
+		what=$(echo "$out" |
+			grep -aE "^ +#[0-9]+ .* in [a-z_]+ .*/${PARSER##*/}/[a-z_]+\.c:" |
+			head -n 1 |
+			sed -E 's/.* in ([a-z_]+) .*\/([a-z_]+\.c):([0-9]+).*/in-\1-\2-\3/') ;;
 	esac
 	[ "$TARGET" = parse ] || what="$TARGET-$what"
 	hash=$(sha1sum <"$1" | cut -c1-8)

@@ -1,0 +1,51 @@
+#!/bin/bash
+# The target kernel the tests elaborate against and boot: Debian's
+# linux-image for the release that linux-headers-amd64 points at, laid out
+# as a sysroot that stp and stap both take with --sysroot=DIR:
+#
+#   boot/vmlinuz-KREL, boot/config-KREL     from linux-image-KREL
+#   usr/lib/debug/boot/vmlinux-KREL         from linux-image-KREL-dbg (DWARF)
+#   boot/System.map-KREL                    made from that vmlinux (Debian's
+#                                           own System.map is a stub)
+#   lib/modules/KREL/build                  -> the installed headers
+#
+# Only those files are extracted from the packages (the -dbg package is
+# about 860 MB), once; later runs find them in the cache.
+#
+#   tests/kernel.sh            prepare, print the sysroot directory
+#   tests/kernel.sh release    print the kernel release only
+set -euo pipefail
+
+CACHE=${STP_CACHE:-${HOME:-/root}/.cache/stp}
+krel=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+	sed -n 's/.*linux-headers-\([0-9][^ ,]*-amd64\).*/\1/p')
+if [ -z "$krel" ]; then
+	echo "kernel.sh: linux-headers-amd64 is not installed (run make deps)" >&2
+	exit 1
+fi
+if [ "${1:-}" = release ]; then
+	echo "$krel"
+	exit 0
+fi
+root=$CACHE/sysroot-$krel
+vmlinux=$root/usr/lib/debug/boot/vmlinux-$krel
+fetch() {	# package, path inside it
+	local tmp
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	(cd "$tmp" && apt-get download -q "$1" >/dev/null 2>&1) ||
+		{ echo "kernel.sh: cannot download $1" >&2; rm -rf "$tmp"; exit 1; }
+	mkdir -p "$root"
+	dpkg-deb --fsys-tarfile "$tmp"/"$1"_*.deb | tar -x -C "$root" "$2"
+	rm -rf "$tmp"
+}
+[ -f "$root/boot/vmlinuz-$krel" ] || fetch "linux-image-$krel" ./boot
+[ -f "$vmlinux" ] || fetch "linux-image-$krel-dbg" "./usr/lib/debug/boot/vmlinux-$krel"
+if [ ! -s "$root/boot/System.map-$krel.full" ]; then
+	nm -n "$vmlinux" | grep -v ' [aUw] ' >"$root/boot/System.map-$krel.tmp"
+	mv "$root/boot/System.map-$krel.tmp" "$root/boot/System.map-$krel.full"
+	cp "$root/boot/System.map-$krel.full" "$root/boot/System.map-$krel"
+fi
+mkdir -p "$root/lib/modules/$krel"
+ln -sfn "/lib/modules/$krel/build" "$root/lib/modules/$krel/build"
+echo "$root"

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 2, elaboration: the parsed script and the tapset library become a
+ * resolved program.  The steps, each in its own file, run in this order
+ * (pass2.c):
+ *
+ *   library.c  parse the tapset files and index what each defines
+ *   probes.c   expand probe aliases, match builtin probe points (ksyms.c
+ *              for kernel symbols), giving derived probes
+ *   resolve.c  bind every name to a local, global or function, pulling
+ *              in the tapset files that define them
+ *   infer.c    give every expression, variable and function a type
+ *   prune.c    drop what nothing uses; warn about it
+ *   dump.c     stp -p2's listing
+ */
+#ifndef STP_ELAB_H
+#define STP_ELAB_H
+
+#include "session.h"
+
+enum sym_kind {
+	SYM_GLOBAL,
+	SYM_LOCAL,
+	SYM_PARAM,
+};
+
+struct lib_file {
+	struct script *script;
+	int is_user;		/* the user's script */
+	int included;		/* part of the program */
+};
+
+struct symbol {
+	const char *name;
+	enum sym_kind kind;
+	enum type type;		/* value type; T_STATS for statistics */
+	int arity;		/* -1 not known yet, 0 scalar, N keys */
+	enum type keys[9];
+	struct loc type_loc;	/* where the type was decided */
+	struct loc loc;		/* declaration, or first use */
+	struct node *decl;	/* N_GLOBAL, or NULL */
+	struct lib_file *file;
+	int reads, writes;
+	int used;
+};
+
+struct function {
+	const char *name;
+	struct node *decl;	/* N_FUNCTION */
+	struct lib_file *file;
+	struct symbol **params;
+	struct vec locals;	/* struct symbol * */
+	enum type ret;
+	struct loc ret_loc;
+	struct function *next;	/* next overload of the same arity */
+	int resolved, used;
+};
+
+enum probe_family {
+	PF_BEGIN,
+	PF_END,
+	PF_ERROR,
+	PF_NEVER,
+	PF_TIMER,		/* timer.ms(N) ...; interval_ns, randomize */
+	PF_PROFILE,		/* timer.profile */
+	PF_KPROBE,		/* kprobe.function / kernel.function by symbol */
+};
+
+struct derived_probe {
+	struct probe_point *pp;		/* concrete probe point */
+	const char *name;		/* its printed form */
+	const char *user_name;		/* the point as the script wrote it */
+	const char *list_name;		/* -l: first alias or builtin matched */
+	struct loc loc;			/* the script's probe point */
+	struct node *body;		/* N_BLOCK: prologues, handler, epilogues */
+	struct node *handler;		/* the script's own block, inside body */
+	struct node *cond;		/* probe point condition, or NULL */
+	struct vec locals;		/* struct symbol * */
+	struct lib_file *file;		/* whose handler it is */
+	enum probe_family family;
+	int64_t order;			/* begin(N), end(N), error(N) */
+	int64_t interval_ns, randomize_ns, jiffies, hz;
+	const char *symbol;		/* kprobe: kernel symbol */
+	const char *module;		/* kprobe: module, or NULL */
+	int is_return, maxactive;
+};
+
+/* The kernel's symbol table, for probe points resolved by symbol. */
+struct ksyms;
+
+struct elab {
+	struct session *s;
+	struct vec files;		/* struct lib_file *: user first */
+	struct vec aliases;		/* N_ALIAS nodes, any file */
+	struct vec alias_files;		/* struct lib_file *, same index */
+	struct pmap functions;		/* name -> struct vec of function */
+	struct pmap globals_lib;	/* name -> struct vec of N_GLOBAL */
+	struct pmap node_file;		/* decl node -> struct lib_file */
+	struct pmap globals;		/* name -> struct vec of struct symbol:
+					 * the program's globals, private
+					 * ones included */
+	struct vec global_list;		/* struct symbol *, declaration order */
+	struct vec probes;		/* struct derived_probe * */
+	struct vec used_functions;	/* struct function *, in order found */
+	struct pmap decl_function;	/* N_FUNCTION -> struct function */
+	struct vec pending_files;	/* included, probes not yet expanded */
+	struct ksyms *ksyms;
+	int ksyms_tried;
+};
+
+/* library.c */
+void lib_load(struct elab *e);
+void lib_include(struct elab *e, struct lib_file *f);
+struct lib_file *lib_file_of(struct elab *e, const struct node *decl);
+struct symbol *global_lookup(struct elab *e, const char *name,
+			     struct lib_file *f);
+
+/* probes.c */
+void probes_expand_file(struct elab *e, struct lib_file *f);
+/* -l / -L: the concrete probe points matching a pattern. */
+int probes_list(struct elab *e, const char *pattern, int with_vars);
+
+/* ksyms.c */
+struct ksyms *ksyms_load(const struct session *s, const char **why);
+/* Symbols matching a glob, sorted; skipped counts blacklisted ones. */
+void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
+		 int *skipped);
+int ksyms_blacklisted(const struct ksyms *k, const char *name);
+int ksyms_has(const struct ksyms *k, const char *name);
+
+/* resolve.c */
+void resolve_program(struct elab *e);
+int is_print_builtin(const char *name);
+struct function *function_of(struct elab *e, struct node *decl);
+struct symbol *sym_new(const char *name, enum sym_kind kind,
+		       const struct loc *loc);
+
+/* infer.c */
+void infer_program(struct elab *e);
+
+/* prune.c */
+void prune_program(struct elab *e);
+
+/* dump.c */
+void dump_program(struct elab *e, struct sbuf *out);
+
+/* clone.c: a deep copy, each node marked as expanded at origin o. */
+struct node *node_clone(const struct node *n, const struct origin *o);
+struct probe_point *pp_clone(const struct probe_point *pp,
+			     const struct origin *o);
+
+void sem_error(const struct loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sem_warn(const struct loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2 in order (see elab.h for why each step sits where it does):
+ * library, probes and names (interleaved: each pulls in more), types,
+ * pruning.  Each step runs only if the ones before reported no error:
+ * types make no sense for names that did not resolve.
+ */
+#include "elab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void sem_error(const struct loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(loc, "semantic error", fmt, ap);
+	va_end(ap);
+}
+
+void sem_warn(const struct loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(loc, "warning", fmt, ap);
+	va_end(ap);
+}
+
+struct elab *pass2_elaborate(struct session *s)
+{
+	struct elab *e = ar_alloc(sizeof(*e));
+
+	e->s = s;
+	lib_load(e);
+	if (diag_errors())
+		return NULL;
+	resolve_program(e);
+	if (diag_errors())
+		return NULL;
+	if (!e->probes.len && !s->list_probe) {
+		struct loc at = { .src = s->user->src, .line = 1, .col = 1, .len = 1 };
+
+		sem_error(&at, "the script has no probes");
+		return NULL;
+	}
+	infer_program(e);
+	if (diag_errors())
+		return NULL;
+	prune_program(e);
+	if (diag_errors())
+		return NULL;
+	return e;
+}
+
+void pass2_print(struct elab *e)
+{
+	struct sbuf out = { 0 };
+
+	dump_program(e, &out);
+	if (out.len)
+		fwrite(out.s, 1, out.len, stdout);
+	free(out.s);
+}
+
+int elab_probe_count(const struct elab *e)
+{
+	return e->probes.len;
+}
+
+int elab_function_count(const struct elab *e)
+{
+	return e->used_functions.len;
+}
+
+int elab_global_count(const struct elab *e)
+{
+	int n = 0;
+
+	for (int i = 0; i < e->global_list.len; i++)
+		n += ((struct symbol *)e->global_list.v[i])->used;
+	return n;
+}
+
+const char *elab_list_line(struct elab *e, int i, int with_vars)
+{
+	struct derived_probe *d = e->probes.v[i];
+	struct sbuf sb = { 0 };
+	const char *line;
+
+	sb_puts(&sb, d->list_name);
+	for (int k = 0; with_vars && k < d->locals.len; k++) {
+		struct symbol *s = d->locals.v[k];
+
+		sb_printf(&sb, " %s:%s", s->name, s->type ? type_name(s->type) : "unknown");
+	}
+	line = ar_strdup(sb.s);
+	free(sb.s);
+	return line;
+}

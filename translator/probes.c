@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe points: from what the script wrote to derived probes, each one
+ * concrete point with the handler it runs.
+ *
+ *  1. brace groups expand: "syscall.{open,close}" is two points;
+ *  2. a point naming a probe alias (wildcards allowed: "syscall.*")
+ *     becomes the alias's targets, the alias's prologue and epilogue
+ *     wrapping the handler; a longer point keeps its extra components
+ *     as a suffix ("sendrecv.return" -> each target + ".return");
+ *     aliases of aliases nest the same way;
+ *  3. what is left must be a builtin point: begin, end, error, never,
+ *     timer.*, kprobe.* and kernel.function by symbol.
+ *
+ * "?" makes a point optional, "!" stops at the first point that
+ * matches, "if (e)" conditions combine with "&&" along the way.
+ */
+#include "elab.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_ALIAS_DEPTH 32
+
+/* One alias application on the way from the user's point. */
+struct wrap {
+	struct node *alias;		/* N_ALIAS */
+	const struct origin *origin;	/* where the alias was named */
+};
+
+struct expansion {
+	struct elab *e;
+	struct lib_file *file;		/* file of the user's probe */
+	struct node *handler;		/* the user's block */
+	struct probe_point *user_pp;
+	const char *user_name;
+	struct wrap wraps[MAX_ALIAS_DEPTH];
+	int nwraps;
+	const char *list_name;		/* at the first level of expansion */
+	int made;			/* derived probes made */
+	int failed;			/* an error was reported */
+};
+
+static const char *pp_text(const struct probe_point *pp)
+{
+	struct sbuf sb = { 0 };
+	struct probe_point plain = *pp;
+	const char *s;
+
+	plain.cond = NULL;
+	plain.optional = plain.sufficient = 0;
+	print_probe_point(&sb, &plain);
+	s = ar_strdup(sb.s ? sb.s : "");
+	free(sb.s);
+	return s;
+}
+
+/* ---- brace groups ---- */
+
+static struct probe_point *pp_join(const struct probe_point *a, int a_from,
+				   int a_to, const struct probe_point *mid,
+				   const struct probe_point *b, int b_from)
+{
+	struct probe_point *p = ar_alloc(sizeof(*p));
+	int n = (a_to - a_from) + (mid ? mid->ncomps : 0) +
+		(b ? b->ncomps - b_from : 0), k = 0;
+
+	*p = *a;
+	p->comps = ar_alloc((n + 1) * sizeof(*p->comps));
+	for (int i = a_from; i < a_to; i++)
+		p->comps[k++] = a->comps[i];
+	for (int i = 0; mid && i < mid->ncomps; i++)
+		p->comps[k++] = mid->comps[i];
+	for (int i = b_from; b && i < b->ncomps; i++)
+		p->comps[k++] = b->comps[i];
+	p->ncomps = k;
+	return p;
+}
+
+static void expand_braces(struct probe_point *pp, struct vec *out)
+{
+	for (int i = 0; i < pp->ncomps; i++) {
+		struct probe_comp *c = &pp->comps[i];
+
+		if (!c->alts)
+			continue;
+		for (int k = 0; k < c->nalts; k++)
+			expand_braces(pp_join(pp, 0, i, c->alts[k], pp, i + 1),
+				      out);
+		return;
+	}
+	vec_push(out, pp);
+}
+
+/* ---- aliases ---- */
+
+static int same_arg(const struct node *a, const struct node *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->kind == b->kind && !strcmp(a->str, b->str);
+}
+
+static int comp_match(const struct probe_comp *use, const struct probe_comp *def)
+{
+	if (!use->name || !def->name)
+		return 0;
+	if (fnmatch(use->name, def->name, 0))
+		return 0;
+	return same_arg(use->arg, def->arg);
+}
+
+/* 0: no; 1: the whole point; 2: a prefix, the rest is a suffix */
+static int alias_match(const struct probe_point *name,
+		       const struct probe_point *pp)
+{
+	if (name->ncomps > pp->ncomps)
+		return 0;
+	for (int i = 0; i < name->ncomps; i++)
+		if (!comp_match(&pp->comps[i], &name->comps[i]))
+			return 0;
+	return name->ncomps == pp->ncomps ? 1 : 2;
+}
+
+static void expand_point(struct expansion *x, struct probe_point *pp,
+			 struct node *cond, int optional, int depth);
+
+static struct node *and_cond(struct node *a, struct node *b)
+{
+	struct node *n;
+
+	if (!a || !b)
+		return a ? a : b;
+	n = node_new(N_BINARY, &b->loc);
+	n->op = OP_ANDAND;
+	n->lhs = a;
+	n->rhs = b;
+	return n;
+}
+
+static void apply_alias(struct expansion *x, struct node *alias,
+			struct lib_file *f, struct probe_point *pp,
+			int suffix_at, struct node *cond, int optional,
+			int depth)
+{
+	struct origin *o = ar_alloc(sizeof(*o));
+
+	lib_include(x->e, f);
+	if (!depth) {
+		struct probe_point *named = pp_join(alias->alias_names[0], 0,
+						    alias->alias_names[0]->ncomps,
+						    NULL, pp, suffix_at);
+
+		x->list_name = pp_text(named);
+	}
+	o->loc = pp->loc;
+	o->what = "in expansion of probe alias '%s' used here";
+	o->name = pp_text(alias->alias_names[0]);
+	x->wraps[x->nwraps].alias = alias;
+	x->wraps[x->nwraps].origin = o;
+	x->nwraps++;
+	for (int t = 0; t < alias->npoints; t++) {
+		struct probe_point *target = pp_clone(alias->points[t], o);
+		struct probe_point *next;
+
+		next = pp_join(target, 0, target->ncomps, NULL, pp, suffix_at);
+		next->loc = target->loc;
+		expand_point(x, next, and_cond(cond, target->cond),
+			     optional || target->optional, depth + 1);
+		if (target->sufficient && x->made)
+			break;
+	}
+	x->nwraps--;
+}
+
+static int try_aliases(struct expansion *x, struct probe_point *pp,
+		       struct node *cond, int optional, int depth)
+{
+	struct elab *e = x->e;
+	int found = 0;
+
+	for (int want = 1; want <= 2 && !found; want++) {
+		for (int i = 0; i < e->aliases.len; i++) {
+			struct node *a = e->aliases.v[i];
+			struct lib_file *f = e->alias_files.v[i];
+
+			if (alias_match(a->alias_names[0], pp) != want)
+				continue;
+			found++;
+			apply_alias(x, a, f, pp, a->alias_names[0]->ncomps,
+				    cond, optional, depth);
+		}
+	}
+	return found;
+}
+
+/* ---- derived probes ---- */
+
+/* The handler, wrapped in the aliases' prologues and epilogues: the
+ * alias nearest the builtin point runs first and last. */
+static struct node *compose_body(struct expansion *x, struct node **handler)
+{
+	struct node *body;
+
+	*handler = node_clone(x->handler, NULL);
+	body = *handler;
+	for (int i = 0; i < x->nwraps; i++) {
+		struct node *a = x->wraps[i].alias;
+		const struct origin *o = x->wraps[i].origin;
+		struct node *outer = node_new(N_BLOCK, &a->loc);
+		struct node *pro = a->epilogue ? NULL : a->body;
+		struct node *epi = a->epilogue ? a->body : a->els;
+
+		if (pro)
+			vec_push(&outer->args, node_clone(pro, o));
+		vec_push(&outer->args, body);
+		if (epi)
+			vec_push(&outer->args, node_clone(epi, o));
+		body = outer;
+	}
+	return body;
+}
+
+static struct derived_probe *make_probe(struct expansion *x,
+					struct probe_point *pp,
+					struct node *cond, enum probe_family fam)
+{
+	struct derived_probe *d = ar_alloc(sizeof(*d));
+
+	d->pp = pp;
+	d->name = pp_text(pp);
+	d->user_name = x->user_name;
+	d->list_name = x->list_name ? x->list_name : d->name;
+	d->loc = x->user_pp->loc;
+	d->body = compose_body(x, &d->handler);
+	d->cond = cond ? node_clone(cond, NULL) : NULL;
+	d->file = x->file;
+	d->family = fam;
+	vec_push(&x->e->probes, d);
+	x->made++;
+	return d;
+}
+
+/* ---- builtin probe points ---- */
+
+static int is(const struct probe_comp *c, const char *name)
+{
+	return c->name && !strcmp(c->name, name);
+}
+
+static int num_arg(struct expansion *x, const struct probe_comp *c,
+		   int64_t *v, int64_t min)
+{
+	if (!c->arg || c->arg->kind != N_NUM) {
+		sem_error(&c->loc, "'%s' takes a number, as in %s(%lld)",
+			  c->name, c->name, (long long)(min > 0 ? min * 100 : 1));
+		x->failed = 1;
+		return 0;
+	}
+	*v = c->arg->num;
+	if (*v < min) {
+		sem_error(&c->arg->loc, "'%s(%lld)' is out of range: at least %lld",
+			  c->name, (long long)*v, (long long)min);
+		x->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static int no_arg(struct expansion *x, const struct probe_comp *c)
+{
+	if (!c->arg)
+		return 1;
+	sem_error(&c->arg->loc, "'%s' takes no argument", c->name);
+	x->failed = 1;
+	return 0;
+}
+
+/* begin, begin(N), end..., error..., never */
+static int order_point(struct expansion *x, struct probe_point *pp,
+		       struct node *cond)
+{
+	static const struct {
+		const char *name;
+		enum probe_family fam;
+	} kinds[] = {
+		{ "begin", PF_BEGIN }, { "end", PF_END },
+		{ "error", PF_ERROR }, { "never", PF_NEVER },
+	};
+	struct probe_comp *c = &pp->comps[0];
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct derived_probe *d;
+		int64_t order = 0;
+
+		if (!is(c, kinds[i].name))
+			continue;
+		if (pp->ncomps != 1)
+			return -1;
+		if (c->arg && kinds[i].fam == PF_NEVER && !no_arg(x, c))
+			return 0;
+		if (c->arg && !num_arg(x, c, &order, INT64_MIN))
+			return 0;
+		d = make_probe(x, pp, cond, kinds[i].fam);
+		d->order = order;
+		return 1;
+	}
+	return -1;
+}
+
+/* timer.UNIT(N)[.randomize(M)], timer.profile[.tick] */
+static int timer_point(struct expansion *x, struct probe_point *pp,
+		       struct node *cond)
+{
+	static const struct {
+		const char *unit;
+		int64_t ns;	/* 0: jiffies or hz, kept as given */
+	} units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { "sec", 1000000000 },
+		{ "msec", 1000000 }, { "usec", 1000 }, { "nsec", 1 },
+		{ "jiffies", 0 }, { "hz", 0 },
+	};
+	struct probe_comp *c;
+	struct derived_probe *d;
+	int64_t n, r = 0;
+
+	if (!is(&pp->comps[0], "timer") || pp->ncomps < 2)
+		return -1;
+	c = &pp->comps[1];
+	if (is(c, "profile")) {
+		if (pp->ncomps > 3 || (pp->ncomps == 3 && !is(&pp->comps[2], "tick")))
+			return -1;
+		if (!no_arg(x, c))
+			return 0;
+		make_probe(x, pp, cond, PF_PROFILE);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!is(c, units[i].unit))
+			continue;
+		if (pp->ncomps > 3 || (pp->ncomps == 3 &&
+				       !is(&pp->comps[2], "randomize")))
+			return -1;
+		if (!num_arg(x, c, &n, 1))
+			return 0;
+		if (pp->ncomps == 3 && !num_arg(x, &pp->comps[2], &r, 0))
+			return 0;
+		if (r && r >= n) {
+			sem_error(&pp->comps[2].loc,
+				  "randomize(%lld) must be less than the interval %lld",
+				  (long long)r, (long long)n);
+			x->failed = 1;
+			return 0;
+		}
+		d = make_probe(x, pp, cond, PF_TIMER);
+		if (!units[i].ns) {
+			if (!strcmp(units[i].unit, "hz"))
+				d->hz = n;
+			else
+				d->jiffies = n;
+		} else {
+			d->interval_ns = n * units[i].ns;
+		}
+		d->randomize_ns = r * (units[i].ns ? units[i].ns : 1);
+		return 1;
+	}
+	return -1;
+}
+
+static int need_ksyms(struct expansion *x, const struct loc *loc)
+{
+	struct elab *e = x->e;
+	const char *why = NULL;
+
+	if (!e->ksyms && !e->ksyms_tried) {
+		e->ksyms_tried = 1;
+		e->ksyms = ksyms_load(e->s, &why);
+		if (!e->ksyms) {
+			sem_error(loc, "%s", why);
+			x->failed = 1;
+		}
+	}
+	return e->ksyms != NULL;
+}
+
+static int module_exists(const struct session *s, const char *m)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/lib/modules/%s/modules.dep",
+		 s->sysroot ? s->sysroot : "", s->kernel_release);
+	(void)m;
+	return !stat(path, &st);
+}
+
+/*
+ * kprobe.function(S)[.call|.return[.maxactive(N)]]
+ * kprobe.module(M).function(S)[...]
+ * kernel.function(S)[...], module(M).function(S)[...]   (by symbol)
+ */
+static int symbol_point(struct expansion *x, struct probe_point *pp,
+			struct node *cond)
+{
+	struct probe_comp *c = pp->comps;
+	int i = 1, ret = 0, maxactive = 0, skipped = 0, dwarf;
+	const char *module = NULL, *sym;
+	struct vec names = { 0 };
+
+	if (is(&c[0], "kprobe") || is(&c[0], "kernel")) {
+		dwarf = is(&c[0], "kernel");
+		if (!dwarf && pp->ncomps > 1 && is(&c[1], "module")) {
+			if (!c[1].arg || c[1].arg->kind != N_STR)
+				return -1;
+			module = c[1].arg->str;
+			i = 2;
+		}
+	} else if (is(&c[0], "module") && c[0].arg && c[0].arg->kind == N_STR) {
+		dwarf = 1;
+		module = c[0].arg->str;
+	} else {
+		return -1;
+	}
+	if (i >= pp->ncomps || !is(&c[i], "function") || !c[i].arg ||
+	    c[i].arg->kind != N_STR)
+		return -1;
+	sym = c[i].arg->str;
+	for (int k = i + 1; k < pp->ncomps; k++) {
+		if (is(&c[k], "return") && !c[k].arg && !ret)
+			ret = 1;
+		else if (is(&c[k], "call") && !c[k].arg && !ret)
+			;
+		else if (is(&c[k], "maxactive") && ret && !maxactive) {
+			int64_t n;
+
+			if (!num_arg(x, &c[k], &n, 1))
+				return 0;
+			maxactive = (int)n;
+		} else if (dwarf && (is(&c[k], "exported") || is(&c[k], "inline"))) {
+			sem_error(&c[k].loc, "'.%s' needs the kernel's debuginfo (DWARF), "
+				  "which this stp cannot read yet", c[k].name);
+			x->failed = 1;
+			return 0;
+		} else {
+			return -1;
+		}
+	}
+	if (strpbrk(sym, "@:")) {
+		sem_error(&c[i].arg->loc, "'%s' names a source file or line: that needs the "
+			  "kernel's debuginfo (DWARF), which this stp cannot read yet", sym);
+		x->failed = 1;
+		return 0;
+	}
+	if (module) {
+		if (!module_exists(x->e->s, module)) {
+			if (pp->optional)
+				return 0;
+			sem_error(&pp->loc, "module '%s' of kernel %s is not available here",
+				  module, x->e->s->kernel_release);
+			x->failed = 1;
+			return 0;
+		}
+		vec_push(&names, (void *)sym);
+	} else {
+		if (!need_ksyms(x, &pp->loc))
+			return 0;
+		ksyms_match(x->e->ksyms, sym, &names, &skipped);
+		if (skipped && x->e->s->verbose)
+			fprintf(stderr, "note: %s: %d function%s kprobes cannot probe skipped\n",
+				pp_text(pp), skipped, skipped == 1 ? "" : "s");
+		if (!names.len && skipped && !strpbrk(sym, "*?[")) {
+			if (pp->optional)
+				return 0;
+			sem_error(&c[i].arg->loc, "kernel function '%s' cannot be probed: "
+				  "kprobes refuse it (NOKPROBE_SYMBOL, or entry/noinstr code)",
+				  sym);
+			x->failed = 1;
+			return 0;
+		}
+	}
+	for (int k = 0; k < names.len; k++) {
+		struct probe_point *concrete = pp_join(pp, 0, pp->ncomps, NULL, NULL, 0);
+		struct node *arg = node_new(N_STR, &c[i].arg->loc);
+		struct derived_probe *d;
+
+		concrete->comps[i].arg = arg;
+		arg->str = names.v[k];
+		d = make_probe(x, concrete, cond, PF_KPROBE);
+		d->symbol = names.v[k];
+		d->module = module;
+		d->is_return = ret;
+		d->maxactive = maxactive;
+	}
+	free(names.v);
+	return names.len ? 1 : 0;
+}
+
+static int builtin_point(struct expansion *x, struct probe_point *pp,
+			 struct node *cond)
+{
+	int (*const families[])(struct expansion *, struct probe_point *,
+				struct node *) = {
+		order_point, timer_point, symbol_point,
+	};
+
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		int r = families[i](x, pp, cond);
+
+		if (r >= 0)
+			return r;
+	}
+	return -1;
+}
+
+static void expand_point(struct expansion *x, struct probe_point *pp,
+			 struct node *cond, int optional, int depth)
+{
+	struct vec pts = { 0 };
+
+	if (depth > MAX_ALIAS_DEPTH || x->nwraps >= MAX_ALIAS_DEPTH - 1) {
+		sem_error(&pp->loc, "probe alias '%s' expands too deeply (recursive alias?)",
+			  pp_text(pp));
+		x->failed = 1;
+		return;
+	}
+	expand_braces(pp, &pts);
+	for (int i = 0; i < pts.len; i++) {
+		struct probe_point *p = pts.v[i];
+		int before = x->made, r;
+
+		p->optional |= optional;
+		if (try_aliases(x, p, cond, p->optional, depth))
+			continue;
+		r = builtin_point(x, p, cond);
+		if (r < 0 && !p->optional) {
+			sem_error(&p->loc, "no probe point matches '%s'", pp_text(p));
+			x->failed = 1;
+		} else if (r == 0 && x->made == before && !p->optional &&
+			   !x->failed) {
+			sem_error(&p->loc, "no kernel function matches '%s'",
+				  pp_text(p));
+			x->failed = 1;
+		}
+	}
+	free(pts.v);
+}
+
+void probes_expand_file(struct elab *e, struct lib_file *f)
+{
+	for (int i = 0; i < f->script->decls.len; i++) {
+		struct node *d = f->script->decls.v[i];
+
+		if (d->kind != N_PROBE)
+			continue;
+		for (int k = 0; k < d->npoints; k++) {
+			struct expansion x = { 0 };
+			struct probe_point *pp = d->points[k];
+
+			x.e = e;
+			x.file = f;
+			x.handler = d->body;
+			x.user_pp = pp;
+			x.user_name = pp_text(pp);
+			expand_point(&x, pp, pp->cond, pp->optional, 0);
+			if (pp->sufficient && x.made)
+				break;
+		}
+	}
+}

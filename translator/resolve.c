@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Name resolution: every variable, array and call in every probe and
+ * reachable function is bound to what it names.  A name is, in order,
+ * a function parameter, a local already seen, a global (the file's own
+ * private one, the program's, or one a tapset offers, which pulls that
+ * tapset in), or else a new local.  Arrays must be globals.  Calls pick
+ * the function by name and number of arguments; several of the same
+ * arity form an overload chain ("next" moves along it), lowest
+ * priority first, the script's own before the library's.
+ *
+ * Statement rules live here too: break/continue only in loops, return
+ * only in functions, probe conditions only on globals.
+ */
+#include "elab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct scope {
+	struct elab *e;
+	struct lib_file *file;
+	struct vec *locals;
+	struct function *fn;		/* NULL in a probe */
+	struct derived_probe *probe;	/* NULL in a function */
+	int loops;
+	int in_cond;			/* a probe point condition */
+};
+
+static void expr(struct scope *sc, struct node *n, int write);
+static void stmt(struct scope *sc, struct node *n);
+
+static const char *const print_builtins[] = {
+	"print", "println", "printf", "printd", "printdln",
+	"sprint", "sprintln", "sprintf", "sprintd", "sprintdln",
+};
+
+struct symbol *sym_new(const char *name, enum sym_kind kind,
+		       const struct loc *loc)
+{
+	struct symbol *s = ar_alloc(sizeof(*s));
+
+	s->name = name;
+	s->kind = kind;
+	s->loc = *loc;
+	s->arity = kind == SYM_GLOBAL ? -1 : 0;
+	return s;
+}
+
+int is_print_builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof(print_builtins) / sizeof(print_builtins[0]); i++)
+		if (!strcmp(name, print_builtins[i]))
+			return 1;
+	return 0;
+}
+
+static void needs_dwarf(const struct node *n, const char *what)
+{
+	sem_error(&n->loc, "%s needs the kernel's debuginfo (DWARF), which this "
+		  "stp cannot read yet", what);
+}
+
+/* ---- variables ---- */
+
+static struct symbol *find_local(struct scope *sc, const char *name)
+{
+	if (sc->fn)
+		for (int i = 0; i < sc->fn->decl->nparams; i++)
+			if (sc->fn->params[i]->name == name)
+				return sc->fn->params[i];
+	for (int i = 0; i < sc->locals->len; i++) {
+		struct symbol *s = sc->locals->v[i];
+
+		if (s->name == name)
+			return s;
+	}
+	return NULL;
+}
+
+static struct symbol *variable(struct scope *sc, struct node *n)
+{
+	struct symbol *s = find_local(sc, n->name);
+
+	if (s)
+		return s;
+	s = global_lookup(sc->e, n->name, sc->file);
+	if (s)
+		return s;
+	if (sc->in_cond) {
+		sem_error(&n->loc, "a probe point condition can only use globals; '%s' is not one",
+			  n->name);
+		return NULL;
+	}
+	s = sym_new(n->name, SYM_LOCAL, &n->loc);
+	s->file = sc->file;
+	vec_push(sc->locals, s);
+	return s;
+}
+
+static struct symbol *array(struct scope *sc, struct node *n)
+{
+	struct symbol *s = find_local(sc, n->name);
+
+	if (!s)
+		s = global_lookup(sc->e, n->name, sc->file);
+	if (!s || s->kind != SYM_GLOBAL) {
+		sem_error(&n->loc, "'%s' is used as an array, but arrays must be declared global",
+			  n->name);
+		return NULL;
+	}
+	n->ref = s;
+	return s;
+}
+
+static void touch(struct symbol *s, int write)
+{
+	if (!s)
+		return;
+	if (write)
+		s->writes++;
+	else
+		s->reads++;
+}
+
+/* ---- calls ---- */
+
+struct function *function_of(struct elab *e, struct node *decl)
+{
+	struct function *f = pmap_get(&e->decl_function, decl);
+
+	if (f)
+		return f;
+	f = ar_alloc(sizeof(*f));
+	f->name = decl->name;
+	f->decl = decl;
+	f->file = lib_file_of(e, decl);
+	f->params = ar_alloc((decl->nparams + 1) * sizeof(*f->params));
+	for (int i = 0; i < decl->nparams; i++) {
+		struct symbol *p = sym_new(decl->params[i].name, SYM_PARAM,
+					   &decl->params[i].loc);
+
+		p->type = decl->params[i].type;
+		if (p->type)
+			p->type_loc = decl->params[i].loc;
+		p->file = f->file;
+		f->params[i] = p;
+	}
+	f->ret = decl->type;
+	if (f->ret)
+		f->ret_loc = decl->loc;
+	pmap_put(&e->decl_function, decl, f);
+	return f;
+}
+
+static int64_t priority(struct elab *e, const struct node *d)
+{
+	if (d->has_priority)
+		return d->priority;
+	return lib_file_of(e, d)->is_user ? 0 : 1;
+}
+
+static int cmp_priority(const void *a, const void *b, void *ctx)
+{
+	struct elab *e = ctx;
+	const struct node *x = *(struct node *const *)a;
+	const struct node *y = *(struct node *const *)b;
+	int64_t px = priority(e, x), py = priority(e, y);
+
+	return px < py ? -1 : px > py;
+}
+
+static void use_function(struct elab *e, struct function *f)
+{
+	if (f->used)
+		return;
+	f->used = 1;
+	lib_include(e, f->file);
+	vec_push(&e->used_functions, f);
+}
+
+static void call(struct scope *sc, struct node *n)
+{
+	struct elab *e = sc->e;
+	struct vec *cands = pmap_get(&e->functions, n->name);
+	struct node *chosen[64];
+	int nchosen = 0, arities = 0;
+	struct function *prev = NULL;
+
+	for (int i = 0; i < n->args.len; i++)
+		expr(sc, n->args.v[i], 0);
+	if (is_print_builtin(n->name))
+		return;
+	for (int i = 0; cands && i < cands->len; i++) {
+		struct node *d = cands->v[i];
+
+		if (d->private_ && lib_file_of(e, d) != sc->file)
+			continue;
+		arities |= 1 << (d->nparams < 31 ? d->nparams : 31);
+		if (d->nparams == n->args.len && nchosen < 64)
+			chosen[nchosen++] = d;
+	}
+	if (!nchosen) {
+		if (arities)
+			sem_error(&n->loc, "no function '%s' takes %d argument%s",
+				  n->name, n->args.len, n->args.len == 1 ? "" : "s");
+		else
+			sem_error(&n->loc, "unresolved function '%s'", n->name);
+		return;
+	}
+	qsort_r(chosen, nchosen, sizeof(chosen[0]), cmp_priority, e);
+	for (int i = nchosen - 1; i >= 0; i--) {
+		struct function *f = function_of(e, chosen[i]);
+
+		f->next = prev;
+		prev = f;
+		use_function(e, f);
+	}
+	n->ref = prev;
+}
+
+/* ---- expressions ---- */
+
+static int mentions_target(const struct node *n)
+{
+	if (!n)
+		return 0;
+	if (n->kind == N_TARGET || n->kind == N_AUTOCAST ||
+	    (n->kind == N_UNARY && n->op == OP_AMP) || node_has_comps(n) ||
+	    (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
+				 !strcmp(n->name, "@var"))))
+		return 1;
+	if (mentions_target(n->lhs) || mentions_target(n->rhs) ||
+	    mentions_target(n->cond))
+		return 1;
+	for (int i = 0; i < n->args.len; i++)
+		if (mentions_target(n->args.v[i]))
+			return 1;
+	return 0;
+}
+
+static void fold(struct node *n, int v)
+{
+	n->kind = N_NUM;
+	n->num = v;
+	n->str = v ? "1" : "0";
+	n->args.len = 0;
+}
+
+static int writes_var(const struct node *n, const char *name)
+{
+	if (!n)
+		return 0;
+	if ((n->kind == N_ASSIGN || n->kind == N_INCDEC) && n->lhs &&
+	    n->lhs->kind == N_VAR && n->lhs->name == name)
+		return 1;
+	if (n->kind == N_FOREACH) {
+		if (n->fe->value == name)
+			return 1;
+		for (int i = 0; i < n->fe->keys.len; i++)
+			if (((struct node *)n->fe->keys.v[i])->name == name)
+				return 1;
+		return writes_var(n->body, name);
+	}
+	if (writes_var(n->lhs, name) || writes_var(n->rhs, name) ||
+	    writes_var(n->cond, name) || writes_var(n->body, name))
+		return 1;
+	for (int i = 0; i < n->args.len; i++)
+		if (writes_var(n->args.v[i], name))
+			return 1;
+	return 0;
+}
+
+static void stat_operand(struct scope *sc, struct node *n)
+{
+	if (n->kind == N_VAR || n->kind == N_INDEX) {
+		expr(sc, n, 0);
+		return;
+	}
+	sem_error(&n->loc, "an aggregate operator needs a statistics variable or array element");
+}
+
+static void at(struct scope *sc, struct node *n)
+{
+	const char *s = n->name;
+
+	if (!strcmp(s, "@defined")) {
+		fold(n, !mentions_target(n->args.v[0]));
+		return;
+	}
+	if (!strcmp(s, "@probewrite")) {
+		struct node *v = n->args.v[0];
+
+		if (v->kind != N_VAR) {
+			sem_error(&v->loc, "@probewrite takes a variable name");
+			return;
+		}
+		if (!sc->probe) {
+			sem_error(&n->loc, "@probewrite is only meaningful in a probe handler");
+			return;
+		}
+		fold(n, writes_var(sc->probe->handler, v->name));
+		return;
+	}
+	if (!strcmp(s, "@cast") || !strcmp(s, "@var")) {
+		needs_dwarf(n, s);
+		return;
+	}
+	if (!strcmp(s, "@entry")) {
+		if (!sc->probe || !sc->probe->is_return)
+			sem_error(&n->loc, "@entry is only available in .return probes");
+		expr(sc, n->args.v[0], 0);
+		return;
+	}
+	if (!strcmp(s, "@hist_linear") || !strcmp(s, "@hist_log") ||
+	    !strcmp(s, "@count") || !strcmp(s, "@sum") || !strcmp(s, "@min") ||
+	    !strcmp(s, "@max") || !strcmp(s, "@avg") || !strcmp(s, "@variance")) {
+		stat_operand(sc, n->args.v[0]);
+		for (int i = 1; i < n->args.len; i++)
+			expr(sc, n->args.v[i], 0);
+		return;
+	}
+	if (!sc->e->s->guru && (!strcmp(s, "@const") || !strcmp(s, "@kderef") ||
+				!strcmp(s, "@uderef") || !strcmp(s, "@kregister") ||
+				!strcmp(s, "@uregister"))) {
+		sem_error(&n->loc, "%s needs guru mode (-g)", s);
+		return;
+	}
+	for (int i = 0; i < n->args.len; i++)
+		expr(sc, n->args.v[i], 0);
+}
+
+static void lvalue_check(struct scope *sc, struct node *n)
+{
+	if (n->kind == N_TARGET && !sc->e->s->guru)
+		sem_error(&n->loc, "writing to a target variable needs guru mode (-g)");
+}
+
+static void expr(struct scope *sc, struct node *n, int write)
+{
+	struct symbol *s;
+
+	switch (n->kind) {
+	case N_NUM:
+	case N_STR:
+	case N_EMBEDDED:
+	case N_STAR:
+		return;
+	case N_VAR:
+		if (n->comps.len) {
+			needs_dwarf(n, "a typed member access ('->')");
+			return;
+		}
+		s = variable(sc, n);
+		n->ref = s;
+		touch(s, write);
+		return;
+	case N_INDEX:
+		s = array(sc, n->lhs);
+		n->ref = s;
+		touch(s, write);
+		for (int i = 0; i < n->args.len; i++)
+			expr(sc, n->args.v[i], 0);
+		if (n->comps.len)
+			needs_dwarf(n, "a typed member access ('->')");
+		return;
+	case N_IN:
+		s = array(sc, n->lhs);
+		n->ref = s;
+		touch(s, 0);
+		for (int i = 0; i < n->args.len; i++)
+			expr(sc, n->args.v[i], 0);
+		return;
+	case N_CALL:
+		call(sc, n);
+		if (n->comps.len)
+			needs_dwarf(n, "a typed member access ('->')");
+		return;
+	case N_TARGET:
+		needs_dwarf(n, ar_printf("target variable '%s'", n->name));
+		return;
+	case N_AUTOCAST:
+		needs_dwarf(n, "a typed member access ('->')");
+		return;
+	case N_AT:
+		at(sc, n);
+		return;
+	case N_UNARY:
+		if (n->op == OP_AMP) {
+			needs_dwarf(n, "taking an address ('&')");
+			return;
+		}
+		expr(sc, n->lhs, 0);
+		return;
+	case N_INCDEC:
+		lvalue_check(sc, n->lhs);
+		expr(sc, n->lhs, 0);
+		expr(sc, n->lhs, 1);
+		return;
+	case N_ASSIGN:
+		lvalue_check(sc, n->lhs);
+		expr(sc, n->rhs, 0);
+		if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)
+			expr(sc, n->lhs, 0);
+		expr(sc, n->lhs, 1);
+		return;
+	case N_BINARY:
+		expr(sc, n->lhs, 0);
+		expr(sc, n->rhs, 0);
+		return;
+	case N_TERNARY:
+		expr(sc, n->cond, 0);
+		expr(sc, n->then, 0);
+		expr(sc, n->els, 0);
+		return;
+	default:
+		return;
+	}
+}
+
+/* ---- statements ---- */
+
+static void foreach(struct scope *sc, struct node *n)
+{
+	struct foreach *fe = n->fe;
+
+	if (fe->array->kind == N_VAR) {
+		struct symbol *s = array(sc, fe->array);
+
+		touch(s, 0);
+	} else {
+		at(sc, fe->array);
+	}
+	for (int i = 0; i < fe->slice.len; i++)
+		expr(sc, fe->slice.v[i], 0);
+	for (int i = 0; i < fe->keys.len; i++)
+		expr(sc, fe->keys.v[i], 1);
+	if (fe->value) {
+		struct node v = { .kind = N_VAR, .name = fe->value, .loc = n->loc };
+		struct symbol *s = variable(sc, &v);
+
+		touch(s, 1);
+		fe->value_sym = s;
+	}
+	if (fe->limit)
+		expr(sc, fe->limit, 0);
+	sc->loops++;
+	stmt(sc, n->body);
+	sc->loops--;
+}
+
+static void stmt(struct scope *sc, struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_BLOCK:
+		for (int i = 0; i < n->args.len; i++)
+			stmt(sc, n->args.v[i]);
+		return;
+	case N_EXPRSTMT:
+		expr(sc, n->lhs, 0);
+		return;
+	case N_IF:
+		expr(sc, n->cond, 0);
+		stmt(sc, n->then);
+		stmt(sc, n->els);
+		return;
+	case N_WHILE:
+	case N_FOR:
+		if (n->kind == N_FOR && n->init)
+			expr(sc, n->init, 0);
+		if (n->cond)
+			expr(sc, n->cond, 0);
+		if (n->kind == N_FOR && n->incr)
+			expr(sc, n->incr, 0);
+		sc->loops++;
+		stmt(sc, n->body);
+		sc->loops--;
+		return;
+	case N_FOREACH:
+		foreach(sc, n);
+		return;
+	case N_BREAK:
+	case N_CONTINUE:
+		if (!sc->loops)
+			sem_error(&n->loc, "'%s' outside a loop",
+				  n->kind == N_BREAK ? "break" : "continue");
+		return;
+	case N_RETURN:
+		if (!sc->fn) {
+			sem_error(&n->loc, "'return' in a probe handler; 'next' leaves a probe");
+			return;
+		}
+		if (n->lhs)
+			expr(sc, n->lhs, 0);
+		return;
+	case N_DELETE:
+		if (n->lhs->kind == N_VAR) {
+			struct symbol *s = find_local(sc, n->lhs->name);
+
+			if (!s)
+				s = global_lookup(sc->e, n->lhs->name, sc->file);
+			if (!s) {
+				sem_error(&n->lhs->loc, "'%s' is not a variable known here",
+					  n->lhs->name);
+				return;
+			}
+			n->lhs->ref = s;
+			touch(s, 1);
+			return;
+		}
+		expr(sc, n->lhs, 1);
+		return;
+	case N_TRY:
+		stmt(sc, n->body);
+		if (n->name) {
+			struct node v = { .kind = N_VAR, .name = n->name, .loc = n->loc };
+			struct symbol *s = variable(sc, &v);
+
+			touch(s, 1);
+			n->ref = s;
+		}
+		stmt(sc, n->els);
+		return;
+	default:
+		return;
+	}
+}
+
+static void resolve_probe(struct elab *e, struct derived_probe *d)
+{
+	struct scope sc = { .e = e, .file = d->file, .locals = &d->locals,
+			    .probe = d };
+
+	if (d->cond) {
+		sc.in_cond = 1;
+		expr(&sc, d->cond, 0);
+		sc.in_cond = 0;
+	}
+	stmt(&sc, d->body);
+}
+
+static void resolve_function(struct elab *e, struct function *f)
+{
+	struct scope sc = { .e = e, .file = f->file, .locals = &f->locals,
+			    .fn = f };
+
+	f->resolved = 1;
+	if (f->decl->body->kind == N_BLOCK)
+		stmt(&sc, f->decl->body);
+}
+
+/* Expand and resolve until nothing new is pulled in: a tapset file
+ * brings probes, a probe brings calls, a call brings a file. */
+void resolve_program(struct elab *e)
+{
+	int probes_done = 0, funcs_done = 0, files_done = 0;
+
+	lib_include(e, e->files.v[0]);
+	for (;;) {
+		if (files_done < e->pending_files.len) {
+			probes_expand_file(e, e->pending_files.v[files_done++]);
+		} else if (probes_done < e->probes.len) {
+			resolve_probe(e, e->probes.v[probes_done++]);
+		} else if (funcs_done < e->used_functions.len) {
+			resolve_function(e, e->used_functions.v[funcs_done++]);
+		} else {
+			break;
+		}
+		if (diag_too_many())
+			return;
+	}
+}
