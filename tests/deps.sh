@@ -7,7 +7,7 @@ set -euo pipefail
 # corpus test: systemtap-common's tapsets; bench: Debian's systemtap (stap)
 # and the kernel headers stap needs before it will parse anything.
 PACKAGES=(
-	gcc make libc6-dev
+	gcc make libc6-dev binutils
 	clang libclang-rt-14-dev
 	systemtap-common systemtap
 	linux-headers-amd64
@@ -22,12 +22,13 @@ for p in "${PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "deps: all ${#PACKAGES[@]} packages present"
-	exit 0
+else
+	echo "deps: installing ${missing[*]}"
+	SUDO=
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq
+	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "deps: installing ${missing[*]}"
-SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "deps: done"
+# The target kernel's boot files, debuginfo and symbol table (once).
+echo "deps: kernel sysroot $(tests/kernel.sh)"

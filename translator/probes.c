@@ -516,6 +516,76 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 	return -1;
 }
 
+/* ---- suggestions ---- */
+
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), prev[128], cur[128];
+
+	if (la > 120 || lb > 120)
+		return 99;
+	for (int j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (int i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			int del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(int));
+	}
+	return prev[lb];
+}
+
+/* "kernel.function" for kernel.function("x").return: names only. */
+static const char *shape(const struct probe_point *pp, int ncomps)
+{
+	struct sbuf sb = { 0 };
+	const char *r;
+
+	for (int i = 0; i < pp->ncomps && i < ncomps; i++)
+		sb_printf(&sb, "%s%s", i ? "." : "", pp->comps[i].name ? pp->comps[i].name : "{}");
+	r = ar_strdup(sb.s ? sb.s : "");
+	free(sb.s);
+	return r;
+}
+
+static const char *suggest(struct expansion *x, const struct probe_point *pp)
+{
+	static const char *const builtins[] = {
+		"begin", "end", "error", "never", "timer.ms", "timer.s",
+		"timer.us", "timer.ns", "timer.jiffies", "timer.hz",
+		"timer.profile", "kprobe.function", "kernel.function",
+		"module.function", "kprobe.module.function",
+	};
+	const char *best = NULL;
+	int best_d = 3;
+
+	for (int i = 0; i < x->e->aliases.len; i++) {
+		const struct node *a = x->e->aliases.v[i];
+		const char *name = shape(a->alias_names[0], 99);
+		int d = edit_distance(shape(pp, a->alias_names[0]->ncomps), name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = name;
+		}
+	}
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
+		int n = 1 + (int)(strchr(builtins[i], '.') != NULL) +
+			(int)(strchr(builtins[i], '.') && strchr(strchr(builtins[i], '.') + 1, '.'));
+		int d = edit_distance(shape(pp, n), builtins[i]);
+
+		if (d < best_d) {
+			best_d = d;
+			best = builtins[i];
+		}
+	}
+	return best && best_d > 0 ? ar_printf(" (did you mean '%s'?)", best) : "";
+}
+
 static void expand_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond, int optional, int depth)
 {
@@ -537,7 +607,8 @@ static void expand_point(struct expansion *x, struct probe_point *pp,
 			continue;
 		r = builtin_point(x, p, cond);
 		if (r < 0 && !p->optional) {
-			sem_error(&p->loc, "no probe point matches '%s'", pp_text(p));
+			sem_error(&p->loc, "no probe point matches '%s'%s", pp_text(p),
+				  suggest(x, p));
 			x->failed = 1;
 		} else if (r == 0 && x->made == before && !p->optional &&
 			   !x->failed) {

@@ -25,6 +25,8 @@ struct scope {
 	struct derived_probe *probe;	/* NULL in a function */
 	int loops;
 	int in_cond;			/* a probe point condition */
+	struct symbol *iterating[16];	/* arrays of the enclosing foreach */
+	int niterating;
 };
 
 static void expr(struct scope *sc, struct node *n, int write);
@@ -330,6 +332,23 @@ static void at(struct scope *sc, struct node *n)
 		expr(sc, n->args.v[i], 0);
 }
 
+/* A foreach walks a snapshot of the array's keys; changing the array
+ * under it is an error, as in SystemTap. */
+static void iterated_check(struct scope *sc, struct node *n)
+{
+	struct symbol *s;
+
+	if (n->kind != N_INDEX && n->kind != N_VAR)
+		return;
+	s = n->kind == N_INDEX ? n->lhs->ref : n->ref;
+	for (int i = 0; s && i < sc->niterating; i++)
+		if (sc->iterating[i] == s) {
+			sem_error(&n->loc, "'%s' is changed inside a foreach over it",
+				  s->name);
+			return;
+		}
+}
+
 static void lvalue_check(struct scope *sc, struct node *n)
 {
 	if (n->kind == N_TARGET && !sc->e->s->guru)
@@ -396,6 +415,7 @@ static void expr(struct scope *sc, struct node *n, int write)
 		lvalue_check(sc, n->lhs);
 		expr(sc, n->lhs, 0);
 		expr(sc, n->lhs, 1);
+		iterated_check(sc, n->lhs);
 		return;
 	case N_ASSIGN:
 		lvalue_check(sc, n->lhs);
@@ -403,6 +423,7 @@ static void expr(struct scope *sc, struct node *n, int write)
 		if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)
 			expr(sc, n->lhs, 0);
 		expr(sc, n->lhs, 1);
+		iterated_check(sc, n->lhs);
 		return;
 	case N_BINARY:
 		expr(sc, n->lhs, 0);
@@ -423,11 +444,11 @@ static void expr(struct scope *sc, struct node *n, int write)
 static void foreach(struct scope *sc, struct node *n)
 {
 	struct foreach *fe = n->fe;
+	struct symbol *arr = NULL;
 
 	if (fe->array->kind == N_VAR) {
-		struct symbol *s = array(sc, fe->array);
-
-		touch(s, 0);
+		arr = array(sc, fe->array);
+		touch(arr, 0);
 	} else {
 		at(sc, fe->array);
 	}
@@ -445,7 +466,11 @@ static void foreach(struct scope *sc, struct node *n)
 	if (fe->limit)
 		expr(sc, fe->limit, 0);
 	sc->loops++;
+	if (arr && sc->niterating < 16)
+		sc->iterating[sc->niterating++] = arr;
 	stmt(sc, n->body);
+	if (arr && sc->niterating && sc->iterating[sc->niterating - 1] == arr)
+		sc->niterating--;
 	sc->loops--;
 }
 
@@ -508,9 +533,11 @@ static void stmt(struct scope *sc, struct node *n)
 			}
 			n->lhs->ref = s;
 			touch(s, 1);
+			iterated_check(sc, n->lhs);
 			return;
 		}
 		expr(sc, n->lhs, 1);
+		iterated_check(sc, n->lhs);
 		return;
 	case N_TRY:
 		stmt(sc, n->body);
@@ -558,6 +585,16 @@ void resolve_program(struct elab *e)
 	int probes_done = 0, funcs_done = 0, files_done = 0;
 
 	lib_include(e, e->files.v[0]);
+	if (e->s->unoptimized) {
+		struct lib_file *user = e->files.v[0];
+
+		for (int i = 0; i < user->script->decls.len; i++) {
+			struct node *d = user->script->decls.v[i];
+
+			if (d->kind == N_FUNCTION)
+				use_function(e, function_of(e, d));
+		}
+	}
 	for (;;) {
 		if (files_done < e->pending_files.len) {
 			probes_expand_file(e, e->pending_files.v[files_done++]);
