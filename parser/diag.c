@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#include <stdlib.h>
 #include <string.h>
 
 static int n_errors, n_warnings, max_errors = 20, warn_mode = 1;
@@ -146,10 +147,36 @@ const char *origin_text(const struct origin *o)
 	return buf;
 }
 
+/* The same message at the same place is reported once: an error in a
+ * probe alias would otherwise repeat for every probe made from it. */
+static int seen_before(const struct loc *loc, const char *label,
+		       const char *fmt, va_list ap)
+{
+	static struct pmap seen;
+	struct sbuf sb = { 0 };
+	const char *key;
+	va_list aq;
+
+	va_copy(aq, ap);
+	sb_printf(&sb, "%p:%d:%d:%s:", loc ? (const void *)loc->src : NULL,
+		  loc ? loc->line : 0, loc ? loc->col : 0, label);
+	sb_vprintf(&sb, fmt, aq);
+	va_end(aq);
+	key = intern(sb.s, sb.len);
+	free(sb.s);
+	if (pmap_get(&seen, key))
+		return 1;
+	pmap_put(&seen, key, (void *)key);
+	return 0;
+}
+
 void diag_vat(const struct loc *loc, const char *label, const char *fmt,
 	      va_list ap)
 {
 	int is_warning = !strcmp(label, "warning");
+
+	if (seen_before(loc, label, fmt, ap))
+		return;
 
 	if (is_warning) {
 		if (warn_mode == 0)

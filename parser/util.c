@@ -6,6 +6,9 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,9 +136,8 @@ static size_t hash(const char *s, size_t n)
 	return h;
 }
 
-static void intern_grow(void)
+static void intern_resize(size_t ncap)
 {
-	size_t ncap = icap ? icap * 2 : 4096;
 	const char **nt = xcalloc(ncap, sizeof(*nt));
 
 	for (size_t i = 0; i < icap; i++) {
@@ -151,6 +153,21 @@ static void intern_grow(void)
 	free(itab);
 	itab = nt;
 	icap = ncap;
+}
+
+static void intern_grow(void)
+{
+	intern_resize(icap ? icap * 2 : 4096);
+}
+
+void intern_reserve(size_t n)
+{
+	size_t want = icap ? icap : 4096;
+
+	while (want < 2 * (icount + n))
+		want *= 2;
+	if (want > icap)
+		intern_resize(want);
 }
 
 const char *intern(const char *s, size_t n)
@@ -190,23 +207,37 @@ void *pmap_get(const struct pmap *m, const void *key)
 	return NULL;
 }
 
+static void pmap_resize(struct pmap *m, size_t ncap)
+{
+	struct pmap old = *m;
+
+	m->cap = ncap;
+	m->keys = xcalloc(m->cap, sizeof(*m->keys));
+	m->vals = xcalloc(m->cap, sizeof(*m->vals));
+	m->len = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i])
+			pmap_put(m, old.keys[i], old.vals[i]);
+	free(old.keys);
+	free(old.vals);
+}
+
+void pmap_reserve(struct pmap *m, size_t n)
+{
+	size_t want = m->cap ? m->cap : 64;
+
+	while (want < 2 * (m->len + n))
+		want *= 2;
+	if (want > m->cap)
+		pmap_resize(m, want);
+}
+
 void pmap_put(struct pmap *m, const void *key, void *val)
 {
 	size_t j;
 
-	if (2 * (m->len + 1) > m->cap) {
-		struct pmap old = *m;
-
-		m->cap = old.cap ? old.cap * 2 : 64;
-		m->keys = xcalloc(m->cap, sizeof(*m->keys));
-		m->vals = xcalloc(m->cap, sizeof(*m->vals));
-		m->len = 0;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.keys[i])
-				pmap_put(m, old.keys[i], old.vals[i]);
-		free(old.keys);
-		free(old.vals);
-	}
+	if (2 * (m->len + 1) > m->cap)
+		pmap_resize(m, m->cap ? m->cap * 2 : 64);
 	for (j = ptr_hash(key, m->cap); m->keys[j]; j = (j + 1) & (m->cap - 1))
 		if (m->keys[j] == key) {
 			m->vals[j] = val;
@@ -277,28 +308,45 @@ void sb_printf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Regular files are read in one go at their size; /proc files and
+ * pipes, whose size says nothing, in growing chunks. */
 char *util_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct sbuf sb = { 0 };
-	char buf[65536];
-	size_t n;
+	struct stat st;
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_putn(&sb, buf, n);
-	if (ferror(f)) {
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		sb.cap = (size_t)st.st_size + 1;
+		sb.s = xmalloc(sb.cap);
+	}
+	for (;;) {
+		if (sb.cap - sb.len < 2) {
+			sb.cap = sb.cap ? sb.cap * 2 : 65536;
+			sb.s = xrealloc(sb.s, sb.cap);
+		}
+		n = read(fd, sb.s + sb.len, sb.cap - sb.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sb.len += (size_t)n;
+	}
+	if (n < 0) {
 		int e = errno;
 
-		fclose(f);
+		close(fd);
 		free(sb.s);
-		errno = e ? e : EIO;
+		errno = e;
 		return NULL;
 	}
-	fclose(f);
+	close(fd);
 	if (!sb.s)
-		sb_putn(&sb, "", 0);
+		sb.s = xmalloc(1);
+	sb.s[sb.len] = '\0';
 	*len = sb.len;
 	return sb.s;
 }

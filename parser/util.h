@@ -29,6 +29,8 @@ char *ar_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One copy of each distinct string: names repeat thousands of times
  * across a tapset library. */
 const char *intern(const char *s, size_t n);
+/* Room for n more names without regrowing the table. */
+void intern_reserve(size_t n);
 
 /* Map from pointers (interned names) to pointers. */
 struct pmap {
@@ -38,6 +40,7 @@ struct pmap {
 };
 void *pmap_get(const struct pmap *m, const void *key);
 void pmap_put(struct pmap *m, const void *key, void *val);
+void pmap_reserve(struct pmap *m, size_t n);
 
 /* Growable vector of pointers. */
 struct vec {

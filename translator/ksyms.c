@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 struct ksym {
 	const char *name;
@@ -24,12 +26,55 @@ struct ksym {
 	int blacklisted;
 };
 
+/* Names point into the map's text, kept in memory and cut into
+ * strings in place: interning 50,000 names would cost more than the
+ * rest of elaboration. */
 struct ksyms {
 	struct ksym *v;
 	int n, cap;
-	struct pmap index;	/* interned name -> struct ksym * */
+	int *slots;		/* open addressing: index into v, or -1 */
+	size_t nslots;
+	char *text;
 	const char *path;
 };
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct ksym *lookup(const struct ksyms *k, const char *name)
+{
+	size_t j = str_hash(name) & (k->nslots - 1);
+
+	for (; k->slots[j] >= 0; j = (j + 1) & (k->nslots - 1))
+		if (!strcmp(k->v[k->slots[j]].name, name))
+			return &k->v[k->slots[j]];
+	return NULL;
+}
+
+static void build_index(struct ksyms *k)
+{
+	k->nslots = 1024;
+	while (k->nslots < 2 * (size_t)k->n)
+		k->nslots *= 2;
+	k->slots = xmalloc(k->nslots * sizeof(*k->slots));
+	memset(k->slots, 0xff, k->nslots * sizeof(*k->slots));
+	for (int i = 0; i < k->n; i++) {
+		size_t j = str_hash(k->v[i].name) & (k->nslots - 1);
+		int dup = 0;
+
+		for (; k->slots[j] >= 0; j = (j + 1) & (k->nslots - 1))
+			if (!strcmp(k->v[k->slots[j]].name, k->v[i].name))
+				dup = 1;
+		if (!dup)
+			k->slots[j] = i;
+	}
+}
 
 static const char *const no_probe_sections[][2] = {
 	{ "__kprobes_text_start", "__kprobes_text_end" },
@@ -83,39 +128,127 @@ static void add(struct ksyms *k, const char *name, unsigned long long addr)
 	k->n++;
 }
 
-static void mark_blacklist(struct ksyms *k, struct pmap *all,
-			   struct vec *kbl)
+static void mark_blacklist(struct ksyms *k, struct vec *kbl)
 {
 	for (int i = 0; i < kbl->len; i++) {
-		struct ksym *sym = pmap_get(&k->index, kbl->v[i]);
+		struct ksym *sym = lookup(k, kbl->v[i]);
 
 		if (sym)
 			sym->blacklisted = 1;
 	}
 	for (size_t r = 0; r < NSECTIONS; r++) {
-		unsigned long long *lo = pmap_get(all, intern(no_probe_sections[r][0],
-							     strlen(no_probe_sections[r][0])));
-		unsigned long long *hi = pmap_get(all, intern(no_probe_sections[r][1],
-							     strlen(no_probe_sections[r][1])));
+		struct ksym *lo = lookup(k, no_probe_sections[r][0]);
+		struct ksym *hi = lookup(k, no_probe_sections[r][1]);
 
 		if (!lo || !hi)
 			continue;
 		for (int i = 0; i < k->n; i++)
-			if (k->v[i].addr >= *lo && k->v[i].addr < *hi)
+			if (k->v[i].addr >= lo->addr && k->v[i].addr < hi->addr)
 				k->v[i].blacklisted = 1;
 	}
 }
 
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* One "ADDR TYPE NAME[\t[MODULE]]" line; returns the next line. */
+static const char *map_line(const char *p, const char *end,
+			    unsigned long long *addr, char *type,
+			    const char **name, size_t *len)
+{
+	const char *nl = memchr(p, '\n', end - p);
+	int v;
+
+	if (!nl)
+		nl = end;
+	*addr = 0;
+	*name = NULL;
+	while (p < nl && (v = hexval((unsigned char)*p)) >= 0) {
+		*addr = *addr << 4 | (unsigned)v;
+		p++;
+	}
+	if (p + 3 > nl || p[0] != ' ' || p[2] != ' ')
+		return nl + 1;
+	*type = p[1];
+	*name = p + 3;
+	*len = strcspn(*name, " \t\n");
+	if (*name + *len > nl)
+		*len = nl - *name;
+	return nl + 1;
+}
+
+/*
+ * A System.map is mostly data symbols; the part stp reads (functions,
+ * the blacklist) is a fifth of it.  That part is kept in the cache,
+ * keyed by the map's path, size and time, so later runs read less.
+ */
+static const char *cache_path(const char *map, const struct stat *st)
+{
+	const char *dir = getenv("STP_CACHE");
+	const char *home = getenv("HOME");
+	size_t h = 2166136261u;
+
+	if (!dir || !*dir) {
+		if (!home || !*home)
+			return NULL;
+		dir = ar_printf("%s/.cache/stp", home);
+	}
+	for (const char *p = map; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return ar_printf("%s/ksyms-%zx-%llx-%llx", dir, h,
+			 (unsigned long long)st->st_size,
+			 (unsigned long long)st->st_mtime);
+}
+
+/* mkdir -p of the directories above path */
+static void make_dirs(const char *path)
+{
+	char *p = ar_strdup(path);
+
+	for (char *q = strchr(p + 1, '/'); q; q = strchr(q + 1, '/')) {
+		*q = '\0';
+		mkdir(p, 0755);
+		*q = '/';
+	}
+}
+
+static void save_cache(const char *path, const struct ksyms *k,
+		       const struct vec *kbl)
+{
+	char *tmp = ar_printf("%s.%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+
+	if (!f)
+		return;
+	for (int i = 0; i < k->n; i++)
+		fprintf(f, "%llx t %s\n", k->v[i].addr, k->v[i].name);
+	for (int i = 0; i < kbl->len; i++)
+		fprintf(f, "0 d _kbl_addr_%s\n", (char *)kbl->v[i]);
+	if (fclose(f) || rename(tmp, path))
+		unlink(tmp);
+}
+
 struct ksyms *ksyms_load(const struct session *s, const char **why)
 {
-	const char *path = find_map(s);
+	const char *path = find_map(s), *cache = NULL;
 	struct ksyms *k;
-	struct pmap all = { 0 };
 	struct vec kbl = { 0 };
-	char line[512];
-	FILE *f;
+	char *p, *end, *text = NULL;
+	size_t size;
+	struct stat st;
+	int cached = 0;
 
-	if (!path || !(f = fopen(path, "r"))) {
+	if (path && strcmp(path, "/proc/kallsyms") && !stat(path, &st)) {
+		cache = cache_path(path, &st);
+		if (cache && (text = util_read_file(cache, &size)))
+			cached = 1;
+	}
+	if (!path || (!text && !(text = util_read_file(path, &size)))) {
 		*why = ar_printf("no symbol table for kernel %s: looked for %s/boot/System.map-%s "
 				 "(stp's make deps makes one from linux-image-%s-dbg)",
 				 s->kernel_release, s->sysroot ? s->sysroot : "",
@@ -124,30 +257,29 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 	}
 	k = ar_alloc(sizeof(*k));
 	k->path = path;
-	while (fgets(line, sizeof(line), f)) {
+	k->text = text;
+	for (p = text, end = text + size; p < end;) {
 		unsigned long long addr;
-		char type, name[256];
-		const char *iname;
+		const char *name;
+		size_t len;
+		char type;
+		char *next = (char *)map_line(p, end, &addr, &type, &name, &len);
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		iname = intern(name, strlen(name));
-		if (!strncmp(name, "_kbl_addr_", 10))
-			vec_push(&kbl, (void *)intern(name + 10, strlen(name + 10)));
-		if (name[0] == '_' && name[1] == '_' && strstr(name, "text_")) {
-			unsigned long long *a = ar_alloc(sizeof(*a));
-
-			*a = addr;
-			pmap_put(&all, iname, a);
+		if (name && len) {
+			((char *)name)[len] = '\0';	/* cut in place */
+			if (type == 't' || type == 'T')
+				add(k, name, addr);
+			else if (len > 10 && !memcmp(name, "_kbl_addr_", 10))
+				vec_push(&kbl, (void *)(name + 10));
 		}
-		if ((type == 't' || type == 'T') && !pmap_get(&k->index, iname)) {
-			add(k, iname, addr);
-		}
+		p = next;
 	}
-	fclose(f);
-	for (int i = 0; i < k->n; i++)
-		pmap_put(&k->index, k->v[i].name, &k->v[i]);
-	mark_blacklist(k, &all, &kbl);
+	build_index(k);
+	mark_blacklist(k, &kbl);
+	if (cache && !cached) {
+		make_dirs(cache);
+		save_cache(cache, k, &kbl);
+	}
 	free(kbl.v);
 	return k;
 }
@@ -164,12 +296,12 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 	int first = out->len;
 
 	if (!wild) {
-		struct ksym *sym = pmap_get(&k->index, intern(glob, strlen(glob)));
+		struct ksym *sym = lookup(k, glob);
 
 		if (sym && sym->blacklisted)
 			(*skipped)++;
 		else if (sym)
-			vec_push(out, (void *)sym->name);
+			vec_push(out, (void *)intern(sym->name, strlen(sym->name)));
 		return;
 	}
 	for (int i = 0; i < k->n; i++) {
@@ -182,19 +314,19 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 			(*skipped)++;
 			continue;
 		}
-		vec_push(out, (void *)sym->name);
+		vec_push(out, (void *)intern(sym->name, strlen(sym->name)));
 	}
 	qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
 }
 
 int ksyms_blacklisted(const struct ksyms *k, const char *name)
 {
-	struct ksym *sym = pmap_get(&k->index, intern(name, strlen(name)));
+	struct ksym *sym = lookup(k, name);
 
 	return sym && sym->blacklisted;
 }
 
 int ksyms_has(const struct ksyms *k, const char *name)
 {
-	return pmap_get(&k->index, intern(name, strlen(name))) != NULL;
+	return lookup(k, name) != NULL;
 }

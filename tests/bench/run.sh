@@ -14,6 +14,9 @@
 # Reports only: nothing here fails because something is slow.  It fails if
 # a tool is missing or a command errors.
 #
+# Then tests/bench/pass2.sh, the pass-2 (elaborate) benchmark, writes its
+# own "## pass 2 (elaborate)" section.
+#
 # Knobs (environment): BENCH_RUNS (timed runs per command, default 10),
 # BENCH_WARMUP (default 2, after one checking run), BENCH_SAMPLES (files for d., default 40),
 # BENCH_TAPSET (default /usr/share/systemtap/tapset), BENCH_KVER,
@@ -317,3 +320,6 @@ mv "$OUT/results.tmp" "$RESULTS"
 
 cat "$SECTION"
 say "written to $RESULTS"
+
+# ---- pass 2 (elaborate): its own script and section -------------------------
+"$ROOT/tests/bench/pass2.sh"
