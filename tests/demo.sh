@@ -42,5 +42,5 @@ echo "=== a type mistake"
 echo "(exit status $?)"
 echo
 echo "=== the run itself"
-./stp -e 'probe timer.ms(100) { n++ } probe end { printf("%d\n", n) }'
+./stp $K -e 'global n; probe timer.ms(100) { n++ } probe end { printf("%d\n", n) }'
 true
