@@ -22,7 +22,8 @@ PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass1.c translator/library.c translator/clone.c \
-	translator/ksyms.c translator/probes.c translator/resolve.c \
+	translator/ksyms.c translator/modsyms.c translator/probes.c \
+	translator/resolve.c \
 	translator/infer.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/driver.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
@@ -36,7 +37,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*
 all: stp
 
 stp: $(DRIVER_OBJ) $(B)/libstpparse.a
-	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a
+	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a -lelf
 
 $(B)/libstpparse.a: $(PARSER_OBJ)
 	rm -f $@

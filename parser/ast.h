@@ -44,7 +44,8 @@ enum node_kind {
 	N_NEXT,
 	N_RETURN,	/* lhs (may be NULL) */
 	N_DELETE,	/* lhs */
-	N_TRY,		/* body = try block, els = catch block, name = var|NULL */
+	N_TRY,		/* body = try block, els = catch block, name = var|NULL,
+			 * lhs = N_VAR of that var (its position) */
 
 	/* ---- top level ---- */
 	N_PROBE,	/* points (struct probe_point), body */

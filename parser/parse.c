@@ -909,7 +909,11 @@ static struct node *try_stmt(struct parser *p, struct token *kw)
 		expected(p, "'catch'");
 	advance(p);
 	if (accept_op(p, OP_LPAREN)) {
-		n->name = expect_name(p)->str;
+		struct token *t = expect_name(p);
+
+		n->name = t->str;
+		n->lhs = node_new(N_VAR, &t->loc);	/* for its position */
+		n->lhs->name = t->str;
 		expect_op(p, OP_RPAREN);
 	}
 	n->els = block(p);

@@ -7,7 +7,7 @@ set -euo pipefail
 # corpus test: systemtap-common's tapsets; bench: Debian's systemtap (stap)
 # and the kernel headers stap needs before it will parse anything.
 PACKAGES=(
-	gcc make libc6-dev binutils
+	gcc make libc6-dev binutils libelf-dev libdw-dev
 	clang libclang-rt-14-dev
 	systemtap-common systemtap
 	linux-headers-amd64

@@ -4,6 +4,7 @@
 # as a sysroot that stp and stap both take with --sysroot=DIR:
 #
 #   boot/vmlinuz-KREL, boot/config-KREL     from linux-image-KREL
+#   lib/modules/KREL/kernel/..., modules.order   (its modules)
 #   usr/lib/debug/boot/vmlinux-KREL         from linux-image-KREL-dbg (DWARF)
 #   boot/System.map-KREL                    made from that vmlinux (Debian's
 #                                           own System.map is a stub)
@@ -29,23 +30,29 @@ if [ "${1:-}" = release ]; then
 fi
 root=$CACHE/sysroot-$krel
 vmlinux=$root/usr/lib/debug/boot/vmlinux-$krel
-fetch() {	# package, path inside it
-	local tmp
+fetch() {	# package, paths inside it
+	local tmp pkg=$1
+	shift
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -q "$1" >/dev/null 2>&1) ||
-		{ echo "kernel.sh: cannot download $1" >&2; rm -rf "$tmp"; exit 1; }
+	(cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+		{ echo "kernel.sh: cannot download $pkg" >&2; rm -rf "$tmp"; exit 1; }
 	mkdir -p "$root"
-	dpkg-deb --fsys-tarfile "$tmp"/"$1"_*.deb | tar -x -C "$root" "$2"
+	dpkg-deb --fsys-tarfile "$tmp"/"$pkg"_*.deb | tar -x -C "$root" "$@"
 	rm -rf "$tmp"
 }
-[ -f "$root/boot/vmlinuz-$krel" ] || fetch "linux-image-$krel" ./boot
-[ -f "$vmlinux" ] || fetch "linux-image-$krel-dbg" "./usr/lib/debug/boot/vmlinux-$krel"
-if [ ! -s "$root/boot/System.map-$krel.full" ]; then
-	nm -n "$vmlinux" | grep -v ' [aUw] ' >"$root/boot/System.map-$krel.tmp"
-	mv "$root/boot/System.map-$krel.tmp" "$root/boot/System.map-$krel.full"
-	cp "$root/boot/System.map-$krel.full" "$root/boot/System.map-$krel"
+if [ ! -f "$root/boot/vmlinuz-$krel" ] || [ ! -f "$root/lib/modules/$krel/modules.order" ]; then
+	fetch "linux-image-$krel" ./boot ./lib/modules
 fi
-mkdir -p "$root/lib/modules/$krel"
+[ -f "$vmlinux" ] || fetch "linux-image-$krel-dbg" "./usr/lib/debug/boot/vmlinux-$krel"
+map=$root/boot/System.map-$krel
+if [ ! -s "$map.full" ]; then
+	nm -n "$vmlinux" | grep -v ' [aUw] ' >"$map.tmp"
+	mv "$map.tmp" "$map.full"
+fi
+# Debian's package carries a one-line stub in the map's place.
+if [ "$(wc -l <"$map" 2>/dev/null || echo 0)" -lt 1000 ]; then
+	cp "$map.full" "$map"
+fi
 ln -sfn "/lib/modules/$krel/build" "$root/lib/modules/$krel/build"
 echo "$root"

@@ -58,6 +58,7 @@ unit_tests() {
 run_suite "unit tests (lexer, preprocessor, parser)" unit_tests
 run_suite "driver (command line)" tests/driver/run.sh "$STP"
 run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
+run_suite "conformance (pass 2)" tests/conformance/run-elab.sh "$STP"
 if [ -d "$CORPUS" ]; then
 	run_suite "systemtap-common corpus" build/tests/parse_corpus "$CORPUS"
 else

@@ -77,6 +77,16 @@ struct probe_point *pp_clone(const struct probe_point *pp,
 	c->loc = relocate(pp->loc, o);
 	c->comps = ar_alloc((pp->ncomps + 1) * sizeof(*c->comps));
 	memcpy(c->comps, pp->comps, pp->ncomps * sizeof(*c->comps));
+	for (int i = 0; i < pp->ncomps; i++) {
+		c->comps[i].loc = relocate(pp->comps[i].loc, o);
+		c->comps[i].arg = node_clone(pp->comps[i].arg, o);
+		for (int k = 0; k < pp->comps[i].nalts; k++) {
+			if (!k)
+				c->comps[i].alts = ar_alloc(pp->comps[i].nalts *
+							    sizeof(*c->comps[i].alts));
+			c->comps[i].alts[k] = pp_clone(pp->comps[i].alts[k], o);
+		}
+	}
 	c->cond = node_clone(pp->cond, o);
 	return c;
 }

@@ -42,6 +42,7 @@ struct symbol {
 	struct lib_file *file;
 	int reads, writes;
 	int used;
+	int quiet;		/* no unused warnings (foreach keys) */
 };
 
 struct function {
@@ -53,6 +54,8 @@ struct function {
 	enum type ret;
 	struct loc ret_loc;
 	struct function *next;	/* next overload of the same arity */
+	struct vec writes;	/* globals it writes (struct symbol *) */
+	struct vec calls;	/* functions it calls */
 	int resolved, used;
 };
 
@@ -104,6 +107,8 @@ struct elab {
 	struct vec used_functions;	/* struct function *, in order found */
 	struct pmap decl_function;	/* N_FUNCTION -> struct function */
 	struct vec pending_files;	/* included, probes not yet expanded */
+	struct vec foreach_calls;	/* calls made inside a foreach: the call
+					 * node, then the iterated symbol */
 	struct ksyms *ksyms;
 	int ksyms_tried;
 };
@@ -127,6 +132,10 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 		 int *skipped);
 int ksyms_blacklisted(const struct ksyms *k, const char *name);
 int ksyms_has(const struct ksyms *k, const char *name);
+
+/* modsyms.c */
+const char *modsyms_path(const struct session *s, const char *module);
+int modsyms_match(const char *ko, const char *glob, struct vec *out);
 
 /* resolve.c */
 void resolve_program(struct elab *e);

@@ -50,6 +50,12 @@ static void set_sym(struct ictx *ic, struct symbol *s, enum type t,
 {
 	if (!s || !t)
 		return;
+	if (t == T_STATS && s->kind != SYM_GLOBAL) {
+		if (once(ic, at))
+			sem_error(at, "'%s' is used as statistics, but statistics must be declared global",
+				  s->name);
+		return;
+	}
 	if (!s->type) {
 		s->type = t;
 		s->type_loc = *at;
@@ -104,6 +110,12 @@ static void indexed(struct ictx *ic, struct symbol *s, struct vec *keys,
 {
 	if (!s)
 		return;
+	if (keys->len > 9) {
+		if (once(ic, at))
+			sem_error(at, "'%s' has %d keys; arrays have at most 9", s->name,
+				  keys->len);
+		return;
+	}
 	arity(ic, s, keys->len, at);
 	for (int i = 0; i < keys->len && i < 9; i++)
 		set_key(ic, s, i, keys->v[i]);
@@ -168,7 +180,7 @@ static void print_call(struct ictx *ic, struct node *n)
 	int first = 0;
 
 	if (!strcmp(s, "printf") || !strcmp(s, "sprintf")) {
-		enum type types[64];
+		enum type types[512];
 		struct node *fmt = n->args.len ? n->args.v[0] : NULL;
 		int k;
 
@@ -177,7 +189,7 @@ static void print_call(struct ictx *ic, struct node *n)
 				sem_error(&n->loc, "%s needs a format string literal first", s);
 			return;
 		}
-		k = format_types(ic, fmt, types, 64);
+		k = format_types(ic, fmt, types, 512);
 		if (k >= 0 && k != n->args.len - 1 && ic->report)
 			sem_error(&n->loc, "the format asks for %d value%s, %s gives %d",
 				  k, k == 1 ? "" : "s", s, n->args.len - 1);
@@ -189,12 +201,17 @@ static void print_call(struct ictx *ic, struct node *n)
 		return;
 	}
 	if (strstr(s, "printd")) {
-		if (n->args.len < 2) {
+		if (n->args.len < 3) {
 			if (ic->report)
-				sem_error(&n->loc, "%s needs a delimiter and at least one value", s);
+				sem_error(&n->loc, "%s needs a delimiter and at least two values", s);
 			return;
 		}
-		need(ic, n->args.v[0], T_STRING);
+		if (((struct node *)n->args.v[0])->kind != N_STR) {
+			if (once(ic, &((struct node *)n->args.v[0])->loc))
+				sem_error(&((struct node *)n->args.v[0])->loc,
+					  "%s needs a delimiter string literal first", s);
+			return;
+		}
 		first = 1;
 	} else if (n->args.len != 1 && ic->report) {
 		sem_error(&n->loc, "%s takes one value", s);
@@ -248,6 +265,10 @@ static enum type at(struct ictx *ic, struct node *n)
 		need(ic, n->args.v[0], T_STATS);
 		for (int i = 1; i < n->args.len; i++)
 			need(ic, n->args.v[i], T_LONG);
+		if (n->comps.len) {	/* @hist_log(s)[bucket]: a count */
+			need(ic, ((struct node *)n->comps.v[0])->lhs, T_LONG);
+			return T_LONG;
+		}
 		return is_agg(s) ? T_LONG : T_HIST;
 	}
 	if (!strcmp(s, "@entry"))
@@ -453,8 +474,9 @@ static void foreach(struct ictx *ic, struct node *n)
 		for (int i = 0; i < fe->slice.len && i < 9; i++)
 			set_key(ic, arr, i, fe->slice.v[i]);
 		if (fe->slice.len && fe->slice.len != fe->keys.len && ic->report)
-			sem_error(&fe->array->loc, "the slice has %d keys, the loop %d",
-				  fe->slice.len, fe->keys.len);
+			sem_error(&fe->array->loc, "the slice has %d key%s, the loop %d",
+				  fe->slice.len, fe->slice.len == 1 ? "" : "s",
+				  fe->keys.len);
 		if (fe->value_sym && arr->type)
 			set_sym(ic, fe->value_sym, arr->type == T_STATS ? T_LONG : arr->type,
 				&n->loc);
@@ -507,6 +529,10 @@ static void stmt(struct ictx *ic, struct node *n)
 		if (ic->fn && n->lhs) {
 			enum type t = ty(ic, n->lhs);
 
+			if ((t == T_STATS || t == T_HIST) && once(ic, &n->lhs->loc)) {
+				sem_error(&n->lhs->loc, "a function returns a number or a string, not statistics");
+				return;
+			}
 			if (ic->fn->ret)
 				need(ic, n->lhs, ic->fn->ret);
 			else if (t) {
@@ -531,10 +557,18 @@ static void stmt(struct ictx *ic, struct node *n)
 	}
 }
 
+/* Functions first, the last found (callees) first: a function's own
+ * body decides its types before the calls that use it. */
 static void walk_all(struct ictx *ic)
 {
 	struct elab *e = ic->e;
 
+	for (int i = e->used_functions.len - 1; i >= 0; i--) {
+		ic->fn = e->used_functions.v[i];
+		ic->probe = NULL;
+		stmt(ic, ic->fn->decl->body);
+	}
+	ic->fn = NULL;
 	for (int i = 0; i < e->probes.len; i++) {
 		struct derived_probe *d = e->probes.v[i];
 
@@ -545,10 +579,6 @@ static void walk_all(struct ictx *ic)
 		stmt(ic, d->body);
 	}
 	ic->probe = NULL;
-	for (int i = 0; i < e->used_functions.len; i++) {
-		ic->fn = e->used_functions.v[i];
-		stmt(ic, ic->fn->decl->body);
-	}
 }
 
 static void unknown(struct symbol *s)
@@ -563,6 +593,15 @@ void infer_program(struct elab *e)
 	struct ictx ic = { .e = e };
 	int rounds = 0;
 
+	for (int i = 0; i < e->global_list.len; i++) {
+		struct symbol *s = e->global_list.v[i];
+		struct node *init = s->decl ? s->decl->init_value : NULL;
+
+		if (init && !s->type) {
+			s->type = init->kind == N_NUM ? T_LONG : T_STRING;
+			s->type_loc = init->loc;
+		}
+	}
 	do {
 		ic.changed = 0;
 		walk_all(&ic);
@@ -576,13 +615,8 @@ void infer_program(struct elab *e)
 	}
 	ic.report = 1;
 	walk_all(&ic);
-	for (int i = 0; i < e->global_list.len; i++) {
-		struct symbol *s = e->global_list.v[i];
-
-		if (s->decl && s->decl->init_value && !s->type)
-			s->type = s->decl->init_value->kind == N_NUM ? T_LONG : T_STRING;
-		unknown(s);
-	}
+	for (int i = 0; i < e->global_list.len; i++)
+		unknown(e->global_list.v[i]);
 	for (int i = 0; i < e->probes.len; i++) {
 		struct derived_probe *d = e->probes.v[i];
 

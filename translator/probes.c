@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define MAX_ALIAS_DEPTH 32
 
@@ -165,12 +164,13 @@ static void apply_alias(struct expansion *x, struct node *alias,
 	for (int t = 0; t < alias->npoints; t++) {
 		struct probe_point *target = pp_clone(alias->points[t], o);
 		struct probe_point *next;
+		int before = x->made;
 
 		next = pp_join(target, 0, target->ncomps, NULL, pp, suffix_at);
 		next->loc = target->loc;
 		expand_point(x, next, and_cond(cond, target->cond),
 			     optional || target->optional, depth + 1);
-		if (target->sufficient && x->made)
+		if (target->sufficient && x->made > before)
 			break;
 	}
 	x->nwraps--;
@@ -182,17 +182,30 @@ static int try_aliases(struct expansion *x, struct probe_point *pp,
 	struct elab *e = x->e;
 	int found = 0;
 
-	for (int want = 1; want <= 2 && !found; want++) {
-		for (int i = 0; i < e->aliases.len; i++) {
-			struct node *a = e->aliases.v[i];
-			struct lib_file *f = e->alias_files.v[i];
+	int longest = 0;
 
-			if (alias_match(a->alias_names[0], pp) != want)
-				continue;
-			found++;
-			apply_alias(x, a, f, pp, a->alias_names[0]->ncomps,
-				    cond, optional, depth);
+	/* Whole-point matches first; failing those, the aliases that
+	 * match the longest prefix, the rest of the point a suffix. */
+	for (int i = 0; i < e->aliases.len; i++) {
+		struct probe_point *name = ((struct node *)e->aliases.v[i])->alias_names[0];
+
+		if (alias_match(name, pp) == 1) {
+			longest = -1;
+			break;
 		}
+		if (alias_match(name, pp) == 2 && name->ncomps > longest)
+			longest = name->ncomps;
+	}
+	for (int i = 0; longest && i < e->aliases.len; i++) {
+		struct node *a = e->aliases.v[i];
+		struct lib_file *f = e->alias_files.v[i];
+		int m = alias_match(a->alias_names[0], pp);
+
+		if (longest < 0 ? m != 1 : m != 2 || a->alias_names[0]->ncomps != longest)
+			continue;
+		found++;
+		apply_alias(x, a, f, pp, a->alias_names[0]->ncomps, cond,
+			    optional, depth);
 	}
 	return found;
 }
@@ -345,8 +358,16 @@ static int timer_point(struct expansion *x, struct probe_point *pp,
 		if (pp->ncomps > 3 || (pp->ncomps == 3 &&
 				       !is(&pp->comps[2], "randomize")))
 			return -1;
-		if (!num_arg(x, c, &n, 1))
+		if (pp->ncomps == 3 && !strcmp(units[i].unit, "hz"))
+			return -1;	/* hz timers do not randomize */
+		if (!num_arg(x, c, &n, units[i].ns ? (100000 + units[i].ns - 1) / units[i].ns : 1))
 			return 0;
+		if (!units[i].ns && n > 1000000) {
+			sem_error(&c->arg->loc, "'%s(%lld)' is out of range: at most 1000000",
+				  c->name, (long long)n);
+			x->failed = 1;
+			return 0;
+		}
 		if (pp->ncomps == 3 && !num_arg(x, &pp->comps[2], &r, 0))
 			return 0;
 		if (r && r >= n) {
@@ -387,17 +408,6 @@ static int need_ksyms(struct expansion *x, const struct loc *loc)
 	return e->ksyms != NULL;
 }
 
-static int module_exists(const struct session *s, const char *m)
-{
-	char path[4096];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/lib/modules/%s/modules.dep",
-		 s->sysroot ? s->sysroot : "", s->kernel_release);
-	(void)m;
-	return !stat(path, &st);
-}
-
 /*
  * kprobe.function(S)[.call|.return[.maxactive(N)]]
  * kprobe.module(M).function(S)[...]
@@ -429,11 +439,11 @@ static int symbol_point(struct expansion *x, struct probe_point *pp,
 	    c[i].arg->kind != N_STR)
 		return -1;
 	sym = c[i].arg->str;
-	for (int k = i + 1; k < pp->ncomps; k++) {
-		if (is(&c[k], "return") && !c[k].arg && !ret)
+	for (int k = i + 1, call = 0; k < pp->ncomps; k++) {
+		if (is(&c[k], "return") && !c[k].arg && !ret && !call)
 			ret = 1;
-		else if (is(&c[k], "call") && !c[k].arg && !ret)
-			;
+		else if (is(&c[k], "call") && !c[k].arg && !ret && !call)
+			call = 1;
 		else if (is(&c[k], "maxactive") && ret && !maxactive) {
 			int64_t n;
 
@@ -456,15 +466,17 @@ static int symbol_point(struct expansion *x, struct probe_point *pp,
 		return 0;
 	}
 	if (module) {
-		if (!module_exists(x->e->s, module)) {
+		const char *ko = modsyms_path(x->e->s, module);
+
+		if (!ko) {
 			if (pp->optional)
 				return 0;
-			sem_error(&pp->loc, "module '%s' of kernel %s is not available here",
-				  module, x->e->s->kernel_release);
+			sem_error(&pp->loc, "kernel %s has no module '%s'",
+				  x->e->s->kernel_release, module);
 			x->failed = 1;
 			return 0;
 		}
-		vec_push(&names, (void *)sym);
+		modsyms_match(ko, sym, &names);
 	} else {
 		if (!need_ksyms(x, &pp->loc))
 			return 0;
@@ -603,8 +615,13 @@ static void expand_point(struct expansion *x, struct probe_point *pp,
 		int before = x->made, r;
 
 		p->optional |= optional;
-		if (try_aliases(x, p, cond, p->optional, depth))
+		if (try_aliases(x, p, cond, p->optional, depth)) {
+			if (x->made == before && !p->optional && !x->failed) {
+				sem_error(&p->loc, "no probe point matches '%s'", pp_text(p));
+				x->failed = 1;
+			}
 			continue;
+		}
 		r = builtin_point(x, p, cond);
 		if (r < 0 && !p->optional) {
 			sem_error(&p->loc, "no probe point matches '%s'%s", pp_text(p),

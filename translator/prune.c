@@ -23,7 +23,7 @@ static void locals(struct elab *e, struct vec *v)
 		struct symbol *s = v->v[i];
 
 		s->used = s->reads || e->s->unoptimized;
-		if (!from_user(e, s))
+		if (!from_user(e, s) || s->quiet)
 			continue;
 		if (s->writes && !s->reads)
 			sem_warn(&s->loc, "local '%s' is assigned but never read", s->name);

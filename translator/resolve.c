@@ -115,7 +115,7 @@ static struct symbol *array(struct scope *sc, struct node *n)
 	return s;
 }
 
-static void touch(struct symbol *s, int write)
+static void touch_in(struct scope *sc, struct symbol *s, int write)
 {
 	if (!s)
 		return;
@@ -123,7 +123,11 @@ static void touch(struct symbol *s, int write)
 		s->writes++;
 	else
 		s->reads++;
+	if (write && sc && sc->fn && s->kind == SYM_GLOBAL)
+		vec_push(&sc->fn->writes, s);
 }
+
+#define touch(s, w) touch_in(sc, (s), (w))
 
 /* ---- calls ---- */
 
@@ -217,8 +221,14 @@ static void call(struct scope *sc, struct node *n)
 		f->next = prev;
 		prev = f;
 		use_function(e, f);
+		if (sc->fn)
+			vec_push(&sc->fn->calls, f);
 	}
 	n->ref = prev;
+	for (int i = 0; i < sc->niterating; i++) {
+		vec_push(&e->foreach_calls, n);
+		vec_push(&e->foreach_calls, sc->iterating[i]);
+	}
 }
 
 /* ---- expressions ---- */
@@ -273,6 +283,35 @@ static int writes_var(const struct node *n, const char *name)
 	return 0;
 }
 
+/* The value of a condition made constant by @defined folding, or -1.
+ * A branch a false @defined guards may name what cannot be resolved
+ * ($vars without debuginfo): it is dropped unresolved, as SystemTap
+ * does. */
+static int constant(const struct node *n)
+{
+	int l, r;
+
+	switch (n->kind) {
+	case N_NUM:
+		return n->num != 0;
+	case N_UNARY:
+		if (n->op != OP_NOT)
+			return -1;
+		l = constant(n->lhs);
+		return l < 0 ? -1 : !l;
+	case N_BINARY:
+		if (n->op != OP_ANDAND && n->op != OP_OROR)
+			return -1;
+		l = constant(n->lhs);
+		r = constant(n->rhs);
+		if (n->op == OP_ANDAND)
+			return l == 0 || r == 0 ? 0 : (l < 0 || r < 0 ? -1 : 1);
+		return l == 1 || r == 1 ? 1 : (l < 0 || r < 0 ? -1 : 0);
+	default:
+		return -1;
+	}
+}
+
 static void stat_operand(struct scope *sc, struct node *n)
 {
 	if (n->kind == N_VAR || n->kind == N_INDEX) {
@@ -320,6 +359,15 @@ static void at(struct scope *sc, struct node *n)
 		stat_operand(sc, n->args.v[0]);
 		for (int i = 1; i < n->args.len; i++)
 			expr(sc, n->args.v[i], 0);
+		for (int i = 0; i < n->comps.len; i++) {
+			struct node *c = n->comps.v[i];
+
+			if (c->kind != N_SUBSCRIPT || i || s[2] != 'i') {
+				sem_error(&c->loc, "only a histogram takes [bucket] after it");
+				return;
+			}
+			expr(sc, c->lhs, 0);
+		}
 		return;
 	}
 	if (!sc->e->s->guru && (!strcmp(s, "@const") || !strcmp(s, "@kderef") ||
@@ -429,11 +477,20 @@ static void expr(struct scope *sc, struct node *n, int write)
 		expr(sc, n->lhs, 0);
 		expr(sc, n->rhs, 0);
 		return;
-	case N_TERNARY:
+	case N_TERNARY: {
+		int k;
+
 		expr(sc, n->cond, 0);
+		k = constant(n->cond);
+		if (k >= 0) {
+			*n = *(k ? n->then : n->els);
+			expr(sc, n, write);
+			return;
+		}
 		expr(sc, n->then, 0);
 		expr(sc, n->els, 0);
 		return;
+	}
 	default:
 		return;
 	}
@@ -454,13 +511,20 @@ static void foreach(struct scope *sc, struct node *n)
 	}
 	for (int i = 0; i < fe->slice.len; i++)
 		expr(sc, fe->slice.v[i], 0);
-	for (int i = 0; i < fe->keys.len; i++)
-		expr(sc, fe->keys.v[i], 1);
+	for (int i = 0; i < fe->keys.len; i++) {
+		struct node *k = fe->keys.v[i];
+
+		expr(sc, k, 1);
+		if (k->ref)
+			((struct symbol *)k->ref)->quiet = 1;
+	}
 	if (fe->value) {
 		struct node v = { .kind = N_VAR, .name = fe->value, .loc = n->loc };
 		struct symbol *s = variable(sc, &v);
 
 		touch(s, 1);
+		if (s)
+			s->quiet = 1;
 		fe->value_sym = s;
 	}
 	if (fe->limit)
@@ -486,11 +550,25 @@ static void stmt(struct scope *sc, struct node *n)
 	case N_EXPRSTMT:
 		expr(sc, n->lhs, 0);
 		return;
-	case N_IF:
+	case N_IF: {
+		int k;
+
 		expr(sc, n->cond, 0);
+		k = constant(n->cond);
+		if (k >= 0) {
+			struct node *live = k ? n->then : n->els;
+
+			if (live)
+				*n = *live;
+			else
+				n->kind = N_NULL;
+			stmt(sc, n);
+			return;
+		}
 		stmt(sc, n->then);
 		stmt(sc, n->els);
 		return;
+	}
 	case N_WHILE:
 	case N_FOR:
 		if (n->kind == N_FOR && n->init)
@@ -542,8 +620,7 @@ static void stmt(struct scope *sc, struct node *n)
 	case N_TRY:
 		stmt(sc, n->body);
 		if (n->name) {
-			struct node v = { .kind = N_VAR, .name = n->name, .loc = n->loc };
-			struct symbol *s = variable(sc, &v);
+			struct symbol *s = variable(sc, n->lhs);
 
 			touch(s, 1);
 			n->ref = s;
@@ -580,6 +657,34 @@ static void resolve_function(struct elab *e, struct function *f)
 
 /* Expand and resolve until nothing new is pulled in: a tapset file
  * brings probes, a probe brings calls, a call brings a file. */
+static int writes_global(struct function *f, struct symbol *s, int depth)
+{
+	if (depth > 64)
+		return 0;
+	for (int i = 0; i < f->writes.len; i++)
+		if (f->writes.v[i] == s)
+			return 1;
+	for (int i = 0; i < f->calls.len; i++)
+		if (writes_global(f->calls.v[i], s, depth + 1))
+			return 1;
+	return 0;
+}
+
+static void check_foreach_calls(struct elab *e)
+{
+	for (int i = 0; i + 1 < e->foreach_calls.len; i += 2) {
+		struct node *call = e->foreach_calls.v[i];
+		struct symbol *arr = e->foreach_calls.v[i + 1];
+
+		for (struct function *f = call->ref; f; f = f->next)
+			if (writes_global(f, arr, 0)) {
+				sem_error(&call->loc, "'%s' is changed inside a foreach over it (by '%s')",
+					  arr->name, f->name);
+				break;
+			}
+	}
+}
+
 void resolve_program(struct elab *e)
 {
 	int probes_done = 0, funcs_done = 0, files_done = 0;
@@ -608,4 +713,5 @@ void resolve_program(struct elab *e)
 		if (diag_too_many())
 			return;
 	}
+	check_foreach_calls(e);
 }

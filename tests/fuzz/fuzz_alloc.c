@@ -68,10 +68,13 @@ static void on_malloc(const volatile void *ptr, size_t size)
 		untracked++;
 		return;
 	}
-	for (i = slot_of(p); slots[i]; i = (i + 1) & (TSIZE - 1))
+	/* The first free or deleted slot: a block that was freed makes
+	 * room for the next, so malloc/free churn does not grow chains. */
+	for (i = slot_of(p); slots[i] > TOMB; i = (i + 1) & (TSIZE - 1))
 		;
+	if (!slots[i])
+		touched[ntouched++] = (uint32_t)i;	/* first use */
 	slots[i] = p;
-	touched[ntouched++] = (uint32_t)i;
 }
 
 static void on_free(const volatile void *ptr)

@@ -29,6 +29,7 @@ TARGET=${FUZZ_TARGET:-parse}
 JOBS=${FUZZ_JOBS:-0}
 CC=${CC:-clang}
 PARSER=${FUZZ_PARSER_DIR:-parser}
+case $PARSER in /*) PARSER_ABS=$PARSER ;; *) PARSER_ABS=$PWD/$PARSER ;; esac
 OUT=build/fuzz
 CORPUS=$OUT/corpus
 ARTIFACTS=$OUT/artifacts
@@ -40,8 +41,8 @@ mkdir -p "$OUT" "$CORPUS" "$ARTIFACTS" "$REGRESS" || exit 2
 # ---- build ----
 # parser/util.c keeps xmalloc & co.; its arena API is renamed away and
 # tests/fuzz/fuzz_alloc.c provides a per-input, ASan-visible one.
-# parser/diag.c is compiled through tests/fuzz/fuzz_diag.c, which adds
-# a per-input reset of the error count.
+# parser/diag.c is compiled through tests/fuzz/fuzz_diag.c, which makes
+# its error count and its already-reported set per input.
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$PARSER"
@@ -60,7 +61,7 @@ build() {	# build NAME EXTRA-FLAGS
 		objs="$objs $o"
 	done
 	# shellcheck disable=SC2086
-	$CC $CFLAGS $2 -DFUZZ_DIAG_C="\"$PWD/$PARSER/diag.c\"" $objs \
+	$CC $CFLAGS $2 -DFUZZ_DIAG_C="\"$PARSER_ABS/diag.c\"" $objs \
 		tests/fuzz/fuzz_diag.c tests/fuzz/fuzz_alloc.c \
 		tests/fuzz/fuzz_parse.c -o "$OUT/fuzz_$1"
 }
@@ -85,8 +86,7 @@ fi
 echo "fuzz: $n seed files, $(ls "$CORPUS" | wc -l) inputs in $CORPUS"
 
 # ---- run ----
-STAMP=$OUT/.stamp
-touch "$STAMP"
+BEFORE=$(ls "$ARTIFACTS")
 LOG=$OUT/fuzz-$TARGET.log
 FLAGS="-max_total_time=$SECONDS_TO_RUN -max_len=4096 -timeout=10 \
 	-rss_limit_mb=4096 -detect_leaks=0 -dict=tests/fuzz/stp.dict \
@@ -112,7 +112,7 @@ describe() {	# describe ARTIFACT -> a short name, no extension
 	kind=${kind%%-*}
 	out=$(ASAN_OPTIONS=detect_leaks=0 timeout 60 "$OUT/fuzz_$TARGET" \
 		-timeout=10 -rss_limit_mb=4096 "$1" 2>&1)
-	sum=$(echo "$out" | grep -aE '^==FUZZ== FAIL:|^SUMMARY:' | head -n 1)
+	sum=$(echo "$out" | grep -aE '^==FUZZ== FAIL:|^SUMMARY: [A-Za-z]+Sanitizer:' | head -n 1)
 	case $sum in
 	*"==FUZZ== FAIL: "*)
 		what=$(echo "$sum" | sed 's/^==FUZZ== FAIL: //; s/ (round trip)//') ;;
@@ -134,7 +134,8 @@ describe() {	# describe ARTIFACT -> a short name, no extension
 found=0
 for a in "$ARTIFACTS"/crash-* "$ARTIFACTS"/timeout-* "$ARTIFACTS"/oom-* \
 	 "$ARTIFACTS"/leak-* "$ARTIFACTS"/slow-unit-*; do
-	[ -f "$a" ] && [ "$a" -nt "$STAMP" ] || continue
+	[ -f "$a" ] || continue
+	echo "$BEFORE" | grep -qxF "${a##*/}" && continue	# an old one
 	case ${a##*/} in slow-unit-*) continue ;; esac
 	name=$(describe "$a").stp
 	cp "$a" "$REGRESS/$name"

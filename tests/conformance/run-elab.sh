@@ -1,0 +1,335 @@
+#!/usr/bin/env bash
+# Pass-2 (elaboration) conformance runner.
+#
+# usage: tests/conformance/run-elab.sh [-v] [-j N] [STP]   (run from the repo root)
+#
+#   STP   the stp binary to test (default ./stp)
+#   -v    also print a line for every test that passes
+#   -j N  run N tests at a time (default: the number of CPUs)
+#
+# Every run is  STP --sysroot=SYSROOT -r KREL -I elab/tapset OPTIONS -p2 FILE ARGS
+# with SYSROOT and KREL from tests/kernel.sh (Debian's 6.1 kernel and its
+# System.map).  When OPTIONS hold -l or -L, FILE is left out: the test is
+# only its header, and lists probe points.
+#
+# tests/conformance/elab/ok/*.stp must elaborate: exit 0, and
+#   - stderr holds exactly the warnings the header announces, no others;
+#   - stdout holds each "stdout-contains" text, none of the "stdout-lacks"
+#     texts, is exactly the "stdout" lines if there are any, and has as many
+#     derived probes ("/* <- " lines) as "probes" says.
+# tests/conformance/elab/ko/*.stp must not: exit 1, the first line of stderr
+#   is the "expect" diagnostic, stderr has a caret line, and each "note"
+#   line appears in stderr.
+#
+# Header lines (the run of '#' lines at the very top of a test):
+#   # args: A B C                 script arguments, after the file name
+#   # options: -u -W              stp options, before -p2 and the file name
+#   # expect: L:C: semantic error: MESSAGE        (ko) the first diagnostic
+#   # note: L:C: note: MESSAGE                    (ko) a note line, any order
+#   # warning: L:C: MESSAGE                       (ok) "F:L:C: warning: MESSAGE"
+#   # stdout-contains: TEXT       (ok) TEXT occurs in stdout
+#   # stdout-lacks: TEXT          (ok) TEXT does not occur in stdout
+#   # stdout-order: TEXT          (ok) these texts occur in stdout in this
+#                                 order, each on a later line than the last
+#   # stdout: LINE                (ok) stdout is exactly these lines
+#   # stdout-empty                (ok) stdout is empty
+#   # probes: N                   (ok) N derived probes in stdout
+# In expect, note and warning values, a leading "L:C:" is in the test file
+# itself (its path is put in front, as stp prints it); a leading
+# "tapset/NAME.stp:L:C:" is in the test tapset directory.
+#
+# Prints "FAIL name: reason" per failure and finally "N passed, N failed".
+# Exits 0 whatever the results; 2 if the runner itself is misused.
+
+set -u
+
+verbose=0
+jobs=$(nproc 2>/dev/null || echo 2)
+usage() { echo "usage: $0 [-v] [-j N] [STP]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-v) verbose=1; shift ;;
+	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
+	-j*) jobs=${1#-j}; shift ;;
+	-h|--help) usage ;;
+	--) shift; break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -le 1 ] || usage
+case "$jobs" in ''|*[!0-9]*|0) usage ;; esac
+stp=${1:-./stp}
+
+if ! command -v "$stp" >/dev/null 2>&1 && [ ! -x "$stp" ]; then
+	echo "$0: $stp: not an executable" >&2
+	exit 2
+fi
+
+here=$(dirname "$0")
+dir=$here/elab
+if [ ! -d "$dir/ok" ] || [ ! -d "$dir/ko" ] || [ ! -d "$dir/tapset" ]; then
+	echo "$0: $dir/ok, $dir/ko or $dir/tapset missing" >&2
+	exit 2
+fi
+sysroot=$("$here/../kernel.sh") && krel=$("$here/../kernel.sh" release) || {
+	echo "$0: tests/kernel.sh failed: no target kernel to elaborate against" >&2
+	exit 2
+}
+common=(--sysroot="$sysroot" -r "$krel" -I "$dir/tapset")
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/run-elab.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# Each stp run gets a CPU-time limit (a loop is killed by SIGXCPU) and
+# /dev/null as stdin (one waiting for input sees end of file).
+cpu_limit=${RUN_ELAB_CPU_LIMIT:-20}
+run() { ( ulimit -S -t "$cpu_limit" 2>/dev/null; exec "$@" ) < /dev/null; }
+
+# headers FILE: the header values of FILE
+headers() {
+	local line
+	h_args='' h_options='' h_expect='' h_has_expect=0 h_probes=''
+	h_notes=() h_warnings=() h_contains=() h_lacks=() h_order=() h_stdout=()
+	h_has_stdout=0 h_bad=''
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		case "$line" in
+		'# args: '*) h_args=${line#'# args: '} ;;
+		'# options: '*) h_options=${line#'# options: '} ;;
+		'# expect: '*) h_expect=${line#'# expect: '}; h_has_expect=1 ;;
+		'# note: '*) h_notes+=("${line#'# note: '}") ;;
+		'# warning: '*) h_warnings+=("${line#'# warning: '}") ;;
+		'# stdout-contains: '*) h_contains+=("${line#'# stdout-contains: '}") ;;
+		'# stdout-lacks: '*) h_lacks+=("${line#'# stdout-lacks: '}") ;;
+		'# stdout-order: '*) h_order+=("${line#'# stdout-order: '}") ;;
+		'# stdout-empty') h_has_stdout=1 ;;
+		'# stdout: '*) h_stdout+=("${line#'# stdout: '}"); h_has_stdout=1 ;;
+		'# stdout:') h_stdout+=(""); h_has_stdout=1 ;;
+		'# probes: '*) h_probes=${line#'# probes: '} ;;
+		'# '*:*)
+			# a misspelt header would silently test nothing
+			local key=${line#'# '}
+			key=${key%%:*}
+			case "$key" in
+			arg|option|expects|notes|warnings|stdout*|probe|note-*|warning-*)
+				h_bad="unknown header '# $key:'" ;;
+			esac ;;
+		'#'*) ;;
+		*) break ;;
+		esac
+	done < "$1"
+}
+
+# where F VALUE: VALUE with its location made into a path as stp prints it
+where() {
+	case "$2" in
+	[0-9]*) w="$1:$2" ;;
+	tapset/*) w="$dir/$2" ;;
+	*) w="$2" ;;
+	esac
+}
+
+# status RC: describe an exit status
+status() {
+	case $1 in
+	137) echo "killed (signal 9)" ;;
+	152) echo "killed by SIGXCPU (over ${cpu_limit}s of CPU: a loop?)" ;;
+	134) echo "aborted (signal 6)" ;;
+	139) echo "crashed (signal 11)" ;;
+	*) if [ "$1" -gt 128 ]; then echo "killed by signal $(( $1 - 128 ))"; else echo "exit $1"; fi ;;
+	esac
+}
+
+# Results go to $out (one file per test), printed in order at the end.
+pass() { echo "PASS $1" > "$out"; }
+fail() {
+	{
+		echo "FAIL $1: $2"
+		shift 2
+		local l
+		for l in "$@"; do echo "    $l"; done
+	} > "$out"
+}
+
+# first FILE: l_first is the first line of FILE, or "(empty)"
+first() {
+	l_first="(empty)"
+	IFS= read -r l_first < "$1" || [ -n "$l_first" ] || l_first="(empty)"
+}
+
+# has_line FILE LINE: does FILE hold exactly LINE?
+has_line() { grep -qxF -- "$2" "$1"; }
+
+has_caret() { grep -q '^ *\^' "$1"; }
+
+words() { read -r -a "$1" <<< "$2"; }
+
+check_ok() {
+	local f=$1 name=$2 so=$3 se=$4 rc l n k lists=0 want
+	local -a args opts cmd
+	words args "$h_args"
+	words opts "$h_options"
+	for l in ${opts[@]+"${opts[@]}"}; do
+		case "$l" in -l|-L) lists=1 ;; esac
+	done
+	cmd=("$stp" "${common[@]}" ${opts[@]+"${opts[@]}"})
+	[ $lists -eq 1 ] || cmd+=(-p2 "$f" ${args[@]+"${args[@]}"})
+	run "${cmd[@]}" > "$so" 2> "$se"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		first "$se"
+		fail "$name" "expected exit 0, got $(status $rc)" "stderr: $l_first"
+		return
+	fi
+	for l in ${h_warnings[@]+"${h_warnings[@]}"}; do
+		where "$f" "$l"
+		want=${w/: /: warning: }
+		if [ "${l#*: }" = "$l" ] || ! has_line "$se" "$want"; then
+			first "$se"
+			fail "$name" "missing warning" "expected: $want" "stderr:   $l_first"
+			return
+		fi
+	done
+	n=$(grep -c ': warning: ' "$se")
+	if [ "$n" -ne ${#h_warnings[@]} ]; then
+		l=$(grep -m1 ': warning: ' "$se")
+		fail "$name" "$n warning(s) where the header announces ${#h_warnings[@]}" \
+			"stderr: ${l:-(no warning)}"
+		return
+	fi
+	for l in ${h_contains[@]+"${h_contains[@]}"}; do
+		if ! grep -qF -- "$l" "$so"; then
+			fail "$name" "stdout lacks '$l'"
+			return
+		fi
+	done
+	for l in ${h_lacks[@]+"${h_lacks[@]}"}; do
+		if grep -qF -- "$l" "$so"; then
+			fail "$name" "stdout has '$l'" "line: $(grep -m1 -F -- "$l" "$so")"
+			return
+		fi
+	done
+	k=0
+	for l in ${h_order[@]+"${h_order[@]}"}; do
+		# the first line holding l after line k
+		n=$(tail -n +$((k + 1)) "$so" | grep -n -m1 -F -- "$l")
+		if [ -z "$n" ]; then
+			fail "$name" "stdout lacks '$l' after line $k (stdout-order)"
+			return
+		fi
+		k=$((k + ${n%%:*}))
+	done
+	if [ $h_has_stdout -eq 1 ]; then
+		printf '%s' "${h_stdout[@]/%/$'\n'}" > "$so.want"
+		if ! cmp -s "$so.want" "$so"; then
+			k=$(diff "$so.want" "$so" | grep -m1 '^[<>]')
+			fail "$name" "stdout differs from the '# stdout:' lines" "first difference: $k"
+			return
+		fi
+	fi
+	if [ -n "$h_probes" ]; then
+		n=$(grep -c '/\* <- ' "$so")
+		if [ "$n" != "$h_probes" ]; then
+			fail "$name" "expected $h_probes derived probe(s), got $n"
+			return
+		fi
+	fi
+	pass "$name"
+}
+
+check_ko() {
+	local f=$1 name=$2 so=$3 se=$4 rc l want got
+	local -a args opts
+	words args "$h_args"
+	words opts "$h_options"
+	if [ $h_has_expect -eq 0 ]; then
+		fail "$name" "no '# expect:' header"
+		return
+	fi
+	where "$f" "$h_expect"
+	want=$w
+	run "$stp" "${common[@]}" ${opts[@]+"${opts[@]}"} -p2 "$f" ${args[@]+"${args[@]}"} \
+		> "$so" 2> "$se"
+	rc=$?
+	first "$se"
+	got=$l_first
+	if [ $rc -ne 1 ]; then
+		fail "$name" "expected exit 1, got $(status $rc)" "expected: $want" "actual:   $got"
+		return
+	fi
+	if [ "$got" != "$want" ]; then
+		fail "$name" "wrong diagnostic" "expected: $want" "actual:   $got"
+		return
+	fi
+	if ! has_caret "$se"; then
+		fail "$name" "no caret line in stderr"
+		return
+	fi
+	for l in ${h_notes[@]+"${h_notes[@]}"}; do
+		where "$f" "$l"
+		if ! has_line "$se" "$w"; then
+			l=$(grep -m1 ': note: ' "$se")
+			fail "$name" "missing note" "expected: $w" "first note: ${l:-(none)}"
+			return
+		fi
+	done
+	pass "$name"
+}
+
+# one KIND FILE INDEX: run one test, its result in $tmp/res/INDEX
+one() {
+	local kind=$1 f=$2 name
+	out=$tmp/res/$3
+	name=${f##*/}; name=$kind/${name%.stp}
+	headers "$f"
+	if [ -n "$h_bad" ]; then
+		fail "$name" "$h_bad"
+		return
+	fi
+	if [ "$kind" = ok ]; then
+		[ $h_has_expect -eq 0 ] || { fail "$name" "'# expect:' in an ok test"; return; }
+		check_ok "$f" "$name" "$tmp/out.$3" "$tmp/err.$3"
+	else
+		check_ko "$f" "$name" "$tmp/out.$3" "$tmp/err.$3"
+	fi
+	rm -f "$tmp/out.$3" "$tmp/out.$3.want" "$tmp/err.$3"
+}
+
+mkdir "$tmp/res"
+i=0
+running=0
+for kind in ok ko; do
+	for f in "$dir/$kind"/*.stp; do
+		[ -e "$f" ] || continue
+		i=$((i + 1))
+		one "$kind" "$f" "$(printf '%05d' $i)" &
+		running=$((running + 1))
+		if [ $running -ge "$jobs" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+	done
+done
+wait
+
+passed=0
+failed=0
+for r in "$tmp"/res/*; do
+	[ -e "$r" ] || continue
+	if IFS= read -r l < "$r" && [ "${l#PASS }" != "$l" ]; then
+		passed=$((passed + 1))
+		[ $verbose -eq 1 ] && cat "$r"
+	else
+		failed=$((failed + 1))
+		cat "$r"
+	fi
+done
+[ $((passed + failed)) -eq $i ] || {
+	echo "FAIL runner: $i tests started, $((passed + failed)) results"
+	failed=$((failed + i - passed - failed))
+}
+
+echo "$passed passed, $failed failed"
+exit 0
