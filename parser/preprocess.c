@@ -30,6 +30,9 @@
  * doubling its argument at every level fails fast instead of eating
  * the machine. */
 #define MAX_TOKENS (512 << 10)
+/* Macro calls one file may make: a macro that calls another twice,
+ * nested twenty deep, produces nothing yet costs a million calls. */
+#define MAX_CALLS 100000
 
 struct macro {
 	const char *name;	/* without the '@' */
@@ -48,6 +51,7 @@ struct pp {
 	 * hundreds of files, and fresh buffers for each cost page faults. */
 	struct tokens raw, rest, out;
 	int overflow;		/* MAX_TOKENS reached in this file */
+	int calls;		/* macro calls in this file */
 };
 
 /* What a walk over a token range needs to know. */
@@ -97,6 +101,13 @@ static void perr(const struct token *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	diag_vat(&t->loc, "parse error", fmt, ap);
 	va_end(ap);
+}
+
+/* Where to go on after an error that spoils the rest of t[0..n): the
+ * end, but a range that ends a file keeps its EOF token. */
+static int rest_of(const struct token *t, int n)
+{
+	return n > 0 && t[n - 1].kind == TK_EOF ? n - 1 : n;
 }
 
 static int is_builtin(const char *name)
@@ -210,7 +221,7 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 	close = match_close(t, i, n);
 	if (close < 0) {
 		perr(&t[i], "unterminated macro body: missing '%%)'");
-		return n - 1;
+		return rest_of(t, n);
 	}
 	m->nbody = close - i - 2;
 	m->body = ar_alloc((m->nbody + 1) * sizeof(*m->body));
@@ -498,7 +509,7 @@ static int split_conditional(struct walk *w, const struct token *t, int i,
 	}
 	if (c->close < 0) {
 		perr(at(w, &t[i]), "unterminated conditional: missing '%%)'");
-		return n - 1;	/* keep the EOF */
+		return rest_of(t, n);
 	}
 	if (c->then < 0) {
 		/* Parse the condition to find where it stops: that token
@@ -547,7 +558,7 @@ static int conditional(struct walk *w, const struct token *t, int i, int n,
 	if (w->cond_depth >= MAX_DEPTH) {
 		perr(at(w, &t[i]), "conditionals nested deeper than %d levels",
 		     MAX_DEPTH);
-		return n - 1;
+		return rest_of(t, n);
 	}
 	next = choose_branch(w, t, i, n, &from, &to);
 	w->cond_depth++;
@@ -615,6 +626,12 @@ static int invoke(struct walk *w, const struct macro *m, const struct token *t,
 	struct tokens *args;
 	int next = i + 1, given = 0;
 
+	if (++w->pp->calls > MAX_CALLS) {
+		perr(at(w, &t[i]), "macro expansion too large (over %d macro calls)",
+		     MAX_CALLS);
+		w->pp->overflow = 1;
+		return i + 1;
+	}
 	if (w->depth >= MAX_DEPTH) {
 		perr(at(w, &t[i]), "macro '@%s' expands too deeply (recursive?)",
 		     m->name);
@@ -626,7 +643,7 @@ static int invoke(struct walk *w, const struct macro *m, const struct token *t,
 		if (next < 0) {
 			perr(at(w, &t[i + 1]), "unterminated argument list of macro '@%s'",
 			     m->name);
-			return n - 1;
+			return rest_of(t, n);
 		}
 		given = starts.len;
 		if (given == 1 && (intptr_t)starts.v[0] == (intptr_t)ends.v[0])
@@ -832,6 +849,7 @@ void pp_file(struct pp *pp, const struct source *src,
 	w.src = src;
 	w.local = &local;
 	pp->overflow = 0;
+	pp->calls = 0;
 	pp->rest.len = 0;
 	resolve_top(&w, in->t, in->len, &pp->rest);
 	walk(&w, pp->rest.t, pp->rest.len, out);
