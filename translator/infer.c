@@ -213,16 +213,13 @@ static void print_call(struct ictx *ic, struct node *n)
 			return;
 		}
 		first = 1;
-	} else if (n->args.len != 1 && ic->report) {
-		sem_error(&n->loc, "%s takes one value", s);
+	} else if (!n->args.len && ic->report) {
+		sem_error(&n->loc, "%s needs a value", s);
 	}
-	for (int i = first; i < n->args.len; i++) {
-		struct node *a = n->args.v[i];
-		enum type t = ty(ic, a);
-
-		if (t == T_STATS && ic->report)
-			sem_error(&a->loc, "print a statistic through an aggregate: @count, @sum, ... or @hist_log");
-	}
+	/* print(a, b) prints them one after the other; a statistic prints
+	 * as its count, sum, min, max and average. */
+	for (int i = first; i < n->args.len; i++)
+		ty(ic, n->args.v[i]);
 }
 
 static enum type call(struct ictx *ic, struct node *n)

@@ -83,6 +83,13 @@ static void declare_global(struct elab *e, struct lib_file *f, struct node *d)
 
 		if (old->file != f && (old->decl->private_ || d->private_))
 			continue;
+		if (old->file != f && old->file->is_user && !f->is_user) {
+			/* As SystemTap does: the script's global and the
+			 * tapset's are one variable. */
+			sem_warn(&old->loc, "global '%s' is also declared by tapset %s; "
+				 "they are one variable", d->name, d->loc.src->name);
+			return;
+		}
 		sem_error(&d->loc, "global '%s' is declared twice", d->name);
 		diag_note(&old->loc, "the other declaration is here");
 		return;

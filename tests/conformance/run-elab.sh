@@ -72,10 +72,10 @@ if [ ! -d "$dir/ok" ] || [ ! -d "$dir/ko" ] || [ ! -d "$dir/tapset" ]; then
 	echo "$0: $dir/ok, $dir/ko or $dir/tapset missing" >&2
 	exit 2
 fi
-sysroot=$("$here/../kernel.sh") && krel=$("$here/../kernel.sh" release) || {
+if ! sysroot=$("$here/../kernel.sh") || ! krel=$("$here/../kernel.sh" release); then
 	echo "$0: tests/kernel.sh failed: no target kernel to elaborate against" >&2
 	exit 2
-}
+fi
 common=(--sysroot="$sysroot" -r "$krel" -I "$dir/tapset")
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/run-elab.XXXXXX") || exit 2
@@ -83,9 +83,11 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
 # Each stp run gets a CPU-time limit (a loop is killed by SIGXCPU) and
-# /dev/null as stdin (one waiting for input sees end of file).
+# /dev/null as stdin (one waiting for input sees end of file).  Each test
+# runs in its own background subshell, which sets the limit for itself
+# (see one()): no extra process per run.
 cpu_limit=${RUN_ELAB_CPU_LIMIT:-20}
-run() { ( ulimit -S -t "$cpu_limit" 2>/dev/null; exec "$@" ) < /dev/null; }
+run() { "$@" < /dev/null; }
 
 # headers FILE: the header values of FILE
 headers() {
@@ -248,7 +250,7 @@ check_ok() {
 	done
 	if [ $h_has_stdout -eq 1 ]; then
 		k=${#h_stdout[@]}
-		[ ${#so[@]} -gt $k ] && k=${#so[@]}
+		[ ${#so[@]} -gt "$k" ] && k=${#so[@]}
 		for ((i = 0; i < k; i++)); do
 			if [ "${h_stdout[i]-(end of output)}" != "${so[i]-(end of output)}" ] ||
 			   [ $i -ge ${#h_stdout[@]} ] || [ $i -ge ${#so[@]} ]; then
@@ -313,6 +315,7 @@ check_ko() {
 # one KIND FILE INDEX: run one test, its result in $tmp/res/INDEX
 one() {
 	local kind=$1 f=$2 name
+	ulimit -S -t "$cpu_limit" 2>/dev/null
 	out=$tmp/res/$3
 	name=${f##*/}; name=$kind/${name%.stp}
 	headers "$f"
@@ -335,7 +338,8 @@ for kind in ok ko; do
 	for f in "$dir/$kind"/*.stp; do
 		[ -e "$f" ] || continue
 		i=$((i + 1))
-		one "$kind" "$f" "$(printf '%05d' $i)" &
+		printf -v idx '%05d' $i
+		one "$kind" "$f" "$idx" &
 		running=$((running + 1))
 		if [ $running -ge "$jobs" ]; then
 			wait -n

@@ -15,7 +15,7 @@
  * Diagnostics are thrown away (stderr points at a null stream) unless
  * FUZZ_VERBOSE is set in the environment; libFuzzer and the sanitizers
  * keep the real stderr.  Each input starts with no errors counted and
- * may report up to FUZZ_MAX_ERRORS (default 1000; stp stops at 20), see
+ * may report up to FUZZ_MAX_ERRORS (default 100; stp stops at 20), see
  * fuzz_diag.c.  Memory is reclaimed after every input, see fuzz_alloc.c.
  */
 #ifndef _GNU_SOURCE
@@ -47,7 +47,7 @@ static const struct pp_env env = {
 static const struct parse_opts opts = { .guru = 1 };
 
 static FILE *real_stderr;
-static int max_errors = 1000;
+static int max_errors = 100;
 
 static ssize_t null_write(void *cookie, const char *buf, size_t size)
 {
