@@ -275,19 +275,24 @@ static enum type at(struct ictx *ic, struct node *n)
 	return T_LONG;
 }
 
+/* Both operands are t, and so is the result. */
+static enum type both(struct ictx *ic, struct node *n, enum type t)
+{
+	need(ic, n->lhs, t);
+	need(ic, n->rhs, t);
+	return t;
+}
+
 static enum type binary(struct ictx *ic, struct node *n)
 {
 	enum type l, r;
 
 	switch (n->op) {
 	case OP_DOT:
-		need(ic, n->lhs, T_STRING);
-		need(ic, n->rhs, T_STRING);
-		return T_STRING;
+		return both(ic, n, T_STRING);
 	case OP_MATCH:
 	case OP_NOMATCH:
-		need(ic, n->lhs, T_STRING);
-		need(ic, n->rhs, T_STRING);
+		both(ic, n, T_STRING);
 		return T_LONG;
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
 		l = ty(ic, n->lhs);
@@ -300,9 +305,7 @@ static enum type binary(struct ictx *ic, struct node *n)
 			sem_error(&n->loc, "statistics cannot be compared; compare an aggregate such as @count");
 		return T_LONG;
 	default:
-		need(ic, n->lhs, T_LONG);
-		need(ic, n->rhs, T_LONG);
-		return T_LONG;
+		return both(ic, n, T_LONG);
 	}
 }
 
@@ -316,9 +319,7 @@ static enum type assign(struct ictx *ic, struct node *n)
 		need(ic, n->rhs, T_LONG);
 		return T_LONG;
 	case OP_CAT_ASSIGN:
-		need(ic, n->lhs, T_STRING);
-		need(ic, n->rhs, T_STRING);
-		return T_STRING;
+		return both(ic, n, T_STRING);
 	case OP_ASSIGN:
 		t = ty(ic, n->rhs);
 		if (!t)
@@ -328,15 +329,9 @@ static enum type assign(struct ictx *ic, struct node *n)
 				sem_error(&n->loc, "statistics are added to with '<<<', not assigned");
 			return T_UNKNOWN;
 		}
-		if (t) {
-			need(ic, n->lhs, t);
-			need(ic, n->rhs, t);
-		}
-		return t;
+		return t ? both(ic, n, t) : t;
 	default:
-		need(ic, n->lhs, T_LONG);
-		need(ic, n->rhs, T_LONG);
-		return T_LONG;
+		return both(ic, n, T_LONG);
 	}
 }
 
