@@ -22,6 +22,9 @@
 # BENCH_NO_HYPERFINE=1 (use the bash timing loop even with hyperfine).
 set -euo pipefail
 export LC_ALL=C
+# say, die, need_deps, check, measure, peak_kb, row, ... (shared with run.sh)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -33,14 +36,7 @@ MEM_RUNS=${BENCH_MEM_RUNS:-3}
 OUT=build/bench/pass2
 RESULTS=tests/bench/results.txt
 ONE='probe kprobe.function("vfs_read") { printf("%d\n", 1) }'
-
-say() { echo "bench: $*" >&2; }
-die() { echo "bench: $*" >&2; exit 1; }
-need_deps() {
-	echo "bench: $*" >&2
-	echo "bench: run \`make deps\` (installs systemtap, linux-headers-amd64, the kernel sysroot, hyperfine, time), then \`make bench\` again" >&2
-	exit 1
-}
+DEPS="systemtap, linux-headers-amd64, the kernel sysroot, hyperfine, time"
 
 # ---- tools and target kernel ----------------------------------------------
 command -v stap >/dev/null 2>&1 || need_deps "stap (Debian's systemtap) is not installed"
@@ -54,12 +50,7 @@ MAP=$SYSROOT/boot/System.map-$KREL
 	need_deps "no kernel headers for $KREL (stap -r needs /lib/modules/$KREL/build)"
 KOPTS=(--sysroot="$SYSROOT" -r "$KREL")
 
-HYPERFINE=
-NO_HF_WHY="hyperfine not found"
-[ -z "${BENCH_NO_HYPERFINE:-}" ] || NO_HF_WHY="BENCH_NO_HYPERFINE set"
-if [ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null 2>&1; then
-	HYPERFINE=$(command -v hyperfine)
-fi
+pick_hyperfine
 
 mkdir -p "$OUT"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -74,7 +65,7 @@ SCRIPT=$OUT/script20.stp
 NFILES=$(find "$TAPSET" -maxdepth 1 -name '*.stp' | wc -l)
 [ "$NFILES" -eq 200 ] || die "$TAPSET has $NFILES .stp files, not 200"
 TAPSET_LINES=$(cat "$TAPSET"/*.stp | wc -l)
-MIN_LINES=$(wc -l "$TAPSET"/*.stp | grep -v ' total$' | sort -n | head -n 1 | awk '{ print $1 }')
+MIN_LINES=$(wc -l "$TAPSET"/*.stp | awk '$2 != "total" && (m == "" || $1 < m) { m = $1 } END { print m }')
 MAX_LINES=$(wc -l "$TAPSET"/*.stp | grep -v ' total$' | sort -n | tail -n 1 | awk '{ print $1 }')
 N_ALIASES=$(cat "$TAPSET"/*.stp | grep -c '^probe bx_[0-9]*\.[a-z.]* +\?=') || true
 N_FUNCS=$(cat "$TAPSET"/*.stp | grep -c '^function ') || true
@@ -91,15 +82,6 @@ grep -v '^sys_' "$OUT/missing.txt" >"$OUT/missing-x86.txt" || true
 	die "kernel functions not in $MAP: $(tr '\n' ' ' <"$OUT/missing-x86.txt")"
 
 # Every measured command must succeed once before it is timed.
-check() {
-	local what=$1
-	shift
-	if ! "$@" >"$OUT/check.out" 2>"$OUT/check.err"; then
-		echo "bench: $what failed: $*" >&2
-		tail -n 20 "$OUT/check.err" >&2
-		exit 1
-	fi
-}
 check "stp -p2 on the 20-alias script" $STP "${KOPTS[@]}" -I "$TAPSET" -v -p2 "$SCRIPT"
 STP_KPROBES=$(grep -c '^kprobe\.' "$OUT/check.out") || true
 STP_SUMMARY=$(sed -n 's/^Pass 2: analyzed script: \([^ ]* probes, [^ ]* functions, [^ ]* globals\).*/\1/p' "$OUT/check.err")
@@ -116,65 +98,6 @@ check "stp -p2 one probe" $STP "${KOPTS[@]}" -p2 -e "$ONE"
 check "stap -p2 one probe" stap "${KOPTS[@]}" -p2 -e "$ONE"
 
 # ---- timing ---------------------------------------------------------------
-if [ -n "${EPOCHREALTIME:-}" ]; then
-	now_us() { NOW=${EPOCHREALTIME/./}; }
-else
-	now_us() { NOW=$(($(date +%s%N) / 1000)); }
-fi
-
-# median of the numbers on stdin
-median() {
-	sort -n | awk '{ v[NR] = $1 }
-		END { if (NR == 0) { print 0; exit }
-		      if (NR % 2) print v[(NR + 1) / 2];
-		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# time_loop N CMD...: run CMD N times (output discarded); print the median
-# wall time in ms.
-time_loop() {
-	local n=$1 i t0 t1
-	shift
-	for ((i = 0; i < n; i++)); do
-		now_us
-		t0=$NOW
-		"$@" >/dev/null 2>&1 || die "command failed: $*"
-		now_us
-		t1=$NOW
-		echo $((t1 - t0))
-	done | median | awk '{ printf "%.3f\n", $1 / 1000 }'
-}
-
-# measure NAME RUNS CMD...: median wall time of CMD in ms, after warm-up.
-measure() {
-	local name=$1 runs=$2 cmd="" a
-	shift 2
-	say "timing $name: $WARMUP warm-up + $runs runs"
-	if [ -n "$HYPERFINE" ]; then
-		for a in "$@"; do cmd+=$(printf '%q ' "$a"); done
-		"$HYPERFINE" -N --style none --warmup "$WARMUP" --runs "$runs" \
-			--command-name "$name" --export-csv "$OUT/$name.csv" \
-			-- "$cmd" >/dev/null 2>"$OUT/$name.err" ||
-			{ cat "$OUT/$name.err" >&2; die "hyperfine failed on $*"; }
-		# command,mean,stddev,median,user,system,min,max (seconds)
-		awk -F, 'NR == 2 { printf "%.3f\n", $(NF - 4) * 1000 }' "$OUT/$name.csv"
-	else
-		time_loop "$WARMUP" "$@" >/dev/null
-		time_loop "$runs" "$@"
-	fi
-}
-
-# peak_kb CMD...: median over MEM_RUNS runs of the maximum resident set
-# size, in KB.
-peak_kb() {
-	local i
-	for ((i = 0; i < MEM_RUNS; i++)); do
-		/usr/bin/time -f %M -o "$OUT/time.out" "$@" >/dev/null 2>&1 ||
-			die "command failed: $*"
-		tail -n 1 "$OUT/time.out"
-	done | median | awk '{ printf "%d\n", $1 }'
-}
-
 T_A_STP=$(measure p2a-stp "$RUNS" $STP "${KOPTS[@]}" -I "$TAPSET" -p2 "$SCRIPT")
 T_A_STAP=$(measure p2a-stap "$STAP_RUNS" stap "${KOPTS[@]}" -I "$TAPSET" -p2 "$SCRIPT")
 T_B_STP=$(measure p2b-stp "$RUNS" $STP "${KOPTS[@]}" -p2 -e "$ONE")
@@ -188,40 +111,19 @@ M_B_STP=$(peak_kb $STP "${KOPTS[@]}" -p2 -e "$ONE")
 M_B_STAP=$(peak_kb stap "${KOPTS[@]}" -p2 -e "$ONE")
 
 # ---- report ----------------------------------------------------------------
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.1fx", b / a; else print "-" }'; }
 frac() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
-row() { # label stp stap
-	printf '  %-44s %10.2f %10.2f %9s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"
-}
 mrow() { # label stp-kb stap-kb
 	printf '  %-44s %10.1f %10.1f %9s\n' "$1" "$(mb "$2")" "$(mb "$3")" "$(frac "$2" "$3")"
 }
-mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
-met() { # cond-as-awk-expr
-	awk "BEGIN { exit !($1) }" && echo "met" || echo "NOT met"
-}
 
-if [ -n "$HYPERFINE" ]; then
-	METHOD="$("$HYPERFINE" --version) -N, $WARMUP warm-up + $RUNS runs (stp) / $STAP_RUNS runs (stap), median"
-else
-	METHOD="bash loop ($NO_HF_WHY), $WARMUP warm-up + $RUNS runs (stp) / $STAP_RUNS runs (stap), median"
-fi
-CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 SPEEDUP=$(awk -v a="$T_A_STP" -v b="$T_A_STAP" 'BEGIN { printf "%.2fx", b / a }')
 MEMFRAC=$(frac "$M_A_STP" "$M_A_STAP")
 
 SECTION=$OUT/pass2-section.txt
 {
-	echo "## pass 2 (elaborate)"
-	echo
-	echo "date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "machine:  $(nproc) CPUs, ${CPU:-unknown CPU}, $(uname -sr)"
-	echo "stp:      git $REV"
-	echo "stap:     $(stap -V 2>&1 | head -n 1)"
-	echo "target:   --sysroot=$SYSROOT -r $KREL"
-	echo "load:     $LOAD_START at start, $(cut -d' ' -f1-3 /proc/loadavg) at end (1/5/15-min load average)"
-	echo "timing:   $METHOD; wall time in ms"
-	echo
+	section_head "pass 2 (elaborate)" "$RUNS runs (stp) / $STAP_RUNS runs (stap)" \
+		"stap:     $(stap -V 2>&1 | head -n 1)" \
+		"target:   --sysroot=$SYSROOT -r $KREL"
 	printf '  %-44s %10s %10s %9s\n' "" "stp ms" "stap ms" "stap/stp"
 	row "a. 20 aliases+functions, 200-file -I, -p2" "$T_A_STP" "$T_A_STAP"
 	row "b. one kprobe, no -I, -p2 (fixed costs)" "$T_B_STP" "$T_B_STAP"
@@ -256,21 +158,4 @@ SECTION=$OUT/pass2-section.txt
 } >"$SECTION"
 
 # Replace the pass-2 section of results.txt (or add it), keep the others.
-if [ -f "$RESULTS" ]; then
-	awk -v new="$SECTION" '
-		BEGIN { while ((getline l < new) > 0) sec = sec l "\n" }
-		/^## pass 2 \(elaborate\)/ { printf "%s", sec; skip = 1; done = 1; next }
-		skip && /^## / { skip = 0 }
-		!skip { print; last = $0 }
-		END { if (!done) printf "%s%s", (last == "" ? "" : "\n"), sec }' "$RESULTS" >"$OUT/results.tmp"
-else
-	{
-		echo "# stp benchmarks (make bench: tests/bench/run.sh)"
-		echo
-		cat "$SECTION"
-	} >"$OUT/results.tmp"
-fi
-mv "$OUT/results.tmp" "$RESULTS"
-
-cat "$SECTION"
-say "written to $RESULTS"
+publish_section "pass 2 (elaborate)" "$SECTION" once

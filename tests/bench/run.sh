@@ -23,6 +23,9 @@
 # BENCH_NO_HYPERFINE=1 (use the bash timing loop even with hyperfine).
 set -euo pipefail
 export LC_ALL=C
+# say, die, need_deps, check, measure, peak_kb, row, ... (shared with pass2.sh)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -34,14 +37,8 @@ TAPSET=${BENCH_TAPSET:-/usr/share/systemtap/tapset}
 OUT=build/bench
 RESULTS=tests/bench/results.txt
 HELLO='probe begin { printf("hello\n") exit() }'
-
-say() { echo "bench: $*" >&2; }
-die() { echo "bench: $*" >&2; exit 1; }
-need_deps() {
-	echo "bench: $*" >&2
-	echo "bench: run \`make deps\` (installs systemtap, linux-headers-amd64, hyperfine, time), then \`make bench\` again" >&2
-	exit 1
-}
+MEM_RUNS=1 # peak_kb: one run per command
+DEPS="systemtap, linux-headers-amd64, hyperfine, time"
 
 # ---- tools ----------------------------------------------------------------
 command -v stap >/dev/null 2>&1 || need_deps "stap (Debian's systemtap) is not installed"
@@ -60,12 +57,7 @@ fi
 [ -n "$KVER" ] && [ -f "/lib/modules/$KVER/build/.config" ] ||
 	need_deps "no kernel headers with a .config under /lib/modules/*/build (stap will not run without them; package linux-headers-amd64)"
 
-HYPERFINE=
-NO_HF_WHY="hyperfine not found"
-[ -z "${BENCH_NO_HYPERFINE:-}" ] || NO_HF_WHY="BENCH_NO_HYPERFINE set"
-if [ -z "${BENCH_NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null 2>&1; then
-	HYPERFINE=$(command -v hyperfine)
-fi
+pick_hyperfine
 
 mkdir -p "$OUT"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -82,15 +74,6 @@ python3 tests/bench/gen_script1000.py "$SCRIPT"
 [ "$(wc -l <"$SCRIPT")" -eq 1000 ] || die "$SCRIPT is not 1000 lines"
 
 # Every measured command must succeed once before it is timed.
-check() {
-	local what=$1
-	shift
-	if ! "$@" >"$OUT/check.out" 2>"$OUT/check.err"; then
-		echo "bench: $what failed: $*" >&2
-		tail -n 20 "$OUT/check.err" >&2
-		exit 1
-	fi
-}
 check "stp -p1 on the 1000-line script" $STP -p1 "$SCRIPT"
 check "stap -p1 on the 1000-line script" "${STAP[@]}" -p1 "$SCRIPT"
 check "stp -p1 -e" $STP -p1 -e "$HELLO"
@@ -102,69 +85,13 @@ CORPUS_SUMMARY=$(tail -n 1 "$OUT/check.out")
 CORPUS_FILES=$(find "$TAPSET" -type f \( -name '*.stp' -o -name '*.stpm' \) | wc -l)
 
 # ---- timing ---------------------------------------------------------------
-# now_us: NOW = wall clock in microseconds (no fork with bash 5).
-if [ -n "${EPOCHREALTIME:-}" ]; then
-	now_us() { NOW=${EPOCHREALTIME/./}; }
-else
-	now_us() { NOW=$(($(date +%s%N) / 1000)); }
-fi
-
-# median of the numbers on stdin
-median() {
-	sort -n | awk '{ v[NR] = $1 }
-		END { if (NR == 0) { print 0; exit }
-		      if (NR % 2) print v[(NR + 1) / 2];
-		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# time_loop N CMD...: run CMD N times (output discarded); print the median
-# wall time in ms.
-time_loop() {
-	local n=$1 i t0 t1
-	shift
-	for ((i = 0; i < n; i++)); do
-		now_us
-		t0=$NOW
-		"$@" >/dev/null 2>&1 || die "command failed: $*"
-		now_us
-		t1=$NOW
-		echo $((t1 - t0))
-	done | median | awk '{ printf "%.3f\n", $1 / 1000 }'
-}
-
-# measure NAME CMD...: median wall time of CMD in ms, after warm-up.
-measure() {
-	local name=$1 cmd="" a
-	shift
-	say "timing $name: $WARMUP warm-up + $RUNS runs"
-	if [ -n "$HYPERFINE" ]; then
-		for a in "$@"; do cmd+=$(printf '%q ' "$a"); done
-		"$HYPERFINE" -N --style none --warmup "$WARMUP" --runs "$RUNS" \
-			--command-name "$name" --export-csv "$OUT/$name.csv" \
-			-- "$cmd" >/dev/null 2>"$OUT/$name.err" ||
-			{ cat "$OUT/$name.err" >&2; die "hyperfine failed on $*"; }
-		# command,mean,stddev,median,user,system,min,max (seconds)
-		awk -F, 'NR == 2 { printf "%.3f\n", $(NF - 4) * 1000 }' "$OUT/$name.csv"
-	else
-		time_loop "$WARMUP" "$@" >/dev/null
-		time_loop "$RUNS" "$@"
-	fi
-}
-
-# peak_kb CMD...: maximum resident set size of one run, in KB.
-peak_kb() {
-	/usr/bin/time -f %M -o "$OUT/time.out" "$@" >/dev/null 2>&1 ||
-		die "command failed: $*"
-	tail -n 1 "$OUT/time.out"
-}
-
-T_A_STP=$(measure a-stp $STP -p1 "$SCRIPT")
-T_A_STAP=$(measure a-stap "${STAP[@]}" -p1 "$SCRIPT")
-T_B_STP=$(measure b-stp $STP -p1 -e "$HELLO")
-T_B_STAP=$(measure b-stap "${STAP[@]}" -p1 -e "$HELLO")
-T_C_STP=$(measure c-stp $CORPUS "$TAPSET" -t)
-T_C_STAP=$(measure c-stap "${STAP[@]}" -p1 -e 'probe never {}')
-T_TRUE=$(measure true /bin/true)
+T_A_STP=$(measure a-stp "$RUNS" $STP -p1 "$SCRIPT")
+T_A_STAP=$(measure a-stap "$RUNS" "${STAP[@]}" -p1 "$SCRIPT")
+T_B_STP=$(measure b-stp "$RUNS" $STP -p1 -e "$HELLO")
+T_B_STAP=$(measure b-stap "$RUNS" "${STAP[@]}" -p1 -e "$HELLO")
+T_C_STP=$(measure c-stp "$RUNS" $CORPUS "$TAPSET" -t)
+T_C_STAP=$(measure c-stap "$RUNS" "${STAP[@]}" -p1 -e 'probe never {}')
+T_TRUE=$(measure true "$RUNS" /bin/true)
 
 say "peak memory of a. and c."
 M_A_STP=$(peak_kb $STP -p1 "$SCRIPT")
@@ -229,34 +156,12 @@ T_D1_STP=$(awk -v u="$D_STP_US" -v n="$D_OK" 'BEGIN { printf "%.3f", u / 1000 / 
 T_D1_STAP=$(awk -v u="$D_STAP_US" -v n="$D_OK" 'BEGIN { printf "%.3f", u / 1000 / n }')
 
 # ---- report ----------------------------------------------------------------
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.1fx", b / a; else print "-" }'; }
-row() { # label stp stap [unit]
-	printf '  %-44s %10.2f %10.2f %9s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"
-}
-mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
-met() { # cond-as-awk-expr
-	awk "BEGIN { exit !($1) }" && echo "met" || echo "NOT met"
-}
-
-if [ -n "$HYPERFINE" ]; then
-	METHOD="$("$HYPERFINE" --version) -N, $WARMUP warm-up + $RUNS runs, median"
-else
-	METHOD="bash loop ($NO_HF_WHY), $WARMUP warm-up + $RUNS runs, median"
-fi
-CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 RATIO_D=$(ratio "$T_D1_STP" "$T_D1_STAP")
 
 SECTION=$OUT/pass1-section.txt
 {
-	echo "## pass 1 (parse)"
-	echo
-	echo "date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "machine:  $(nproc) CPUs, ${CPU:-unknown CPU}, $(uname -sr)"
-	echo "stp:      git $REV"
-	echo "stap:     $(stap -V 2>&1 | head -n 1) (-r $KVER)"
-	echo "load:     $LOAD_START at start, $(cut -d' ' -f1-3 /proc/loadavg) at end (1/5/15-min load average)"
-	echo "timing:   $METHOD; wall time in ms"
-	echo
+	section_head "pass 1 (parse)" "$RUNS runs" \
+		"stap:     $(stap -V 2>&1 | head -n 1) (-r $KVER)"
 	printf '  %-44s %10s %10s %9s\n' "" "stp ms" "stap ms" "stap/stp"
 	row "a. 1000-line script, -p1" "$T_A_STP" "$T_A_STAP"
 	row "b. one-line -e script, -p1" "$T_B_STP" "$T_B_STAP"
@@ -302,24 +207,7 @@ SECTION=$OUT/pass1-section.txt
 } >"$SECTION"
 
 # Replace the pass-1 section of results.txt (or add it), keep the others.
-if [ -f "$RESULTS" ]; then
-	awk -v new="$SECTION" '
-		BEGIN { while ((getline l < new) > 0) sec = sec l "\n" }
-		/^## pass 1 \(parse\)/ { printf "%s", sec; skip = 1; done = 1; next }
-		skip && /^## / { skip = 0 }
-		!skip { print }
-		END { if (!done) printf "\n%s", sec }' "$RESULTS" >"$OUT/results.tmp"
-else
-	{
-		echo "# stp benchmarks (make bench: tests/bench/run.sh)"
-		echo
-		cat "$SECTION"
-	} >"$OUT/results.tmp"
-fi
-mv "$OUT/results.tmp" "$RESULTS"
-
-cat "$SECTION"
-say "written to $RESULTS"
+publish_section "pass 1 (parse)" "$SECTION" always
 
 # ---- pass 2 (elaborate): its own script and section -------------------------
 "$ROOT/tests/bench/pass2.sh"
