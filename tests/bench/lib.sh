@@ -120,7 +120,7 @@ section_head() {
 	else
 		method="bash loop ($NO_HF_WHY), $WARMUP warm-up + $runs, median"
 	fi
-	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 	echo "## $heading"
 	echo
 	echo "date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
