@@ -35,8 +35,12 @@ fetch() {	# package, paths inside it
 	shift
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
-		{ echo "kernel.sh: cannot download $pkg" >&2; rm -rf "$tmp"; exit 1; }
+	if ! (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1); then
+		# stale package lists: refresh once and try again
+		apt-get update -qq >/dev/null 2>&1 || true
+		(cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+			{ echo "kernel.sh: cannot download $pkg" >&2; rm -rf "$tmp"; exit 1; }
+	fi
 	mkdir -p "$root"
 	dpkg-deb --fsys-tarfile "$tmp"/"$pkg"_*.deb | tar -x -C "$root" "$@"
 	rm -rf "$tmp"
