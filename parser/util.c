@@ -77,7 +77,9 @@ static void *chunk_alloc(size_t sz)
 
 static char *ar_cur, *ar_end;
 
-void *ar_alloc(size_t n)
+/* Weak, so that a fuzzer can give every object its own heap block
+ * (tests/fuzz/fuzz_alloc.c); stp itself uses this arena. */
+__attribute__((weak)) void *ar_alloc(size_t n)
 {
 	char *p;
 
@@ -126,6 +128,12 @@ char *ar_printf(const char *fmt, ...)
 
 static const char **itab;
 static size_t icap, icount;
+static void *(*permanent_alloc)(size_t n);
+
+void util_set_permanent_alloc(void *(*alloc)(size_t n))
+{
+	permanent_alloc = alloc;
+}
 
 static size_t hash(const char *s, size_t n)
 {
@@ -138,7 +146,8 @@ static size_t hash(const char *s, size_t n)
 
 static void intern_resize(size_t ncap)
 {
-	const char **nt = xcalloc(ncap, sizeof(*nt));
+	const char **nt = permanent_alloc ? permanent_alloc(ncap * sizeof(*nt)) :
+					    xcalloc(ncap, sizeof(*nt));
 
 	for (size_t i = 0; i < icap; i++) {
 		size_t j;
@@ -150,7 +159,8 @@ static void intern_resize(size_t ncap)
 			j = (j + 1) & (ncap - 1);
 		nt[j] = itab[i];
 	}
-	free(itab);
+	if (!permanent_alloc)
+		free(itab);
 	itab = nt;
 	icap = ncap;
 }
@@ -183,6 +193,13 @@ const char *intern(const char *s, size_t n)
 		j = (j + 1) & (icap - 1);
 	}
 	icount++;
+	if (permanent_alloc) {
+		char *copy = permanent_alloc(n + 1);
+
+		memcpy(copy, s, n);
+		copy[n] = '\0';
+		return itab[j] = copy;
+	}
 	return itab[j] = ar_strndup(s, n);
 }
 

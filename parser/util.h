@@ -31,6 +31,9 @@ char *ar_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *intern(const char *s, size_t n);
 /* Room for n more names without regrowing the table. */
 void intern_reserve(size_t n);
+/* Where interned names and their table live, for a fuzzer that frees
+ * everything else after each input: zeroed memory, never freed. */
+void util_set_permanent_alloc(void *(*alloc)(size_t n));
 
 /* Map from pointers (interned names) to pointers. */
 struct pmap {

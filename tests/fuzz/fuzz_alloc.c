@@ -11,11 +11,9 @@
  *
  * So in the fuzz build:
  *
- *  - parser/util.c is compiled with its arena functions renamed away
- *    (-Dar_alloc=stp_arena_alloc ..., see run.sh) and this file
- *    provides ar_alloc, ar_strndup, ar_strdup, ar_printf and intern on
- *    top of malloc: every AST object gets its own ASan redzones.  Like
- *    the arena, ar_alloc returns zeroed memory (the parser relies on it).
+ *  - this file's ar_alloc overrides parser/util.c's weak one: every AST
+ *    object is its own heap block, with ASan redzones.  Like the arena,
+ *    it returns zeroed memory (the parser relies on it).
  *
  *  - a sanitizer malloc/free hook records every heap block allocated
  *    while one input runs; fuzz_iter_end() frees the ones still live.
@@ -25,8 +23,9 @@
  *
  * Nothing allocated during an input may be used after it.  The one
  * exception is intern(): the parser caches interned pointers (keywords)
- * in statics and compares names by pointer, so interned strings are
- * allocated untracked and live for the whole run, as in stp.
+ * in statics and compares names by pointer, so interned strings and
+ * their table come from permanent(), untracked, and live for the whole
+ * run, as in stp.
  */
 #include "fuzz_alloc.h"
 #include "util.h"
@@ -90,6 +89,8 @@ static void on_free(const volatile void *ptr)
 		}
 }
 
+static void *permanent(size_t n);
+
 static void *map(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -107,110 +108,31 @@ void fuzz_alloc_init(void)
 	slots = map(TSIZE * sizeof(*slots));
 	touched = map(TSIZE / 2 * sizeof(*touched));
 	doomed = map(TSIZE / 2 * sizeof(*doomed));
+	util_set_permanent_alloc(permanent);
 	if (!__sanitizer_install_malloc_and_free_hooks(on_malloc, on_free)) {
 		fprintf(stderr, "fuzz_alloc: cannot install malloc hooks\n");
 		abort();
 	}
 }
 
-/* ---- intern: permanent, like parser/util.c's ---- */
+/* ---- allocation ---- */
 
-static const char **itab;
-static size_t icap, icount;
-
-static size_t hash(const char *s, size_t n)
-{
-	size_t h = 2166136261u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static void intern_grow(void)
-{
-	size_t ncap = icap ? icap * 2 : 256;
-	const char **nt = xcalloc(ncap, sizeof(*nt));
-
-	for (size_t i = 0; i < icap; i++) {
-		size_t j;
-
-		if (!itab[i])
-			continue;
-		j = hash(itab[i], strlen(itab[i])) & (ncap - 1);
-		while (nt[j])
-			j = (j + 1) & (ncap - 1);
-		nt[j] = itab[i];
-	}
-	free(itab);
-	itab = nt;
-	icap = ncap;
-}
-
-const char *intern(const char *s, size_t n)
+/* Interned names outlive the input: allocated untracked, never freed. */
+static void *permanent(size_t n)
 {
 	int was = tracking;
-	char *copy;
-	size_t j;
+	void *p;
 
-	tracking = 0;	/* what it allocates outlives the input */
-	if (2 * (icount + 1) > icap)
-		intern_grow();
-	j = hash(s, n) & (icap - 1);
-	while (itab[j]) {
-		if (!strncmp(itab[j], s, n) && !itab[j][n]) {
-			tracking = was;
-			return itab[j];
-		}
-		j = (j + 1) & (icap - 1);
-	}
-	icount++;
-	copy = xmalloc(n + 1);
-	memcpy(copy, s, n);
-	copy[n] = '\0';
-	itab[j] = copy;
+	tracking = 0;
+	p = xcalloc(n ? n : 1, 1);
 	tracking = was;
-	return copy;
+	return p;
 }
 
-size_t fuzz_interned(void)
-{
-	return icount;
-}
-
-/* ---- the arena API on calloc ---- */
-
+/* Overrides parser/util.c's (weak) arena: one heap block per object. */
 void *ar_alloc(size_t n)
 {
 	return xcalloc(n ? n : 1, 1);
-}
-
-char *ar_strndup(const char *s, size_t n)
-{
-	char *p = ar_alloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-char *ar_strdup(const char *s)
-{
-	return ar_strndup(s, strlen(s));
-}
-
-char *ar_printf(const char *fmt, ...)
-{
-	struct sbuf sb = { 0 };
-	va_list ap;
-	char *p;
-
-	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
-	va_end(ap);
-	p = ar_strndup(sb.s ? sb.s : "", sb.len);
-	free(sb.s);
-	return p;
 }
 
 /* ---- per input ---- */

@@ -11,7 +11,6 @@ void fuzz_alloc_init(void);
 void fuzz_iter_begin(void);
 void fuzz_iter_end(void);
 size_t fuzz_untracked(void);
-size_t fuzz_interned(void);	/* distinct interned strings */
 
 /* fuzz_diag.c: forget the errors counted so far (and the cap). */
 void fuzz_diag_reset(void);

@@ -39,25 +39,20 @@ TAPSETS=/usr/share/systemtap/tapset
 mkdir -p "$OUT" "$CORPUS" "$ARTIFACTS" "$REGRESS" || exit 2
 
 # ---- build ----
-# parser/util.c keeps xmalloc & co.; its arena API is renamed away and
-# tests/fuzz/fuzz_alloc.c provides a per-input, ASan-visible one.
+# tests/fuzz/fuzz_alloc.c overrides parser/util.c's weak arena with a
+# per-input, ASan-visible one.
 # parser/diag.c is compiled through tests/fuzz/fuzz_diag.c, which makes
 # its error count and its already-reported set per input.
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$PARSER"
-RENAME="-Dar_alloc=stp_arena_alloc -Dar_strndup=stp_arena_strndup \
-	-Dar_strdup=stp_arena_strdup -Dar_printf=stp_arena_printf \
-	-Dintern=stp_arena_intern"
 build() {	# build NAME EXTRA-FLAGS
 	objs=
 	for f in "$PARSER"/*.c; do
 		o=$OUT/obj-$1-$(basename "$f" .c).o
-		extra=
-		[ "$f" = "$PARSER/util.c" ] && extra=$RENAME
 		[ "$f" = "$PARSER/diag.c" ] && continue	# fuzz_diag.c has it
 		# shellcheck disable=SC2086
-		$CC $CFLAGS $2 $extra -c "$f" -o "$o" || return 1
+		$CC $CFLAGS $2 -c "$f" -o "$o" || return 1
 		objs="$objs $o"
 	done
 	# shellcheck disable=SC2086
