@@ -223,7 +223,7 @@ static void call_args(struct parser *p, struct vec *args)
 	if (accept_op(p, OP_RPAREN))
 		return;
 	do
-		vec_push(args, expr(p));
+		vec_push_ar(args, expr(p));
 	while (accept_op(p, OP_COMMA));
 	expect_op(p, OP_RPAREN);
 }
@@ -235,9 +235,9 @@ static void index_keys(struct parser *p, struct vec *keys)
 		if (is_op(p, OP_STAR) &&
 		    (tok_is_op(peek_at(p, 1), OP_COMMA) ||
 		     tok_is_op(peek_at(p, 1), OP_RBRACKET)))
-			vec_push(keys, node_new(N_STAR, &advance(p)->loc));
+			vec_push_ar(keys, node_new(N_STAR, &advance(p)->loc));
 		else
-			vec_push(keys, expr(p));
+			vec_push_ar(keys, expr(p));
 	} while (accept_op(p, OP_COMMA));
 	expect_op(p, OP_RBRACKET);
 }
@@ -285,7 +285,7 @@ static void components(struct parser *p, struct node *n)
 			c = node_new(N_MEMBER, &t->loc);
 			c->name = strip_pretty(t->str, &pretty);
 			n->pretty = (unsigned char)pretty;
-			vec_push(&n->comps, c);
+			vec_push_ar(&n->comps, c);
 		} else if (t->kind == TK_IDENT && !t->space_before &&
 			   strspn(t->str, "$") == strlen(t->str)) {
 			/* "@cast(p, "t")$": pretty-print the whole value */
@@ -299,7 +299,7 @@ static void components(struct parser *p, struct node *n)
 			c = node_new(N_SUBSCRIPT, &t->loc);
 			c->lhs = expr(p);
 			expect_op(p, OP_RBRACKET);
-			vec_push(&n->comps, c);
+			vec_push_ar(&n->comps, c);
 		} else {
 			return;
 		}
@@ -359,13 +359,13 @@ static struct node *at_builtin(struct parser *p)
 	n->name = s;
 	expect_op(p, OP_LPAREN);
 	if (!strcmp(s, "@cast")) {
-		vec_push(&n->args, expr(p));
+		vec_push_ar(&n->args, expr(p));
 		expect_op(p, OP_COMMA);
 		need_string(p, "a type name string");
-		vec_push(&n->args, string_lit(p));
+		vec_push_ar(&n->args, string_lit(p));
 		if (accept_op(p, OP_COMMA)) {
 			need_string(p, "a module name string");
-			vec_push(&n->args, string_lit(p));
+			vec_push_ar(&n->args, string_lit(p));
 		}
 		expect_op(p, OP_RPAREN);
 		components(p, n);
@@ -373,10 +373,10 @@ static struct node *at_builtin(struct parser *p)
 	}
 	if (!strcmp(s, "@var")) {
 		need_string(p, "a variable name string");
-		vec_push(&n->args, string_lit(p));
+		vec_push_ar(&n->args, string_lit(p));
 		if (accept_op(p, OP_COMMA)) {
 			need_string(p, "a module name string");
-			vec_push(&n->args, string_lit(p));
+			vec_push_ar(&n->args, string_lit(p));
 		}
 		expect_op(p, OP_RPAREN);
 		components(p, n);
@@ -384,7 +384,7 @@ static struct node *at_builtin(struct parser *p)
 	}
 	if (!strcmp(s, "@const") || !strcmp(s, "@perf")) {
 		need_string(p, "a string literal");
-		vec_push(&n->args, string_lit(p));
+		vec_push_ar(&n->args, string_lit(p));
 		expect_op(p, OP_RPAREN);
 		return n;
 	}
@@ -392,15 +392,15 @@ static struct node *at_builtin(struct parser *p)
 		nargs = 4;
 	else if (!strcmp(s, "@kderef") || !strcmp(s, "@uderef"))
 		nargs = 2;	/* (size, address) */
-	vec_push(&n->args, expr(p));
+	vec_push_ar(&n->args, expr(p));
 	for (int i = 1; i < nargs; i++) {
 		expect_op(p, OP_COMMA);
-		vec_push(&n->args, expr(p));
+		vec_push_ar(&n->args, expr(p));
 	}
 	if (!strcmp(s, "@kregister") || !strcmp(s, "@uregister") ||
 	    !strcmp(s, "@variance"))
 		if (accept_op(p, OP_COMMA))	/* register size; bit shift */
-			vec_push(&n->args, expr(p));
+			vec_push_ar(&n->args, expr(p));
 	expect_op(p, OP_RPAREN);
 	return n;
 }
@@ -615,7 +615,7 @@ static struct node *array_in(struct parser *p)
 		if (!is_kw(p, "in"))
 			return n;
 		in = node_new(N_IN, &n->loc);
-		vec_push(&in->args, n);
+		vec_push_ar(&in->args, n);
 	}
 	if (!is_kw(p, "in"))
 		expected(p, "'in'");
@@ -825,7 +825,7 @@ static void foreach_keys(struct parser *p, struct foreach *fe)
 
 		if (fe->keys.len == 9)
 			fail_at(p, peek(p), "foreach takes at most 9 keys");
-		vec_push(&fe->keys, key_var(p));
+		vec_push_ar(&fe->keys, key_var(p));
 		at = peek(p);
 		set_sort(p, fe, &fe->key_sort[fe->keys.len - 1], sort_mark(p),
 			 at);
@@ -1006,7 +1006,7 @@ static struct node *block(struct parser *p)
 	while (!is_op(p, OP_RBRACE)) {
 		if (peek(p)->kind == TK_EOF)
 			expected(p, "'}'");
-		vec_push(&n->args, stmt(p));
+		vec_push_ar(&n->args, stmt(p));
 	}
 	advance(p);
 	leave(p);
@@ -1224,7 +1224,7 @@ static struct node *global_var(struct parser *p, int is_private)
 static void globals(struct parser *p, struct script *s, int is_private)
 {
 	do
-		vec_push(&s->decls, global_var(p, is_private));
+		vec_push_ar(&s->decls, global_var(p, is_private));
 	while (accept_op(p, OP_COMMA));
 	optional_semi(p);
 }
@@ -1308,23 +1308,23 @@ static void decl(struct parser *p, struct script *s)
 		check_embedded(p, t);
 		advance(p);
 		n->str = t->str;
-		vec_push(&s->decls, n);
+		vec_push_ar(&s->decls, n);
 		return;
 	}
 	if (tok_is(t, "probe")) {
 		advance(p);
-		vec_push(&s->decls, probe_decl(p, t));
+		vec_push_ar(&s->decls, probe_decl(p, t));
 	} else if (tok_is(t, "global")) {
 		advance(p);
 		globals(p, s, 0);
 	} else if (tok_is(t, "function")) {
 		advance(p);
-		vec_push(&s->decls, function_decl(p, 0));
+		vec_push_ar(&s->decls, function_decl(p, 0));
 	} else if (tok_is(t, "private")) {
 		advance(p);
 		if (is_kw(p, "function")) {
 			advance(p);
-			vec_push(&s->decls, function_decl(p, 1));
+			vec_push_ar(&s->decls, function_decl(p, 1));
 			return;
 		}
 		if (is_kw(p, "global"))

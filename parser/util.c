@@ -265,6 +265,20 @@ void pmap_put(struct pmap *m, const void *key, void *val)
 	m->len++;
 }
 
+void vec_push_ar(struct vec *vec, void *p)
+{
+	if (vec->len == vec->cap) {
+		int cap = vec->cap ? vec->cap * 2 : 2;
+		void **v = ar_alloc(cap * sizeof(*v));
+
+		if (vec->len)
+			memcpy(v, vec->v, vec->len * sizeof(*v));
+		vec->v = v;
+		vec->cap = cap;
+	}
+	vec->v[vec->len++] = p;
+}
+
 void vec_push(struct vec *vec, void *p)
 {
 	if (vec->len == vec->cap) {

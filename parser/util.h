@@ -52,6 +52,9 @@ struct vec {
 	int cap;
 };
 void vec_push(struct vec *vec, void *p);
+/* The same for vectors that live as long as the AST: their storage comes
+ * from the arena (never free them). */
+void vec_push_ar(struct vec *vec, void *p);
 
 /* Growable string buffer. */
 struct sbuf {
