@@ -43,6 +43,7 @@ struct symbol {
 	int reads, writes;
 	int used;
 	int quiet;		/* no unused warnings (foreach keys) */
+	const struct node *hist;	/* first @hist_log/@hist_linear of it */
 };
 
 struct function {

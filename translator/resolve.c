@@ -321,6 +321,35 @@ static void stat_operand(struct scope *sc, struct node *n)
 	sem_error(&n->loc, "an aggregate operator needs a statistics variable or array element");
 }
 
+/* One statistic keeps one kind of histogram, and a linear one needs
+ * a sensible range: SystemTap's rules, checked where the literals are. */
+static void histogram(struct node *n)
+{
+	struct node *arg = n->args.v[0];
+	struct symbol *s = arg->kind == N_INDEX ? arg->lhs->ref : arg->ref;
+
+	if (!strcmp(n->name, "@hist_linear") && n->args.len == 4) {
+		const struct node *lo = n->args.v[1], *hi = n->args.v[2];
+		const struct node *w = n->args.v[3];
+
+		if (w->kind == N_NUM && w->num <= 0)
+			sem_error(&w->loc, "the bucket width of @hist_linear must be positive");
+		else if (lo->kind == N_NUM && hi->kind == N_NUM && hi->num <= lo->num)
+			sem_error(&hi->loc, "@hist_linear's high bound must be above its low bound");
+	}
+	if (!s)
+		return;
+	if (!s->hist) {
+		s->hist = n;
+		return;
+	}
+	if (strcmp(s->hist->name, n->name)) {
+		sem_error(&n->loc, "'%s' already has a %s histogram; one statistic keeps one kind",
+			  s->name, s->hist->name);
+		diag_note(&s->hist->loc, "the %s is here", s->hist->name);
+	}
+}
+
 static void at(struct scope *sc, struct node *n)
 {
 	const char *s = n->name;
@@ -359,6 +388,8 @@ static void at(struct scope *sc, struct node *n)
 		stat_operand(sc, n->args.v[0]);
 		for (int i = 1; i < n->args.len; i++)
 			expr(sc, n->args.v[i], 0);
+		if (!strncmp(s, "@hist_", 6))
+			histogram(n);
 		for (int i = 0; i < n->comps.len; i++) {
 			struct node *c = n->comps.v[i];
 
