@@ -39,7 +39,7 @@ struct lexer {
 
 void toks_grow(struct tokens *ts)
 {
-	ts->cap = ts->cap ? ts->cap * 2 : 256;
+	ts->cap = ts->cap ? ts->cap * 2 : 16;
 	ts->t = xrealloc(ts->t, ts->cap * sizeof(*ts->t));
 }
 
