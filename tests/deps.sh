@@ -5,13 +5,15 @@ set -euo pipefail
 
 # build: compiler and tools; fuzz: clang with libFuzzer and sanitizers;
 # corpus test: systemtap-common's tapsets; bench: Debian's systemtap (stap)
-# and the kernel headers stap needs before it will parse anything.
+# and the kernel headers stap needs before it will parse anything; guest
+# runs (tests/guest/boot.sh): QEMU and a static busybox for the initramfs.
 PACKAGES=(
 	gcc make libc6-dev binutils libelf-dev libdw-dev
 	clang libclang-rt-14-dev
 	systemtap-common systemtap
 	linux-headers-amd64
 	hyperfine time
+	qemu-system-x86 busybox-static cpio
 )
 
 missing=()
