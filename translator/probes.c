@@ -408,48 +408,57 @@ static int need_ksyms(struct expansion *x, const struct loc *loc)
 	return e->ksyms != NULL;
 }
 
+/* What a symbol probe point names, component by component. */
+struct symbol_spec {
+	const char *module;	/* or NULL: the kernel itself */
+	const char *pattern;	/* function name or glob */
+	int fn;			/* index of the function(...) component */
+	int ret, maxactive;
+};
+
 /*
  * kprobe.function(S)[.call|.return[.maxactive(N)]]
  * kprobe.module(M).function(S)[...]
  * kernel.function(S)[...], module(M).function(S)[...]   (by symbol)
+ * Returns -1 when pp is no such point, 0 after an error, 1 when sp is set.
  */
-static int symbol_point(struct expansion *x, struct probe_point *pp,
-			struct node *cond)
+static int symbol_spec(struct expansion *x, struct probe_point *pp,
+		       struct symbol_spec *sp)
 {
 	struct probe_comp *c = pp->comps;
-	int i = 1, ret = 0, maxactive = 0, skipped = 0, dwarf;
-	const char *module = NULL, *sym;
-	struct vec names = { 0 };
+	int i = 1, dwarf, call = 0;
 
+	memset(sp, 0, sizeof(*sp));
 	if (is(&c[0], "kprobe") || is(&c[0], "kernel")) {
 		dwarf = is(&c[0], "kernel");
 		if (!dwarf && pp->ncomps > 1 && is(&c[1], "module")) {
 			if (!c[1].arg || c[1].arg->kind != N_STR)
 				return -1;
-			module = c[1].arg->str;
+			sp->module = c[1].arg->str;
 			i = 2;
 		}
 	} else if (is(&c[0], "module") && c[0].arg && c[0].arg->kind == N_STR) {
 		dwarf = 1;
-		module = c[0].arg->str;
+		sp->module = c[0].arg->str;
 	} else {
 		return -1;
 	}
 	if (i >= pp->ncomps || !is(&c[i], "function") || !c[i].arg ||
 	    c[i].arg->kind != N_STR)
 		return -1;
-	sym = c[i].arg->str;
-	for (int k = i + 1, call = 0; k < pp->ncomps; k++) {
-		if (is(&c[k], "return") && !c[k].arg && !ret && !call)
-			ret = 1;
-		else if (is(&c[k], "call") && !c[k].arg && !ret && !call)
-			call = 1;
-		else if (is(&c[k], "maxactive") && ret && !maxactive) {
-			int64_t n;
+	sp->fn = i;
+	sp->pattern = c[i].arg->str;
+	for (int k = i + 1; k < pp->ncomps; k++) {
+		int64_t n;
 
+		if (is(&c[k], "return") && !c[k].arg && !sp->ret && !call) {
+			sp->ret = 1;
+		} else if (is(&c[k], "call") && !c[k].arg && !sp->ret && !call) {
+			call = 1;
+		} else if (is(&c[k], "maxactive") && sp->ret && !sp->maxactive) {
 			if (!num_arg(x, &c[k], &n, 1))
 				return 0;
-			maxactive = (int)n;
+			sp->maxactive = (int)n;
 		} else if (dwarf && (is(&c[k], "exported") || is(&c[k], "inline"))) {
 			sem_error(&c[k].loc, "'.%s' needs the kernel's debuginfo (DWARF), "
 				  "which this stp cannot read yet", c[k].name);
@@ -459,53 +468,78 @@ static int symbol_point(struct expansion *x, struct probe_point *pp,
 			return -1;
 		}
 	}
-	if (strpbrk(sym, "@:")) {
+	if (strpbrk(sp->pattern, "@:")) {
 		sem_error(&c[i].arg->loc, "'%s' names a source file or line: that needs the "
-			  "kernel's debuginfo (DWARF), which this stp cannot read yet", sym);
+			  "kernel's debuginfo (DWARF), which this stp cannot read yet",
+			  sp->pattern);
 		x->failed = 1;
 		return 0;
 	}
-	if (module) {
-		const char *ko = modsyms_path(x->e->s, module);
+	return 1;
+}
+
+/* The functions sp names, into names; 0 after an error. */
+static int symbol_names(struct expansion *x, struct probe_point *pp,
+			const struct symbol_spec *sp, struct vec *names)
+{
+	const struct loc *at = &pp->comps[sp->fn].arg->loc;
+	int skipped = 0;
+
+	if (sp->module) {
+		const char *ko = modsyms_path(x->e->s, sp->module);
 
 		if (!ko) {
-			if (pp->optional)
-				return 0;
-			sem_error(&pp->loc, "kernel %s has no module '%s'",
-				  x->e->s->kernel_release, module);
-			x->failed = 1;
+			if (!pp->optional) {
+				sem_error(&pp->loc, "kernel %s has no module '%s'",
+					  x->e->s->kernel_release, sp->module);
+				x->failed = 1;
+			}
 			return 0;
 		}
-		modsyms_match(ko, sym, &names);
-	} else {
-		if (!need_ksyms(x, &pp->loc))
-			return 0;
-		ksyms_match(x->e->ksyms, sym, &names, &skipped);
-		if (skipped && x->e->s->verbose)
-			fprintf(stderr, "note: %s: %d function%s kprobes cannot probe skipped\n",
-				pp_text(pp), skipped, skipped == 1 ? "" : "s");
-		if (!names.len && skipped && !strpbrk(sym, "*?[")) {
-			if (pp->optional)
-				return 0;
-			sem_error(&c[i].arg->loc, "kernel function '%s' cannot be probed: "
-				  "kprobes refuse it (NOKPROBE_SYMBOL, or entry/noinstr code)",
-				  sym);
-			x->failed = 1;
-			return 0;
-		}
+		modsyms_match(ko, sp->pattern, names);
+		return 1;
 	}
+	if (!need_ksyms(x, &pp->loc))
+		return 0;
+	ksyms_match(x->e->ksyms, sp->pattern, names, &skipped);
+	if (skipped && x->e->s->verbose)
+		fprintf(stderr, "note: %s: %d function%s kprobes cannot probe skipped\n",
+			pp_text(pp), skipped, skipped == 1 ? "" : "s");
+	if (!names->len && skipped && !strpbrk(sp->pattern, "*?[")) {
+		if (!pp->optional) {
+			sem_error(at, "kernel function '%s' cannot be probed: kprobes refuse "
+				  "it (NOKPROBE_SYMBOL, or entry/noinstr code)", sp->pattern);
+			x->failed = 1;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/* One derived probe per function the point matches. */
+static int symbol_point(struct expansion *x, struct probe_point *pp,
+			struct node *cond)
+{
+	struct symbol_spec sp;
+	struct vec names = { 0 };
+	int r = symbol_spec(x, pp, &sp);
+
+	if (r <= 0)
+		return r;
+	if (!symbol_names(x, pp, &sp, &names))
+		return 0;
 	for (int k = 0; k < names.len; k++) {
 		struct probe_point *concrete = pp_join(pp, 0, pp->ncomps, NULL, NULL, 0);
-		struct node *arg = node_new(N_STR, &c[i].arg->loc);
+		struct node *arg = node_new(N_STR, &pp->comps[sp.fn].arg->loc);
 		struct derived_probe *d;
 
-		concrete->comps[i].arg = arg;
+		concrete->comps[sp.fn].arg = arg;
 		arg->str = names.v[k];
 		d = make_probe(x, concrete, cond, PF_KPROBE);
 		d->symbol = names.v[k];
-		d->module = module;
-		d->is_return = ret;
-		d->maxactive = maxactive;
+		d->module = sp.module;
+		d->is_return = sp.ret;
+		d->maxactive = sp.maxactive;
 	}
 	free(names.v);
 	return names.len ? 1 : 0;
