@@ -123,6 +123,19 @@ static void indexed(struct ictx *ic, struct symbol *s, struct vec *keys,
 
 /* ---- printf formats ---- */
 
+/* A width or precision: digits, or "*" taking a number argument. */
+static const char *width(const char *p, enum type *types, int *n, int max)
+{
+	if (*p == '*') {
+		if (*n < max)
+			types[(*n)++] = T_LONG;
+		return p + 1;
+	}
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
 /* The argument types a format asks for, in order; -1 on a bad one. */
 static int format_types(struct ictx *ic, const struct node *fmt,
 			enum type *types, int max)
@@ -138,23 +151,9 @@ static int format_types(struct ictx *ic, const struct node *fmt,
 		}
 		while (*p && strchr("-+ #0", *p))
 			p++;
-		if (*p == '*') {
-			if (n < max)
-				types[n++] = T_LONG;
-			p++;
-		}
-		while (*p >= '0' && *p <= '9')
-			p++;
-		if (*p == '.') {
-			p++;
-			if (*p == '*') {
-				if (n < max)
-					types[n++] = T_LONG;
-				p++;
-			}
-			while (*p >= '0' && *p <= '9')
-				p++;
-		}
+		p = width(p, types, &n, max);
+		if (*p == '.')
+			p = width(p + 1, types, &n, max);
 		while (*p == 'l' || *p == 'h' || *p == 'L' || *p == 'z')
 			p++;
 		if (*p && strchr("diuxXopcbmM", *p)) {
