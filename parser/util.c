@@ -135,7 +135,7 @@ void util_set_permanent_alloc(void *(*alloc)(size_t n))
 	permanent_alloc = alloc;
 }
 
-static size_t hash(const char *s, size_t n)
+size_t util_hash(const char *s, size_t n)
 {
 	size_t h = 2166136261u;
 
@@ -154,7 +154,7 @@ static void intern_resize(size_t ncap)
 
 		if (!itab[i])
 			continue;
-		j = hash(itab[i], strlen(itab[i])) & (ncap - 1);
+		j = util_hash(itab[i], strlen(itab[i])) & (ncap - 1);
 		while (nt[j])
 			j = (j + 1) & (ncap - 1);
 		nt[j] = itab[i];
@@ -170,23 +170,13 @@ static void intern_grow(void)
 	intern_resize(icap ? icap * 2 : 4096);
 }
 
-void intern_reserve(size_t n)
-{
-	size_t want = icap ? icap : 4096;
-
-	while (want < 2 * (icount + n))
-		want *= 2;
-	if (want > icap)
-		intern_resize(want);
-}
-
 const char *intern(const char *s, size_t n)
 {
 	size_t j;
 
 	if (2 * (icount + 1) > icap)
 		intern_grow();
-	j = hash(s, n) & (icap - 1);
+	j = util_hash(s, n) & (icap - 1);
 	while (itab[j]) {
 		if (!strncmp(itab[j], s, n) && !itab[j][n])
 			return itab[j];
@@ -237,16 +227,6 @@ static void pmap_resize(struct pmap *m, size_t ncap)
 			pmap_put(m, old.keys[i], old.vals[i]);
 	free(old.keys);
 	free(old.vals);
-}
-
-void pmap_reserve(struct pmap *m, size_t n)
-{
-	size_t want = m->cap ? m->cap : 64;
-
-	while (want < 2 * (m->len + n))
-		want *= 2;
-	if (want > m->cap)
-		pmap_resize(m, want);
 }
 
 void pmap_put(struct pmap *m, const void *key, void *val)

@@ -29,8 +29,8 @@ char *ar_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One copy of each distinct string: names repeat thousands of times
  * across a tapset library. */
 const char *intern(const char *s, size_t n);
-/* Room for n more names without regrowing the table. */
-void intern_reserve(size_t n);
+/* FNV-1a over n bytes: the hash of every table here. */
+size_t util_hash(const char *s, size_t n);
 /* Where interned names and their table live, for a fuzzer that frees
  * everything else after each input: zeroed memory, never freed. */
 void util_set_permanent_alloc(void *(*alloc)(size_t n));
@@ -43,7 +43,6 @@ struct pmap {
 };
 void *pmap_get(const struct pmap *m, const void *key);
 void pmap_put(struct pmap *m, const void *key, void *val);
-void pmap_reserve(struct pmap *m, size_t n);
 
 /* Growable vector of pointers. */
 struct vec {

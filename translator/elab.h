@@ -123,16 +123,12 @@ struct symbol *global_lookup(struct elab *e, const char *name,
 
 /* probes.c */
 void probes_expand_file(struct elab *e, struct lib_file *f);
-/* -l / -L: the concrete probe points matching a pattern. */
-int probes_list(struct elab *e, const char *pattern, int with_vars);
 
 /* ksyms.c */
 struct ksyms *ksyms_load(const struct session *s, const char **why);
 /* Symbols matching a glob, sorted; skipped counts blacklisted ones. */
 void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 		 int *skipped);
-int ksyms_blacklisted(const struct ksyms *k, const char *name);
-int ksyms_has(const struct ksyms *k, const char *name);
 
 /* modsyms.c */
 const char *modsyms_path(const struct session *s, const char *module);

@@ -38,18 +38,9 @@ struct ksyms {
 	const char *path;
 };
 
-static size_t str_hash(const char *s)
-{
-	size_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static struct ksym *lookup(const struct ksyms *k, const char *name)
 {
-	size_t j = str_hash(name) & (k->nslots - 1);
+	size_t j = util_hash(name, strlen(name)) & (k->nslots - 1);
 
 	for (; k->slots[j] >= 0; j = (j + 1) & (k->nslots - 1))
 		if (!strcmp(k->v[k->slots[j]].name, name))
@@ -65,7 +56,7 @@ static void build_index(struct ksyms *k)
 	k->slots = xmalloc(k->nslots * sizeof(*k->slots));
 	memset(k->slots, 0xff, k->nslots * sizeof(*k->slots));
 	for (int i = 0; i < k->n; i++) {
-		size_t j = str_hash(k->v[i].name) & (k->nslots - 1);
+		size_t j = util_hash(k->v[i].name, strlen(k->v[i].name)) & (k->nslots - 1);
 		int dup = 0;
 
 		for (; k->slots[j] >= 0; j = (j + 1) & (k->nslots - 1))
@@ -191,16 +182,12 @@ static const char *cache_path(const char *map, const struct stat *st)
 {
 	const char *dir = getenv("STP_CACHE");
 	const char *home = getenv("HOME");
-	size_t h = 2166136261u;
-
 	if (!dir || !*dir) {
 		if (!home || !*home)
 			return NULL;
 		dir = ar_printf("%s/.cache/stp", home);
 	}
-	for (const char *p = map; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	return ar_printf("%s/ksyms-%zx-%llx-%llx", dir, h,
+	return ar_printf("%s/ksyms-%zx-%llx-%llx", dir, util_hash(map, strlen(map)),
 			 (unsigned long long)st->st_size,
 			 (unsigned long long)st->st_mtime);
 }
@@ -317,16 +304,4 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 		vec_push(out, (void *)intern(sym->name, strlen(sym->name)));
 	}
 	qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
-}
-
-int ksyms_blacklisted(const struct ksyms *k, const char *name)
-{
-	struct ksym *sym = lookup(k, name);
-
-	return sym && sym->blacklisted;
-}
-
-int ksyms_has(const struct ksyms *k, const char *name)
-{
-	return lookup(k, name) != NULL;
 }

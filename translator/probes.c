@@ -598,6 +598,17 @@ static const char *shape(const struct probe_point *pp, int ncomps)
 	return r;
 }
 
+static void closer(const char *have, const char *cand, const char **best,
+		   int *best_d)
+{
+	int d = edit_distance(have, cand);
+
+	if (d < *best_d) {
+		*best_d = d;
+		*best = cand;
+	}
+}
+
 static const char *suggest(struct expansion *x, const struct probe_point *pp)
 {
 	static const char *const builtins[] = {
@@ -611,23 +622,16 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 
 	for (int i = 0; i < x->e->aliases.len; i++) {
 		const struct node *a = x->e->aliases.v[i];
-		const char *name = shape(a->alias_names[0], 99);
-		int d = edit_distance(shape(pp, a->alias_names[0]->ncomps), name);
 
-		if (d < best_d) {
-			best_d = d;
-			best = name;
-		}
+		closer(shape(pp, a->alias_names[0]->ncomps),
+		       shape(a->alias_names[0], 99), &best, &best_d);
 	}
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-		int n = 1 + (int)(strchr(builtins[i], '.') != NULL) +
-			(int)(strchr(builtins[i], '.') && strchr(strchr(builtins[i], '.') + 1, '.'));
-		int d = edit_distance(shape(pp, n), builtins[i]);
+		int n = 1;	/* components: one more than the dots */
 
-		if (d < best_d) {
-			best_d = d;
-			best = builtins[i];
-		}
+		for (const char *c = builtins[i]; *c; c++)
+			n += *c == '.';
+		closer(shape(pp, n), builtins[i], &best, &best_d);
 	}
 	return best && best_d > 0 ? ar_printf(" (did you mean '%s'?)", best) : "";
 }

@@ -80,13 +80,19 @@ static struct symbol *find_local(struct scope *sc, const char *name)
 	return NULL;
 }
 
+/* What a name means here without creating anything: a parameter or
+ * local seen before, else a global. */
+static struct symbol *known(struct scope *sc, const char *name)
+{
+	struct symbol *s = find_local(sc, name);
+
+	return s ? s : global_lookup(sc->e, name, sc->file);
+}
+
 static struct symbol *variable(struct scope *sc, struct node *n)
 {
-	struct symbol *s = find_local(sc, n->name);
+	struct symbol *s = known(sc, n->name);
 
-	if (s)
-		return s;
-	s = global_lookup(sc->e, n->name, sc->file);
 	if (s)
 		return s;
 	if (sc->in_cond) {
@@ -102,10 +108,8 @@ static struct symbol *variable(struct scope *sc, struct node *n)
 
 static struct symbol *array(struct scope *sc, struct node *n)
 {
-	struct symbol *s = find_local(sc, n->name);
+	struct symbol *s = known(sc, n->name);
 
-	if (!s)
-		s = global_lookup(sc->e, n->name, sc->file);
 	if (!s || s->kind != SYM_GLOBAL) {
 		sem_error(&n->loc, "'%s' is used as an array, but arrays must be declared global",
 			  n->name);
@@ -631,10 +635,8 @@ static void stmt(struct scope *sc, struct node *n)
 		return;
 	case N_DELETE:
 		if (n->lhs->kind == N_VAR) {
-			struct symbol *s = find_local(sc, n->lhs->name);
+			struct symbol *s = known(sc, n->lhs->name);
 
-			if (!s)
-				s = global_lookup(sc->e, n->lhs->name, sc->file);
 			if (!s) {
 				sem_error(&n->lhs->loc, "'%s' is not a variable known here",
 					  n->lhs->name);
