@@ -133,16 +133,8 @@ where() {
 	esac
 }
 
-# status RC: describe an exit status
-status() {
-	case $1 in
-	137) echo "killed (signal 9)" ;;
-	152) echo "killed by SIGXCPU (over ${cpu_limit}s of CPU: a loop?)" ;;
-	134) echo "aborted (signal 6)" ;;
-	139) echo "crashed (signal 11)" ;;
-	*) if [ "$1" -gt 128 ]; then echo "killed by signal $(( $1 - 128 ))"; else echo "exit $1"; fi ;;
-	esac
-}
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
 # Results go to $out (one file per test), printed in order at the end.
 pass() { echo "PASS $1" > "$out"; }
@@ -192,7 +184,6 @@ has_caret() {
 	return 1
 }
 
-words() { read -r -a "$1" <<< "$2"; }
 
 check_ok() {
 	local f=$1 name=$2 rc l k i lists=0 want all

@@ -79,16 +79,8 @@ headers() {
 	done < "$1"
 }
 
-# status RC: describe an exit status
-status() {
-	case $1 in
-	137) echo "killed (signal 9)" ;;
-	152) echo "killed by SIGXCPU (over ${cpu_limit}s of CPU: a loop?)" ;;
-	134) echo "aborted (signal 6)" ;;
-	139) echo "crashed (signal 11)" ;;
-	*) if [ "$1" -gt 128 ]; then echo "killed by signal $(( $1 - 128 ))"; else echo "exit $1"; fi ;;
-	esac
-}
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
 pass() {
 	passed=$((passed + 1))
@@ -142,7 +134,6 @@ firstdiff() {
 }
 
 # words of a header value, split on blanks, never globbed
-words() { read -r -a "$1" <<< "$2"; }
 args=() opts=()
 
 for f in "$dir"/ok/*.stp; do
