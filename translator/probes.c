@@ -18,6 +18,7 @@
 #include "elab.h"
 
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -180,33 +181,35 @@ static int try_aliases(struct expansion *x, struct probe_point *pp,
 		       struct node *cond, int optional, int depth)
 {
 	struct elab *e = x->e;
-	int found = 0;
-
-	int longest = 0;
+	struct vec whole = { 0 }, prefix = { 0 }, *use;
+	int longest = 0, found = 0;
 
 	/* Whole-point matches first; failing those, the aliases that
 	 * match the longest prefix, the rest of the point a suffix. */
 	for (int i = 0; i < e->aliases.len; i++) {
 		struct probe_point *name = ((struct node *)e->aliases.v[i])->alias_names[0];
+		int m = alias_match(name, pp);
 
-		if (alias_match(name, pp) == 1) {
-			longest = -1;
-			break;
-		}
-		if (alias_match(name, pp) == 2 && name->ncomps > longest)
+		if (m == 1) {
+			vec_push(&whole, (void *)(intptr_t)i);
+		} else if (m == 2 && name->ncomps >= longest) {
+			if (name->ncomps > longest)
+				prefix.len = 0;
 			longest = name->ncomps;
+			vec_push(&prefix, (void *)(intptr_t)i);
+		}
 	}
-	for (int i = 0; longest && i < e->aliases.len; i++) {
+	use = whole.len ? &whole : &prefix;
+	for (int k = 0; k < use->len; k++) {
+		int i = (int)(intptr_t)use->v[k];
 		struct node *a = e->aliases.v[i];
-		struct lib_file *f = e->alias_files.v[i];
-		int m = alias_match(a->alias_names[0], pp);
 
-		if (longest < 0 ? m != 1 : m != 2 || a->alias_names[0]->ncomps != longest)
-			continue;
 		found++;
-		apply_alias(x, a, f, pp, a->alias_names[0]->ncomps, cond,
-			    optional, depth);
+		apply_alias(x, a, e->alias_files.v[i], pp, a->alias_names[0]->ncomps,
+			    cond, optional, depth);
 	}
+	free(whole.v);
+	free(prefix.v);
 	return found;
 }
 
