@@ -30,11 +30,42 @@ PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)
 
+# The runtime's data structures, built for the host (unit tests, fuzzing).
+RT_HOST_SRC = runtime/out.c runtime/map.c runtime/stat.c runtime/format.c
+RT_HOST_OBJ = $(RT_HOST_SRC:%.c=$(B)/host/%.o)
+RT_HEADERS = $(wildcard runtime/*.h)
+
+# stprun: loads a module, reads its transport, unloads it.
+STPRUN_SRC = $(wildcard staprun/*.c)
+STPRUN_OBJ = $(STPRUN_SRC:%.c=$(B)/%.o)
+
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
+RT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/rt_*.c))
 
 .PHONY: all check deps install clean demo bench fuzz unit
 
-all: stp
+all: stp stprun
+
+stprun: $(STPRUN_OBJ)
+	$(CC) $(CFLAGS) -o $@ $(STPRUN_OBJ)
+
+$(B)/staprun/%.o: staprun/%.c $(wildcard staprun/*.h) $(RT_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -Iruntime -c -o $@ $<
+
+$(B)/libstprt-host.a: $(RT_HOST_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/host/runtime/%.o: runtime/%.c $(RT_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (host)"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -c -o $@ $<
+
+$(B)/tests/rt_%: tests/unit/rt_%.c tests/unit/unit.h tests/unit/rt_host.c $(B)/libstprt-host.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -Iruntime -o $@ $< tests/unit/rt_host.c $(B)/libstprt-host.a
 
 stp: $(DRIVER_OBJ) $(B)/libstpparse.a
 	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a -lelf
@@ -52,13 +83,13 @@ $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-unit: $(UNIT_TESTS) $(B)/tests/parse_corpus
+unit: $(UNIT_TESTS) $(RT_TESTS) $(B)/tests/parse_corpus
 
 $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: deps stp unit
+check: deps stp stprun unit
 	@tests/run-all.sh
 
 deps:
@@ -79,4 +110,4 @@ install: stp
 	cp -R tapsets/. $(DESTDIR)$(TAPSETDIR)/
 
 clean:
-	rm -rf $(B) stp
+	rm -rf $(B) stp stprun

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Every limit the runtime hits is counted here, never dropped silently;
+ * stprun reports each non-zero counter at exit together with the setting
+ * that raises it (the table in staprun/report.c mirrors this list).
+ */
+#ifndef STP_COUNTERS_H
+#define STP_COUNTERS_H
+
+#define STP_EVENTS(X)							\
+	X(STR_TRUNC,	"strings truncated",		"MAXSTRINGLEN")	\
+	X(MAP_FULL,	"map insertions failed (map full)", "MAXMAPENTRIES") \
+	X(SKIP_LOCK,	"probes skipped (global lock contention)", "MAXTRYLOCK") \
+	X(SKIP_REENTER,	"probes skipped (reentrant hit)", NULL)		\
+	X(SKIP_STATE,	"probes skipped (not running)", NULL)		\
+	X(OUT_DROPPED,	"output bytes dropped (transport full)", "-b (buffer size)") \
+	X(OUT_TRUNC,	"output bytes dropped (print buffer full)", "STP_BUFFER_SIZE") \
+	X(MSG_DROPPED,	"control messages dropped", NULL)		\
+	X(KRET_MISSED,	"kretprobe returns missed", "maxactive")
+
+enum stp_event {
+#define STP_EV_ENUM(name, what, knob) STP_EV_##name,
+	STP_EVENTS(STP_EV_ENUM)
+#undef STP_EV_ENUM
+	STP_EV_COUNT
+};
+
+extern stp_atomic_t stp_events[STP_EV_COUNT];
+
+static inline void stp_count(enum stp_event ev)
+{
+	stp_atomic_inc(&stp_events[ev]);
+}
+
+static inline void stp_count_n(enum stp_event ev, long n)
+{
+	stp_atomic_add(&stp_events[ev], n);
+}
+
+#endif

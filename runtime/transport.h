@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel side of the transport (transport_msg.h has the protocol): the
+ * per-CPU relay buffers that carry output, and the control channel.
+ *
+ * The session code (session.c) provides the three stp_on_* hooks; they
+ * are called in process context from the control file's write and
+ * release, and may sleep.
+ */
+#ifndef STP_TRANSPORT_H
+#define STP_TRANSPORT_H
+
+#include "out.h"
+#include "transport_msg.h"
+
+/* Module parameter: total relay buffer bytes per CPU (stprun -b). */
+extern unsigned long stp_bufsize;
+
+int stp_transport_init(const char *modname);
+void stp_transport_exit(void);
+
+/*
+ * This CPU's print buffer.  Callers run with interrupts off (probe
+ * handlers) or preemption off; stp_out_flush() on it writes one record
+ * to the CPU's relay buffer (or counts the bytes as STP_EV_OUT_DROPPED).
+ */
+struct stp_out *stp_transport_out(void);
+/* Push every CPU's relay sub-buffers to the reader (process context). */
+void stp_transport_flush_all(void);
+
+/*
+ * Queue a control message for stprun.  Safe in any context, never
+ * sleeps or wakes anyone (the reader polls): a full queue drops the
+ * message and counts STP_EV_MSG_DROPPED.
+ */
+int stp_ctl_send(u32 type, const void *payload, u32 len);
+/* Text messages (STP_MSG_ERROR / STP_MSG_WARNING), printf-style. */
+int stp_ctl_printf(u32 type, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Provided by session.c. */
+void stp_on_start(const struct stp_msg_start *m);
+void stp_on_stop(void);
+void stp_on_release(void);	/* ctl closed while still running */
+
+#endif

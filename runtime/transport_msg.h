@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The protocol between a module and stprun.  Shared by both sides, so it
+ * uses only fixed-size types and compiles in the kernel and in user space.
+ *
+ * Files, in debugfs (mounted at /sys/kernel/debug):
+ *
+ *   stp_MODNAME/ctl       control channel, one reader (stprun)
+ *   stp_MODNAME/traceN    per-CPU relay buffer N (0 .. nr_cpu_ids-1)
+ *
+ * Output written by the script goes to the traceN files as records: a
+ * struct stp_rec_hdr, then len bytes.  seq is global and increasing, so
+ * stprun merges the CPUs' records in the order they were written.
+ *
+ * The control channel carries messages both ways: struct stp_msg_hdr,
+ * then len bytes of payload.  Writes from stprun are whole messages;
+ * a read() returns whole messages (as many as fit), or blocks for a
+ * while (about 50 ms) and returns 0 when there are none.
+ */
+#ifndef STP_TRANSPORT_MSG_H
+#define STP_TRANSPORT_MSG_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdint.h>
+typedef uint32_t __u32;
+typedef int32_t __s32;
+typedef uint64_t __u64;
+typedef int64_t __s64;
+#endif
+
+#define STP_DEBUGFS_PREFIX "stp_"
+
+struct stp_rec_hdr {
+	__u32 seq;
+	__u32 len;
+};
+
+struct stp_msg_hdr {
+	__u32 type;
+	__u32 len;		/* payload bytes */
+};
+
+enum stp_msg_type {
+	/* stprun -> module */
+	STP_MSG_START = 1,	/* struct stp_msg_start: run begin probes,
+				 * then arm the others */
+	STP_MSG_STOP = 2,	/* no payload: disarm, run end (or error)
+				 * probes, flush, then send STP_MSG_DONE */
+
+	/* module -> stprun */
+	STP_MSG_STARTED = 16,	/* struct stp_msg_started */
+	STP_MSG_EXIT = 17,	/* no payload: the script asked to stop
+				 * (exit(), or too many errors); answer
+				 * with STP_MSG_STOP */
+	STP_MSG_ERROR = 18,	/* text, printed to stderr as is */
+	STP_MSG_WARNING = 19,	/* text, printed to stderr as is */
+	STP_MSG_DONE = 20,	/* struct stp_msg_done; the traceN files
+				 * hold all remaining output */
+};
+
+struct stp_msg_start {
+	__s32 target;		/* target() pid, 0 if none */
+	__s32 reserved;
+};
+
+struct stp_msg_started {
+	__s32 rc;		/* 0, or the begin probes failed */
+	__s32 reserved;
+};
+
+/*
+ * Final counts.  events[] follows enum stp_event (counters.h), as many
+ * as nevents says, so stprun and modules of other versions still agree.
+ */
+struct stp_msg_done {
+	__s64 errors;		/* script errors */
+	__s64 skipped;		/* probe hits skipped, all reasons */
+	__u32 nevents;
+	__u32 reserved;
+	__s64 events[];
+};
+
+#endif
