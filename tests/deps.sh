@@ -7,11 +7,16 @@ set -euo pipefail
 # corpus test: systemtap-common's tapsets; bench: Debian's systemtap (stap)
 # and the kernel headers stap needs before it will parse anything; guest
 # runs (tests/guest/boot.sh): QEMU and a static busybox for the initramfs.
+# Kernel headers for both kernel lines the tests target (tests/kernel.sh):
+# Debian 12's default 6.1 and its 6.12 line.  The 6.12 headers depend on
+# their kernel's image, and the image on an initramfs generator:
+# tiny-initramfs is the smallest that satisfies it (initramfs-tools would
+# bring udev and a systemd upgrade along).
 PACKAGES=(
 	gcc make libc6-dev binutils libelf-dev libdw-dev
 	clang libclang-rt-14-dev
 	systemtap-common systemtap
-	linux-headers-amd64
+	linux-headers-amd64 linux-headers-6.12-amd64 tiny-initramfs
 	hyperfine time
 	qemu-system-x86 busybox-static cpio
 )
@@ -30,7 +35,17 @@ else
 	[ "$(id -u)" -eq 0 ] || SUDO=sudo
 	export DEBIAN_FRONTEND=noninteractive
 	$SUDO apt-get update -qq
+	if [[ " ${missing[*]} " == *" linux-headers-6.12-amd64 "* ]]; then
+		# Name the unsigned image of the release the meta package points
+		# at, the one tests/kernel.sh boots; left to itself apt would pick
+		# the signed one, a second copy of the same kernel.
+		k=$(apt-cache depends linux-headers-6.12-amd64 |
+			sed -n 's/^ *Depends: linux-headers-\(6\.12[^ ]*-amd64\)$/\1/p' | head -1)
+		[ -z "$k" ] || missing+=("linux-image-$k-unsigned")
+	fi
 	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The target kernel's boot files, debuginfo and symbol table (once).
-echo "deps: kernel sysroot $(tests/kernel.sh)"
+# The target kernels' boot files, debuginfo and symbol tables (once; the
+# first 6.12 run boots that kernel to read its symbols, about 30 s).
+echo "deps: kernel sysroot $(tests/kernel.sh --line 6.1)"
+echo "deps: kernel sysroot $(tests/kernel.sh --line 6.12)"

@@ -1,62 +1,136 @@
 #!/bin/bash
-# The target kernel the tests elaborate against and boot: Debian's
-# linux-image for the release that linux-headers-amd64 points at, laid out
-# as a sysroot that stp and stap both take with --sysroot=DIR:
+# The target kernels the tests elaborate against and boot: Debian 12's two
+# kernel lines, each laid out as a sysroot that stp and stap both take with
+# --sysroot=DIR:
 #
-#   boot/vmlinuz-KREL, boot/config-KREL     from linux-image-KREL
+#   line 6.1   the default kernel, the release linux-headers-amd64 points at
+#   line 6.12  the 6.12 line, the release linux-headers-6.12-amd64 points at
+#
+#   boot/vmlinuz-KREL, boot/config-KREL     from linux-image-KREL (6.1) or
+#                                           linux-image-KREL-unsigned (6.12)
 #   lib/modules/KREL/kernel/..., modules.order   (its modules)
-#   usr/lib/debug/boot/vmlinux-KREL         from linux-image-KREL-dbg (DWARF)
-#   boot/System.map-KREL                    made from that vmlinux (Debian's
-#                                           own System.map is a stub)
+#   usr/lib/debug/boot/vmlinux-KREL         from linux-image-KREL-dbg (DWARF;
+#                                           6.1 only, see below)
+#   boot/System.map-KREL                    the kernel's symbol table
+#                                           (Debian's own is a stub)
 #   lib/modules/KREL/build                  -> the installed headers
 #
 # Only those files are extracted from the packages (the -dbg package is
 # about 860 MB), once; later runs find them in the cache.
 #
-#   tests/kernel.sh            prepare, print the sysroot directory
-#   tests/kernel.sh release    print the kernel release only
+# System.map: for 6.1 it is made from the -dbg vmlinux.  For 6.12 the -dbg
+# package is not fetched (STP_KERNEL_DBG=1 fetches it, and then the map
+# comes from it as for 6.1); instead the 6.12 kernel is booted once in a
+# guest with "nokaslr" and its /proc/kallsyms saved: without KASLR the
+# addresses are the link-time ones, the same System.map would have.
+#
+#   tests/kernel.sh [--line 6.1|6.12]            prepare, print the sysroot
+#   tests/kernel.sh [--line 6.1|6.12] release    print the kernel release only
+#
+# Without --line, STP_KERNEL_LINE picks the line (default 6.1): with it
+# exported, tests/guest/boot.sh (which runs plain tests/kernel.sh) boots the
+# 6.12 kernel.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+
+line=${STP_KERNEL_LINE:-6.1}
+what=prepare
+while [ $# -gt 0 ]; do
+	case $1 in
+	--line) line=${2:?kernel.sh: --line needs 6.1 or 6.12}; shift 2 ;;
+	--line=*) line=${1#--line=}; shift ;;
+	release) what=release; shift ;;
+	*) echo "usage: tests/kernel.sh [--line 6.1|6.12] [release]" >&2; exit 2 ;;
+	esac
+done
+case $line in
+6.1) meta=linux-headers-amd64 ;;
+6.12) meta=linux-headers-6.12-amd64 ;;
+*) echo "kernel.sh: unknown kernel line $line (6.1 or 6.12)" >&2; exit 2 ;;
+esac
 
 CACHE=${STP_CACHE:-${HOME:-/root}/.cache/stp}
-krel=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+krel=$(dpkg-query -W -f='${Depends}' "$meta" 2>/dev/null |
 	sed -n 's/.*linux-headers-\([0-9][^ ,]*-amd64\).*/\1/p')
 if [ -z "$krel" ]; then
-	echo "kernel.sh: linux-headers-amd64 is not installed (run make deps)" >&2
+	echo "kernel.sh: $meta is not installed (run make deps)" >&2
 	exit 1
 fi
-if [ "${1:-}" = release ]; then
+if [ "$what" = release ]; then
 	echo "$krel"
 	exit 0
 fi
 root=$CACHE/sysroot-$krel
 vmlinux=$root/usr/lib/debug/boot/vmlinux-$krel
 fetch() {	# package, paths inside it
-	local tmp pkg=$1
+	local tmp pkg=$1 deb
 	shift
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"
-	if ! (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1); then
-		# stale package lists: refresh once and try again
-		apt-get update -qq >/dev/null 2>&1 || true
-		(cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
-			{ echo "kernel.sh: cannot download $pkg" >&2; rm -rf "$tmp"; exit 1; }
+	# apt keeps what it installed: the 6.12 image is installed by make deps
+	# (its headers depend on it), so it need not be downloaded again.
+	deb=$(ls /var/cache/apt/archives/"$pkg"_*.deb 2>/dev/null | tail -1 || true)
+	if [ -z "$deb" ]; then
+		if ! (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1); then
+			# stale package lists: refresh once and try again
+			apt-get update -qq >/dev/null 2>&1 || true
+			(cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+				{ echo "kernel.sh: cannot download $pkg" >&2; rm -rf "$tmp"; exit 1; }
+		fi
+		deb=$(ls "$tmp"/"$pkg"_*.deb)
 	fi
 	mkdir -p "$root"
-	dpkg-deb --fsys-tarfile "$tmp"/"$pkg"_*.deb | tar -x -C "$root" "$@"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$root" "$@"
 	rm -rf "$tmp"
 }
+image=linux-image-$krel
+# Debian's 6.12 line names its unsigned image so (the signed one is a
+# repackaging of it for Secure Boot, of no use under QEMU).
+[ "$line" = 6.1 ] || image=$image-unsigned
 if [ ! -f "$root/boot/vmlinuz-$krel" ] || [ ! -f "$root/lib/modules/$krel/modules.order" ]; then
-	fetch "linux-image-$krel" ./boot ./lib/modules
+	fetch "$image" ./boot ./lib/modules
 fi
-[ -f "$vmlinux" ] || fetch "linux-image-$krel-dbg" "./usr/lib/debug/boot/vmlinux-$krel"
+ln -sfn "/lib/modules/$krel/build" "$root/lib/modules/$krel/build"
 map=$root/boot/System.map-$krel
-if [ ! -s "$map.full" ]; then
+if [ "$line" = 6.1 ] || [ "${STP_KERNEL_DBG:-0}" = 1 ]; then
+	[ -f "$vmlinux" ] || fetch "linux-image-$krel-dbg" "./usr/lib/debug/boot/vmlinux-$krel"
+fi
+if [ ! -s "$map.full" ] && [ -f "$vmlinux" ]; then
 	nm -n "$vmlinux" | grep -v ' [aUw] ' >"$map.tmp"
 	mv "$map.tmp" "$map.full"
 fi
+if [ ! -s "$map.full" ] && [ -z "${STP_KERNEL_NOMAP:-}" ]; then
+	# Boot the kernel once and keep its /proc/kallsyms.  The guest sends it
+	# gzipped and in base64 so that the serial console carries it fast
+	# and intact; the console log level is lowered first so that no kernel
+	# message lands in the middle.  STP_KERNEL_NOMAP stops boot.sh's own
+	# call of this script from coming back here.
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	cat >"$tmp/kallsyms.sh" <<'EOF'
+dmesg -n 1
+echo 0 >/proc/sys/kernel/kptr_restrict
+echo KALLSYMS-BEGIN
+gzip -c /proc/kallsyms | base64
+echo KALLSYMS-END
+EOF
+	STP_KERNEL_LINE=$line STP_KERNEL_NOMAP=1 GUEST_APPEND="nokaslr ${GUEST_APPEND:-}" \
+		tests/guest/boot.sh "$tmp/kallsyms.sh" >"$tmp/console" 2>&1 || true
+	sed -n '/^KALLSYMS-BEGIN$/,/^KALLSYMS-END$/p' "$tmp/console" | sed '1d;$d' |
+		base64 -d 2>/dev/null | gzip -dc 2>/dev/null |
+		grep -v -e ' [aUw] ' -e '\[' | LC_ALL=C sort -s -k1,1 >"$map.tmp" || true
+	# A real table has well over 100000 symbols, none at address zero
+	# (which is what a restricted kallsyms shows).
+	if [ "$(wc -l <"$map.tmp")" -lt 50000 ] || grep -q '^0000000000000000 [Tt] ' "$map.tmp"; then
+		echo "kernel.sh: could not read /proc/kallsyms from a $krel guest; console tail:" >&2
+		tail -20 "$tmp/console" >&2
+		rm -f "$map.tmp"
+		exit 1
+	fi
+	mv "$map.tmp" "$map.full"
+fi
 # Debian's package carries a one-line stub in the map's place.
-if [ "$(wc -l <"$map" 2>/dev/null || echo 0)" -lt 1000 ]; then
+if [ -s "$map.full" ] && [ "$(wc -l <"$map" 2>/dev/null || echo 0)" -lt 1000 ]; then
 	cp "$map.full" "$map"
 fi
-ln -sfn "/lib/modules/$krel/build" "$root/lib/modules/$krel/build"
 echo "$root"
