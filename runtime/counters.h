@@ -2,21 +2,33 @@
 /*
  * Every limit the runtime hits is counted here, never dropped silently;
  * stprun reports each non-zero counter at exit together with the setting
- * that raises it (the table in staprun/report.c mirrors this list).
+ * that raises it (staprun/report.c prints them from this same table).
+ *
+ * User space (stprun) defines STP_COUNTERS_TABLE_ONLY and gets the table
+ * and the enum without the kernel's atomic counters.
  */
 #ifndef STP_COUNTERS_H
 #define STP_COUNTERS_H
 
+/*
+ * X(name, what was counted, how to raise the limit or NULL).  stprun
+ * prints "WARNING: N <what>; raise with <how>".
+ */
 #define STP_EVENTS(X)							\
-	X(STR_TRUNC,	"strings truncated",		"MAXSTRINGLEN")	\
-	X(MAP_FULL,	"map insertions failed (map full)", "MAXMAPENTRIES") \
-	X(SKIP_LOCK,	"probes skipped (global lock contention)", "MAXTRYLOCK") \
+	X(STR_TRUNC,	"strings truncated at MAXSTRINGLEN",		\
+			"-D MAXSTRINGLEN=N")				\
+	X(MAP_FULL,	"map insertions failed (map full at MAXMAPENTRIES)", \
+			"-D MAXMAPENTRIES=N")				\
+	X(SKIP_LOCK,	"probes skipped (global lock contention)",	\
+			"-D MAXTRYLOCK=N")				\
 	X(SKIP_REENTER,	"probes skipped (reentrant hit)", NULL)		\
 	X(SKIP_STATE,	"probes skipped (not running)", NULL)		\
-	X(OUT_DROPPED,	"output bytes dropped (transport full)", "-b (buffer size)") \
-	X(OUT_TRUNC,	"output bytes dropped (print buffer full)", "STP_BUFFER_SIZE") \
+	X(OUT_DROPPED,	"output bytes dropped (transport buffers full)", \
+			"-b MB (buffer size per CPU)")			\
+	X(OUT_TRUNC,	"output bytes dropped (print buffer full)",	\
+			"-D STP_BUFFER_SIZE=N")				\
 	X(MSG_DROPPED,	"control messages dropped", NULL)		\
-	X(KRET_MISSED,	"kretprobe returns missed", "maxactive")
+	X(KRET_MISSED,	"kretprobe returns missed", ".maxactive(N)")
 
 enum stp_event {
 #define STP_EV_ENUM(name, what, knob) STP_EV_##name,
@@ -24,6 +36,8 @@ enum stp_event {
 #undef STP_EV_ENUM
 	STP_EV_COUNT
 };
+
+#ifndef STP_COUNTERS_TABLE_ONLY
 
 extern stp_atomic_t stp_events[STP_EV_COUNT];
 
@@ -36,5 +50,7 @@ static inline void stp_count_n(enum stp_event ev, long n)
 {
 	stp_atomic_add(&stp_events[ev], n);
 }
+
+#endif /* STP_COUNTERS_TABLE_ONLY */
 
 #endif

@@ -20,15 +20,7 @@
 #ifndef STP_TRANSPORT_MSG_H
 #define STP_TRANSPORT_MSG_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#else
-#include <stdint.h>
-typedef uint32_t __u32;
-typedef int32_t __s32;
-typedef uint64_t __u64;
-typedef int64_t __s64;
-#endif
+#include <linux/types.h>	/* __u32 and friends; a uapi header outside */
 
 #define STP_DEBUGFS_PREFIX "stp_"
 

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] [-D NAME=N]...
+ *        [-G var=value]... MODULE.ko [var=value ...]
+ *
+ * The session, as stprun sees it: load the module; send START (the
+ * write returns once the begin probes ran); release the -c command;
+ * then, until DONE, move output from the trace files to stdout and
+ * show control messages.  EXIT from the module, a signal, or the end
+ * of the -c command sends STOP (once); the write returns after the end
+ * probes ran and DONE is queued.  Then drain the trace files, print the
+ * summary and unload.  The guardian (module.c) unloads the module if
+ * stprun dies on the way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "stprun.h"
+
+#define DEBUGFS		"/sys/kernel/debug"
+#define CTL_BUF		(64 * 1024)	/* as the module's queue */
+
+int stprun_verbose;
+
+static volatile sig_atomic_t got_signal;
+
+struct run {
+	char *path, *name, *params;
+	const char *out_path, *cmd;
+	int target;
+	int guard, ctl;
+	FILE *out;
+	struct traces *tr;
+	pid_t child;
+	int child_go;		/* write end: the child waits on it */
+	int stop_sent, started, failed, done;
+};
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("stprun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void vsay(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!stprun_verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("stprun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] "
+	      "[-D NAME=N]... [-G var=value]...\n"
+	      "              MODULE.ko [var=value ...]\n"
+	      "  -v            report progress on stderr\n"
+	      "  -o FILE       write the output to FILE\n"
+	      "  -c CMD        run CMD (/bin/sh -c) once the probes are in; "
+	      "stop when it exits\n"
+	      "  -x PID        target() is PID\n"
+	      "  -b MB         output buffer per CPU, 1..4095 MB\n"
+	      "  -D NAME=N     set the module's limit NAME (stpd_NAME)\n"
+	      "  -G var=value  set the script's global var\n", f);
+}
+
+static void append_param(char **params, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void append_param(char **params, const char *fmt, ...)
+{
+	char *p, *n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (asprintf(&n, "%s%s%s", *params, **params ? " " : "", p) < 0)
+		abort();
+	free(p);
+	free(*params);
+	*params = n;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return !errno && end != s && !*end && *v >= lo && *v <= hi;
+}
+
+/* 0, or 1 after a message. */
+static int parse_args(struct run *r, int argc, char **argv)
+{
+	long v;
+	int c, i;
+
+	r->params = strdup("");
+	while ((c = getopt(argc, argv, "+vo:c:x:b:D:G:h")) != -1) {
+		switch (c) {
+		case 'v':
+			stprun_verbose++;
+			break;
+		case 'o':
+			r->out_path = optarg;
+			break;
+		case 'c':
+			r->cmd = optarg;
+			break;
+		case 'x':
+			if (!parse_long(optarg, 1, 0x7fffffff, &v)) {
+				warnx_("-x wants a process id, not '%s'", optarg);
+				return 1;
+			}
+			r->target = v;
+			break;
+		case 'b':
+			if (!parse_long(optarg, 1, 4095, &v)) {
+				warnx_("-b wants a size in MB (1..4095), not '%s'",
+				       optarg);
+				return 1;
+			}
+			append_param(&r->params, "stp_bufsize=%ld", v << 20);
+			break;
+		case 'D': {
+			const char *eq = strchr(optarg, '=');
+
+			if (!mod_param_ok(optarg) ||
+			    !parse_long(eq + 1, -0x7fffffffL - 1, 0x7fffffff, &v)) {
+				warnx_("-D wants NAME=N, not '%s'", optarg);
+				return 1;
+			}
+			append_param(&r->params, "stpd_%s", optarg);
+			break;
+		}
+		case 'G':
+			if (!mod_param_ok(optarg)) {
+				warnx_("-G wants var=value, not '%s'", optarg);
+				return 1;
+			}
+			append_param(&r->params, "%s", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (r->cmd && r->target) {
+		warnx_("-c and -x exclude each other");
+		return 1;
+	}
+	if (optind >= argc) {
+		warnx_("no module given");
+		usage(stderr);
+		return 1;
+	}
+	r->path = argv[optind];
+	for (i = optind + 1; i < argc; i++) {
+		if (!mod_param_ok(argv[i])) {
+			warnx_("module arguments are var=value, not '%s'",
+			       argv[i]);
+			return 1;
+		}
+		append_param(&r->params, "%s", argv[i]);
+	}
+	r->name = mod_name(r->path);
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: reads return */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int ctl_send(struct run *r, uint32_t type, const void *p, uint32_t len)
+{
+	char buf[sizeof(struct stp_msg_hdr) + 64];
+	struct stp_msg_hdr h = { type, len };
+	ssize_t w;
+
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), p, len);
+	do
+		w = write(r->ctl, buf, sizeof(h) + len);
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)(sizeof(h) + len)) {
+		warnx_("writing to the module: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void stop(struct run *r, const char *why)
+{
+	if (r->stop_sent)
+		return;
+	r->stop_sent = 1;
+	vsay("stopping (%s)", why);
+	if (ctl_send(r, STP_MSG_STOP, NULL, 0))
+		r->failed = r->done = 1;
+}
+
+/* -c: a child that waits until the probes are in, then runs CMD. */
+static int start_child(struct run *r)
+{
+	int p[2];
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	r->child = fork();
+	if (r->child < 0)
+		return -1;
+	if (r->child == 0) {
+		close(p[1]);
+		close(r->ctl);		/* stprun's death must release ctl */
+		close(r->guard);	/* ... and reach the guardian */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);	/* stprun gave up before starting */
+		execl("/bin/sh", "sh", "-c", r->cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	r->child_go = p[1];
+	r->target = r->child;
+	return 0;
+}
+
+static void release_child(struct run *r, int go)
+{
+	if (r->child_go < 0)
+		return;
+	if (go && write(r->child_go, "g", 1) != 1)
+		warnx_("cannot start the command: %s", strerror(errno));
+	close(r->child_go);
+	r->child_go = -1;
+}
+
+static void child_check(struct run *r)
+{
+	int st;
+
+	if (r->child <= 0 || waitpid(r->child, &st, WNOHANG) != r->child)
+		return;
+	r->child = 0;
+	stop(r, "command exited");
+}
+
+static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
+{
+	struct stp_msg_started s;
+
+	switch (h->type) {
+	case STP_MSG_STARTED:
+		memset(&s, 0, sizeof(s));
+		memcpy(&s, p, h->len < sizeof(s) ? h->len : sizeof(s));
+		r->started = 1;
+		if (s.rc)
+			r->failed = 1;
+		vsay("started%s", s.rc ? " (begin failed)" : "");
+		release_child(r, !s.rc && !r->stop_sent);
+		break;
+	case STP_MSG_EXIT:
+		stop(r, "the script exited");
+		break;
+	case STP_MSG_ERROR:
+	case STP_MSG_WARNING:
+		fwrite(p, 1, h->len, stderr);
+		break;
+	case STP_MSG_DONE:
+		r->failed |= report_done((const struct stp_msg_done *)p,
+					 h->len);
+		r->done = 1;
+		break;
+	default:
+		warnx_("unknown message %u from the module", h->type);
+	}
+}
+
+/* Wait up to ~50 ms in the module for messages and handle them. */
+static void ctl_poll(struct run *r)
+{
+	static _Alignas(8) char buf[CTL_BUF];
+	struct stp_msg_hdr h;
+	ssize_t n, off;
+
+	n = read(r->ctl, buf, sizeof(buf));
+	if (n < 0) {
+		if (errno == EINTR)
+			return;
+		warnx_("reading from the module: %s", strerror(errno));
+		r->failed = r->done = 1;
+		return;
+	}
+	for (off = 0; off + (ssize_t)sizeof(h) <= n; off += sizeof(h) + h.len) {
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.len > n - off - sizeof(h))
+			break;
+		on_msg(r, &h, buf + off + sizeof(h));
+	}
+}
+
+static int session(struct run *r)
+{
+	struct stp_msg_start m = { 0 };
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), DEBUGFS "/" STP_DEBUGFS_PREFIX "%s", r->name);
+	r->tr = traces_open(dir);
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/ctl");
+	r->ctl = open(dir, O_RDWR | O_CLOEXEC);
+	if (r->ctl < 0 || !r->tr) {
+		if (r->ctl < 0)
+			warnx_("cannot open %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (r->cmd && start_child(r)) {
+		warnx_("cannot start the command: %s", strerror(errno));
+		return -1;
+	}
+	signals();
+	m.target = r->target;
+	vsay("starting (target %d)", r->target);
+	if (ctl_send(r, STP_MSG_START, &m, sizeof(m)))
+		return -1;
+	while (!r->done) {
+		if (got_signal) {
+			stop(r, strsignal(got_signal));
+			got_signal = 0;
+		}
+		ctl_poll(r);
+		if (traces_pump(r->tr, r->out, 0))
+			r->failed = 1;
+		child_check(r);
+	}
+	if (traces_pump(r->tr, r->out, 1))
+		r->failed = 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .ctl = -1, .guard = -1, .child_go = -1 };
+	int fd, rc;
+
+	if (parse_args(&r, argc, argv))
+		return 1;
+	r.out = stdout;
+	if (r.out_path && !(r.out = fopen(r.out_path, "w"))) {
+		warnx_("cannot write %s: %s", r.out_path, strerror(errno));
+		return 1;
+	}
+	fd = open(r.path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warnx_("cannot open module %s: %s", r.path, strerror(errno));
+		return 1;
+	}
+	if (mod_is_loaded(r.name)) {
+		warnx_("module %s is already loaded", r.name);
+		return 1;
+	}
+	if (debugfs_ensure())
+		return 1;
+	r.guard = guard_start(r.name);
+	if (r.guard < 0) {
+		warnx_("cannot fork: %s", strerror(errno));
+		return 1;
+	}
+	vsay("loading %s as %s%s%s", r.path, r.name, *r.params ? " with " : "",
+	     r.params);
+	guard_tell(r.guard, 'L');
+	if (mod_load(fd, r.name, r.params)) {
+		guard_tell(r.guard, 'U');
+		return 1;
+	}
+	close(fd);
+	rc = session(&r);
+	release_child(&r, 0);
+	if (r.ctl >= 0)
+		close(r.ctl);	/* unless DONE came, the module stops itself */
+	vsay("unloading %s", r.name);
+	if (mod_unload(r.name, 10) == 0)
+		guard_tell(r.guard, 'U');
+	else
+		rc = -1;
+	if (fflush(r.out) || (r.out != stdout && fclose(r.out)))
+		rc = -1;
+	if (r.child > 0)
+		waitpid(r.child, NULL, 0);
+	return rc || r.failed ? 1 : 0;
+}

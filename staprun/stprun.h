@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stprun: loads a module made by stp, runs its session over the
+ * transport (transport_msg.h), prints its output, unloads it.
+ *
+ *   main.c     options, the session loop, signals, -c/-x
+ *   module.c   module name and parameters, load, unload, the guardian
+ *              process that unloads the module if stprun is killed
+ *   trace.c    the per-CPU trace files, merged by record sequence
+ *   report.c   the summary of STP_MSG_DONE
+ */
+#ifndef STPRUN_H
+#define STPRUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "transport_msg.h"
+
+extern int stprun_verbose;
+
+/* "stprun: ..." to stderr; vsay only with -v. */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vsay(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* module.c */
+char *mod_name(const char *path);		/* "a/b-c.ko" -> "b_c" */
+int mod_param_ok(const char *arg);		/* var=value */
+int mod_is_loaded(const char *name);
+int mod_load(int fd, const char *name, const char *params);
+int mod_unload(const char *name, int seconds);
+int guard_start(const char *name);		/* the write end, or -1 */
+void guard_tell(int fd, char what);		/* 'L' loaded, 'U' unloaded */
+int debugfs_ensure(void);
+
+/* trace.c */
+struct traces;
+struct traces *traces_open(const char *dir);
+/* Read what is there and write what is in order; drain: everything. */
+int traces_pump(struct traces *t, FILE *out, int drain);
+
+/* report.c */
+int report_done(const struct stp_msg_done *d, size_t len);
+
+#endif
