@@ -1,0 +1,303 @@
+#!/bin/bash
+# Guest end-to-end tests: each script in tests/guest/e2e is built into a
+# module on the host, run by stprun in a guest of each kernel line, and its
+# output compared, exactly, with what it must print.
+#
+#   tests/guest/run.sh [--update] [NAME...]
+#
+# A test is NAME.stp with
+#   NAME.expect  what the run must produce: its stdout, a line "--- stderr",
+#                its stderr, a line "--- exit N" with stprun's exit status.
+#                Output that does not end in a newline is followed by a
+#                newline and the line "--- no newline at end".
+#   NAME.opts    (optional) one line of extra stp options, e.g. -g -D MAXACTION=100
+#   NAME.run     (optional) one line of extra stprun options, put before the
+#                module in the guest's shell script as they are (quotes work):
+#                -c "dd if=/dev/zero of=/dev/null bs=1 count=3"   -G n=5
+# NAME is what stp's -m takes: letters, digits and underscores.
+#
+# For each kernel line, all modules are built on the host in parallel, then
+# one guest boots and runs them in turn; a test fails on a build failure
+# (the compiler's output is shown), an output or exit status other than
+# NAME.expect's (a unified diff is shown), a timeout, a module left loaded
+# after stprun returned, or a kernel warning, BUG, oops or general
+# protection fault logged while it ran.  The last line is "N passed, N
+# failed".  --update writes each test's output on the first line into
+# NAME.expect instead of comparing (read the diff before committing it).
+#
+# Environment:
+#   STP_LINES      kernel lines, default "6.1 6.12" (see tests/kernel.sh)
+#   STP, STPRUN    the translator and the loader, default ./stp and ./stprun;
+#                  tests/guest/fake/{stp,stprun} stand in for them
+#   E2E_DIR        where the tests are, default tests/guest/e2e
+#   JOBS           parallel module builds, default 2
+#   TEST_TIMEOUT   seconds one stprun may take in the guest, default 30
+#   BUILD_TIMEOUT  seconds one stp -p4 may take, default 300
+#   GUEST_TIMEOUT  seconds one guest may take, default from the test count
+#   KEEP=1         keep the work directory (builds, console logs), print it
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+top=$PWD
+
+abspath() {	# a command or file given as a path or a name in PATH
+	case $1 in
+	*/*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;;
+	*) command -v "$1" || echo "$1" ;;
+	esac
+}
+
+# One module build, run by xargs in parallel: build_one NAME, with the
+# line's settings exported by the main run.  Leaves in $bdir/NAME/ the
+# files "ko" (the module's path) on success, "log" (stp's output) always.
+if [ "${1:-}" = --build-one ]; then
+	name=$2
+	d=$bdir/$name
+	mkdir -p "$d"
+	cd "$d"
+	opts=()
+	# eval: the options line is shell words, so quoted values work
+	[ ! -s "$E2E_DIR/$name.opts" ] || eval "opts=($(head -1 "$E2E_DIR/$name.opts"))"
+	rc=0
+	timeout "${BUILD_TIMEOUT:-300}" "$STP" -p4 --sysroot="$root" -r "$krel" -m "$name" \
+		"${opts[@]}" "$E2E_DIR/$name.stp" >stdout 2>stderr || rc=$?
+	cat stderr stdout >log
+	[ "$rc" -ne 124 ] || echo "(stp killed after BUILD_TIMEOUT=${BUILD_TIMEOUT:-300} s)" >>log
+	ko=$(tail -1 stdout)
+	case $ko in /*) ;; *) ko=$d/$ko ;; esac
+	if [ "$rc" -eq 0 ] && [ -f "$ko" ]; then
+		echo "$ko" >ko
+	elif [ "$rc" -eq 0 ]; then
+		echo "(stp exited 0 but its last line names no module: '$ko')" >>log
+	fi
+	exit 0
+fi
+
+update=0
+if [ "${1:-}" = --update ]; then
+	update=1
+	shift
+fi
+E2E_DIR=$(abspath "${E2E_DIR:-tests/guest/e2e}")
+STP=$(abspath "${STP:-./stp}")
+STPRUN=$(abspath "${STPRUN:-./stprun}")
+STP_LINES=${STP_LINES:-6.1 6.12}
+TEST_TIMEOUT=${TEST_TIMEOUT:-30}
+export E2E_DIR STP BUILD_TIMEOUT
+
+tests=()
+if [ $# -gt 0 ]; then
+	for n in "$@"; do
+		n=${n##*/}
+		tests+=("${n%.stp}")
+	done
+else
+	for f in "$E2E_DIR"/*.stp; do
+		[ -e "$f" ] || continue
+		n=${f##*/}
+		tests+=("${n%.stp}")
+	done
+fi
+if [ ${#tests[@]} -eq 0 ]; then
+	echo "no tests in $E2E_DIR"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+for tool in "$STP" "$STPRUN"; do
+	if [ ! -x "$tool" ]; then
+		echo "FAIL setup: $tool is not built (make stp stprun)"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
+
+work=$(mktemp -d)
+if [ "${KEEP:-0}" = 1 ]; then
+	echo "work directory: $work"
+else
+	trap 'rm -rf "$work"' EXIT
+fi
+# Markers the guest prints around each test's results: with a token of
+# this run, so that no test's output and no earlier console text can
+# look like one.
+mark="STP-E2E-$$-$RANDOM"
+pass=0
+fail=0
+first_line=${STP_LINES%% *}
+
+ok() { echo "ok $1 ($line)"; pass=$((pass + 1)); }
+failed() { echo "FAIL $1 ($line)${2:+: $2}"; fail=$((fail + 1)); }
+indent() { sed 's/^/    /'; }
+# A section of the actual output in the .expect format.
+section() {	# file
+	cat "$1"
+	if [ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" != '\n' ]; then
+		printf '\n--- no newline at end\n'
+	fi
+}
+
+for line in $STP_LINES; do
+	lw=$work/$line
+	mkdir -p "$lw/files"
+	if ! root=$(tests/kernel.sh --line "$line" 2>"$lw/kernel.err") ||
+		! krel=$(tests/kernel.sh --line "$line" release 2>>"$lw/kernel.err"); then
+		for t in "${tests[@]}"; do failed "$t" "no $line kernel"; done
+		indent <"$lw/kernel.err"
+		continue
+	fi
+	bdir=$lw/build
+	mkdir -p "$bdir"
+	export root krel bdir
+
+	# Build every module first, JOBS at a time.
+	runnable=()
+	for t in "${tests[@]}"; do
+		if [[ ! $t =~ ^[A-Za-z0-9_]+$ ]]; then
+			failed "$t" "not a module name (letters, digits, underscores)"
+		elif [ ! -f "$E2E_DIR/$t.stp" ]; then
+			failed "$t" "no $E2E_DIR/$t.stp"
+		elif [ ! -f "$E2E_DIR/$t.expect" ] && [ "$update" = 0 -o "$line" != "$first_line" ]; then
+			failed "$t" "no $t.expect (write one, or run with --update)"
+		else
+			runnable+=("$t")
+		fi
+	done
+	[ ${#runnable[@]} -gt 0 ] || continue
+	printf '%s\n' "${runnable[@]}" | xargs -P "${JOBS:-2}" -I{} "$top/tests/guest/run.sh" --build-one {}
+	built=()
+	for t in "${runnable[@]}"; do
+		if [ -f "$bdir/$t/ko" ]; then
+			built+=("$t")
+			# Debug info is of no use to the guest and would only make
+			# the initramfs bigger and the boot slower.
+			strip --strip-debug -o "$lw/files/$t.ko" "$(cat "$bdir/$t/ko")"
+		else
+			failed "$t" "build failed"
+			head -100 "$bdir/$t/log" | indent
+		fi
+	done
+	[ ${#built[@]} -gt 0 ] || continue
+	cp "$STPRUN" "$lw/files/stprun"
+
+	# One guest runs them all.  The console log level goes down to
+	# emergencies only, so that kernel messages do not land in the middle
+	# of the results; dmesg, printed at the end, has them all, with a
+	# line marking where each test begins and ends.  Results travel in
+	# base64, so that output comes back byte for byte.  Each stprun gets
+	# SIGTERM after TEST_TIMEOUT and SIGKILL 10 s later.
+	{
+		echo "dmesg -n 1"
+		echo "cd /tmp"
+		for t in "${built[@]}"; do
+			args=
+			[ ! -s "$E2E_DIR/$t.run" ] || args=$(head -1 "$E2E_DIR/$t.run")
+			cat <<EOF
+echo "$mark BEGIN $t"
+echo "stp-e2e: begin $t" >/dev/kmsg
+start=\$(date +%s)
+timeout -s KILL $((TEST_TIMEOUT + 10)) timeout -s TERM $TEST_TIMEOUT /files/stprun $args /files/$t.ko </dev/null >/tmp/out 2>/tmp/err
+echo "$mark RC $t \$?"
+[ \$((\$(date +%s) - start)) -lt $TEST_TIMEOUT ] || echo "$mark TIMEOUT $t"
+if [ -d /sys/module/$t ]; then echo "$mark LEFT $t"; rmmod -f $t 2>/dev/null; fi
+echo "stp-e2e: end $t" >/dev/kmsg
+echo "$mark OUT $t"
+base64 /tmp/out
+echo "$mark ERR $t"
+base64 /tmp/err
+echo "$mark END $t"
+EOF
+		done
+		echo "echo '$mark DMESG'"
+		echo "dmesg"
+		echo "echo '$mark DMESG-END'"
+	} >"$lw/guest.sh"
+	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-$((120 + ${#built[@]} * (TEST_TIMEOUT + 15)))}
+	STP_KERNEL_LINE=$line tests/guest/boot.sh "$lw/guest.sh" "$lw"/files/* >"$lw/console" 2>&1 || true
+
+	# Split the console into per-test files under $lw/res/NAME/.
+	mkdir -p "$lw/res"
+	# Files are closed as soon as done with: there may be hundreds.
+	awk -v mark="$mark" -v dir="$lw/res" '
+		function to(f) { if (file != "") close(file); file = f; if (f != "") printf "" > f }
+		function flag(f, text) { print text > f; close(f) }
+		index($0, mark " ") == 1 {
+			split(substr($0, length(mark) + 2), w, " ")
+			if (w[1] == "DMESG") { to(dir "/dmesg"); next }
+			if (w[1] == "DMESG-END") { to(""); flag(dir "/dmesg.end", ""); next }
+			d = dir "/" w[2]
+			if (w[1] == "BEGIN") { to(""); system("mkdir -p \"" d "\""); next }
+			if (w[1] == "RC") { flag(d "/rc", w[3]); next }
+			if (w[1] == "OUT") { to(d "/out.b64"); next }
+			if (w[1] == "ERR") { to(d "/err.b64"); next }
+			if (w[1] == "END") { to(""); flag(d "/end", ""); next }
+			flag(d "/" tolower(w[1]), ""); next
+		}
+		file != "" { print > file }
+	' "$lw/console"
+
+	# Kernel log: which test, if any, each bad line came during.
+	: >"$lw/kbad"
+	if [ -f "$lw/res/dmesg" ]; then
+		awk -v out="$lw/kbad" '
+			/stp-e2e: begin / { cur = $NF; next }
+			/stp-e2e: end / { cur = ""; next }
+			/WARNING:|BUG:|Oops|Call Trace|general protection/ {
+				print (cur == "" ? "-" : cur) "\t" $0 >> out
+			}
+		' "$lw/res/dmesg"
+	fi
+
+	tail_shown=0
+	for t in "${built[@]}"; do
+		r=$lw/res/$t
+		if [ ! -f "$r/end" ]; then
+			failed "$t" "no result from the guest"
+			if [ "$tail_shown" = 0 ]; then
+				echo "    guest console, last 30 lines:"
+				tail -30 "$lw/console" | indent
+				tail_shown=1
+			fi
+			continue
+		fi
+		if ! base64 -d <"$r/out.b64" >"$r/out" 2>/dev/null ||
+			! base64 -d <"$r/err.b64" >"$r/err" 2>/dev/null; then
+			failed "$t" "output garbled on the console"
+			indent <"$r/out.b64"
+			continue
+		fi
+		{
+			section "$r/out"
+			echo "--- stderr"
+			section "$r/err"
+			echo "--- exit $(cat "$r/rc")"
+		} >"$r/actual"
+		why=
+		if [ "$update" = 1 ] && [ "$line" = "$first_line" ]; then
+			cp "$r/actual" "$E2E_DIR/$t.expect"
+			echo "updated $t.expect from $line"
+		elif ! diff -u --label "$t.expect" --label "$t ($line)" "$E2E_DIR/$t.expect" "$r/actual" >"$r/diff"; then
+			why="output differs"
+		fi
+		[ ! -f "$r/timeout" ] || why="timed out after TEST_TIMEOUT=$TEST_TIMEOUT s${why:+; $why}"
+		[ ! -f "$r/left" ] || why="module left loaded after stprun${why:+; $why}"
+		grep -q "^$t	" "$lw/kbad" && why="kernel log${why:+; $why}"
+		if [ -z "$why" ]; then
+			ok "$t"
+			continue
+		fi
+		failed "$t" "$why"
+		[ ! -s "$r/diff" ] || indent <"$r/diff"
+		if grep -q "^$t	" "$lw/kbad"; then
+			echo "    kernel log while it ran:"
+			sed -n "/stp-e2e: begin $t\$/,/stp-e2e: end $t\$/p" "$lw/res/dmesg" | head -60 | indent
+		fi
+	done
+	if [ ! -f "$lw/res/dmesg.end" ]; then
+		failed "kernel log" "the guest did not print it"
+	elif grep -q '^-	' "$lw/kbad"; then
+		failed "kernel log" "trouble outside any test"
+		grep '^-	' "$lw/kbad" | cut -f2- | head -20 | indent
+	fi
+done
+[ "$update" = 0 ] || echo "(--update: check the new .expect files with git diff)"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
