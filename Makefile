@@ -25,7 +25,8 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/ksyms.c translator/modsyms.c translator/probes.c \
 	translator/resolve.c \
 	translator/infer.c translator/prune.c translator/dump.c \
-	translator/pass2.c translator/driver.c
+	translator/pass2.c translator/emit.c translator/emit_expr.c \
+	translator/emit_stmt.c translator/build.c translator/run.c translator/driver.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)
@@ -47,7 +48,7 @@ RT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/rt_*.c))
 all: stp stprun
 
 stprun: $(STPRUN_OBJ)
-	$(CC) $(CFLAGS) -o $@ $(STPRUN_OBJ)
+	$(CC) $(CFLAGS) -static -o $@ $(STPRUN_OBJ)
 
 $(B)/staprun/%.o: staprun/%.c $(wildcard staprun/*.h) $(RT_HEADERS)
 	@mkdir -p $(dir $@)

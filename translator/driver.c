@@ -12,6 +12,8 @@
  * stops after pass N.
  */
 #include "session.h"
+#include "build.h"
+#include "emit.h"
 #include "../parser/parse.h"
 
 #include <limits.h>
@@ -22,12 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const pass_names[] = {
-	NULL, "parse", "elaboration", "translation", "build", "run",
-};
-
-/* Passes in this build; later ones are still to come. */
-#define PASSES_AVAILABLE 2
 
 static double now_ms(void)
 {
@@ -68,15 +64,6 @@ static const char *find_tapset_root(void)
 		}
 	}
 	return TAPSET_DIR;
-}
-
-static int needs_pass(int pass, const char *what)
-{
-	fprintf(stderr,
-		"stp: %s needs pass %d (%s), which this build of stp does not have yet; "
-		"stop earlier with -p%d\n",
-		what, pass, pass_names[pass], PASSES_AVAILABLE);
-	return 1;
 }
 
 static int run_pass1(struct session *s)
@@ -154,9 +141,95 @@ static int run_pass2(struct session *s, struct elab **out)
 	return 0;
 }
 
+static int valid_module_name(const char *n)
+{
+	if (!*n || strlen(n) > 55)
+		return 0;
+	for (const char *p = n; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (p > n && *p >= '0' && *p <= '9')))
+			return 0;
+	return 1;
+}
+
+/* Pass 3 to a string; prints it with -p3. */
+static int run_pass3(struct session *s, struct elab *e, struct sbuf *c)
+{
+	double t0 = now_ms();
+	int rc = pass3_translate(e, c);
+
+	if (s->verbose)
+		fprintf(stderr, "Pass 3: translated to C in %.1f ms.\n", now_ms() - t0);
+	if (rc) {
+		fprintf(stderr, "Pass 3: translation failed: %d error%s.\n", diag_errors(),
+			diag_errors() == 1 ? "" : "s");
+		return 1;
+	}
+	if (s->last_pass == 3)
+		fwrite(c->s, 1, c->len, stdout);
+	return 0;
+}
+
+static int run_passes_3_to_5(struct session *s, struct elab *e)
+{
+	const char *module, *key, *ko;
+	struct sbuf c = { 0 };
+	double t0;
+
+	if (s->module_name && !valid_module_name(s->module_name)) {
+		fprintf(stderr, "stp: '%s' is not a valid module name (letters, digits, '_', "
+			"at most 55, not starting with a digit)\n", s->module_name);
+		return 1;
+	}
+	module = s->module_name;
+	key = build_cache_key(s, module ? module : "");
+	if (!module)
+		module = ar_printf("stp_%.12s", strrchr(key, '/') + 1);
+	if (s->last_pass == 3)
+		return run_pass3(s, e, &c);
+	t0 = now_ms();
+	if (build_cached(key, module)) {
+		if (s->verbose) {
+			fprintf(stderr, "Pass 3: using cached %s/%s.c\n", key, module);
+			fprintf(stderr, "Pass 4: using cached %s/%s.ko\n", key, module);
+		}
+	} else {
+		if (run_pass3(s, e, &c))
+			return 1;
+		t0 = now_ms();
+		if (build_module(s, module, c.s, c.len, key)) {
+			fprintf(stderr, "Pass 4: compilation failed.\n");
+			return 1;
+		}
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: compiled C into \"%s.ko\" in %.0f ms.\n", module,
+				now_ms() - t0);
+	}
+	free(c.s);
+	if (s->last_pass == 4 || s->module_name) {
+		ko = ar_printf("%s.ko", module);
+		if (build_install(key, module, ko)) {
+			fprintf(stderr, "stp: cannot write %s\n", ko);
+			return 1;
+		}
+		if (s->last_pass == 4) {
+			char cwd[PATH_MAX];
+
+			if (getcwd(cwd, sizeof(cwd)))
+				ko = ar_printf("%s/%s", cwd, ko);
+			puts(ko);
+			return 0;
+		}
+	} else {
+		ko = ar_printf("%s/%s.ko", key, module);
+	}
+	return run_pass5(s, ko);
+}
+
 int main(int argc, char **argv)
 {
 	struct session s = { 0 };
+	struct elab *e;
 	int rc = opts_parse(&s, argc, argv);
 
 	if (rc >= 0)
@@ -171,21 +244,15 @@ int main(int argc, char **argv)
 	s.tapset_root = find_tapset_root();
 	if (run_pass1(&s))
 		return 1;
-	if (s.last_pass >= 2) {
-		struct elab *e;
-
-		if (run_pass2(&s, &e))
-			return 1;
-		if (s.list_probe)
-			return list_probes(&s, e);
-		if (s.last_pass == 2) {
-			pass2_print(e);
-			return diag_errors() ? 1 : 0;
-		}
+	if (s.last_pass == 1)
+		return 0;
+	if (run_pass2(&s, &e))
+		return 1;
+	if (s.list_probe)
+		return list_probes(&s, e);
+	if (s.last_pass == 2) {
+		pass2_print(e);
+		return diag_errors() ? 1 : 0;
 	}
-	if (s.last_pass > PASSES_AVAILABLE)
-		return needs_pass(PASSES_AVAILABLE + 1,
-				  s.last_pass == 5 ? "running a script" :
-				  ar_printf("-p%d", s.last_pass));
-	return 0;
+	return run_passes_3_to_5(&s, e);
 }

@@ -64,6 +64,9 @@ void pass2_print(struct elab *e);
 int elab_probe_count(const struct elab *e);
 int elab_function_count(const struct elab *e);
 int elab_global_count(const struct elab *e);
+/* run.c: pass 5, stprun here or in a guest (--remote=qemu) */
+int run_pass5(struct session *s, const char *ko);
+
 /* -l/-L's line for derived probe i. */
 const char *elab_list_line(struct elab *e, int i, int with_vars);
 

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the generated code shares with the session (session.c): the part
+ * of the per-CPU context every handler uses, the probe descriptors, and
+ * the macros that statements expand to.  The generated file defines
+ * struct stp_context, whose first member is struct stp_ctx, with the
+ * locals of its probes and the frames of its functions.
+ */
+#ifndef STP_CONTEXT_H
+#define STP_CONTEXT_H
+
+#include "shim.h"
+#include "out.h"
+#include "map.h"
+#include "stat.h"
+#include "format.h"
+#include "transport.h"
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/spinlock.h>
+#include <linux/ptrace.h>
+#include "compat.h"
+
+struct stp_probe;
+
+struct stp_ctx {
+	int busy;
+	int nesting;			/* function calls under way */
+	long actions;			/* statements run by this hit */
+	const char *error;		/* the message, or NULL */
+	const char *error_where;	/* "operator '/' at f.stp:1:5" */
+	const struct stp_probe *probe;
+	struct stp_out *out;
+	struct pt_regs *regs;		/* kprobes; NULL for timers etc. */
+	char errbuf[MAXSTRINGLEN];	/* error("...") and friends */
+	char *tok_next;			/* tokenize() state */
+	char tok_buf[MAXSTRINGLEN];
+};
+
+/* A global's lock, and a handler's need of it. */
+struct stp_lockreq {
+	rwlock_t *lock;
+	int write;
+};
+
+enum stp_probe_kind {
+	STP_PK_BEGIN,
+	STP_PK_END,
+	STP_PK_ERROR,
+	STP_PK_EVENT,		/* timers, kprobes: run while RUNNING */
+};
+
+struct stp_probe {
+	enum stp_probe_kind kind;
+	const char *pp;			/* its probe point, as printed */
+	void (*handler)(struct stp_ctx *c);
+	const struct stp_lockreq *locks;	/* sorted by address */
+	int nlocks;
+	int (*cond)(void);		/* probe point condition, or NULL */
+};
+
+/* "next" unwinds like an error that nobody reports or catches. */
+extern const char stp_next_mark[];
+
+void stp_error_at(struct stp_ctx *c, const char *msg, const char *where);
+void stp_error_fmt(struct stp_ctx *c, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void stp_run_probe(const struct stp_probe *p, struct pt_regs *regs);
+void stp_request_exit(void);
+
+/* Session facts tapset functions read. */
+extern int stp_target_pid;
+
+/* String helpers: always NUL-terminated, cuts counted. */
+static inline void stp_str_assign(char *dst, const char *src)
+{
+	size_t n = strnlen(src, MAXSTRINGLEN);
+
+	if (n >= MAXSTRINGLEN) {
+		n = MAXSTRINGLEN - 1;
+		stp_count(STP_EV_STR_TRUNC);
+	}
+	if (dst != src)
+		memmove(dst, src, n);
+	dst[n] = '\0';
+}
+
+static inline void stp_str_append(char *dst, const char *src)
+{
+	size_t have = strnlen(dst, MAXSTRINGLEN - 1);
+	size_t n = strlen(src);
+
+	if (have + n >= MAXSTRINGLEN) {
+		n = MAXSTRINGLEN - 1 - have;
+		stp_count(STP_EV_STR_TRUNC);
+	}
+	memmove(dst + have, src, n);
+	dst[have + n] = '\0';
+}
+
+static inline void stp_str_append_long(char *dst, int64_t v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "%lld", (long long)v);
+	stp_str_append(dst, b);
+}
+
+/* printf-style output from embedded C (STAP_PRINTF). */
+void stp_out_kprintf(struct stp_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The end-of-run display of globals: "0x5", "\"str\"", " @count=0x3 ...". */
+void stp_display_long(struct stp_out *o, int64_t v);
+void stp_display_str(struct stp_out *o, const char *s);
+void stp_display_stat(struct stp_out *o, struct stp_stat *st,
+		      const struct stp_stat_desc *d);
+
+void stp_text_escape(char *dst, const char *src, int64_t len, int64_t quoted);
+/* exit(): no more probe hits; end probes run when stprun answers. */
+void stp_request_stop(void);
+
+/*
+ * s =~ re: 1 on a match, 0 without, -1 for a bad expression.  POSIX
+ * extended syntax, matched by bounded backtracking (regex.c).
+ */
+int stp_regex_match(const char *s, const char *re);
+
+/*
+ * Statement accounting: a block of n statements, and one loop turn,
+ * each count against MAXACTION.
+ */
+#define STP_ACT(c, n, where, unwind)					\
+	do {								\
+		if (unlikely(((c)->actions += (n)) > MAXACTION)) {	\
+			stp_error_at((c), "MAXACTION exceeded", (where)); \
+			goto unwind;					\
+		}							\
+	} while (0)
+
+#define STP_FAIL(c, msg, where, unwind)					\
+	do {								\
+		stp_error_at((c), (msg), (where));			\
+		goto unwind;						\
+	} while (0)
+
+#include "timer.h"
+
+#endif

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The runtime, included whole by each generated module after its own
+ * declarations (one translation unit: the compiler sees every call).
+ */
+#include "compat.h"
+#include "out.c"
+#include "map.c"
+#include "stat.c"
+#include "format.c"
+#include "transport.c"
+#include "display.c"
+#include "regex.c"
+#include "timer.c"
+#include "session.c"

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The session: a module's life from load to unload, and each probe hit's
+ * entry and exit.  States:
+ *
+ *   STARTING  loaded; stprun's START runs the begin probes
+ *   RUNNING   begin probes done; timers and kprobes armed
+ *   STOPPING  exit() or stprun's STOP: nothing but end probes runs
+ *   ERROR     too many errors: nothing but error probes runs
+ *   DONE      end or error probes ran, output flushed
+ *
+ * Included once, after the generated code, which provides the probe
+ * tables (stp_begin, stp_end, stp_errorp, stp_timers) and stp_gen_alloc,
+ * stp_gen_free, STP_CONTEXT_SIZE.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/irqflags.h>
+#include <linux/delay.h>
+
+enum { STP_STARTING, STP_RUNNING, STP_STOPPING, STP_ERROR, STP_DONE };
+
+static atomic_t stp_state = ATOMIC_INIT(STP_STARTING);
+static atomic_long_t stp_errors = ATOMIC_LONG_INIT(0);
+static atomic_long_t stp_skipped = ATOMIC_LONG_INIT(0);
+static atomic_t stp_exit_sent = ATOMIC_INIT(0);
+static DEFINE_MUTEX(stp_session_lock);
+static struct stp_ctx **stp_contexts;
+stp_atomic_t stp_events[STP_EV_COUNT];
+const char stp_next_mark[] = "next";
+int stp_target_pid;
+
+static long stp_maxerrors = MAXERRORS;
+module_param_named(stpd_MAXERRORS, stp_maxerrors, long, 0444);
+static long stp_maxskipped = MAXSKIPPED;
+module_param_named(stpd_MAXSKIPPED, stp_maxskipped, long, 0444);
+
+void stp_error_at(struct stp_ctx *c, const char *msg, const char *where)
+{
+	c->error = msg;
+	c->error_where = where;
+}
+
+void stp_error_fmt(struct stp_ctx *c, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
+	va_end(ap);
+	c->error = c->errbuf;
+	c->error_where = where;
+}
+
+/* Ask stprun to stop us; once. */
+void stp_request_exit(void)
+{
+	if (!atomic_xchg(&stp_exit_sent, 1))
+		stp_ctl_send(STP_MSG_EXIT, NULL, 0);
+}
+
+void stp_request_stop(void)
+{
+	atomic_cmpxchg(&stp_state, STP_RUNNING, STP_STOPPING);
+	atomic_cmpxchg(&stp_state, STP_STARTING, STP_STOPPING);
+	stp_request_exit();
+}
+
+static void stp_report_error(struct stp_ctx *c)
+{
+	long n = atomic_long_inc_return(&stp_errors);
+
+	if (c->error_where)
+		stp_ctl_printf(STP_MSG_ERROR, "ERROR: %s near %s (probe %s)\n",
+			       c->error, c->error_where, c->probe->pp);
+	else
+		stp_ctl_printf(STP_MSG_ERROR, "ERROR: %s (probe %s)\n",
+			       c->error, c->probe->pp);
+	if (n > stp_maxerrors) {
+		int s = atomic_read(&stp_state);
+
+		/* End probes skip the rest of themselves, not the others. */
+		if (s == STP_STARTING || s == STP_RUNNING)
+			atomic_set(&stp_state, STP_ERROR);
+		stp_request_exit();
+	}
+}
+
+static void stp_skip(enum stp_event why)
+{
+	stp_count(why);
+	if (atomic_long_inc_return(&stp_skipped) > stp_maxskipped &&
+	    atomic_read(&stp_state) == STP_RUNNING) {
+		atomic_set(&stp_state, STP_ERROR);
+		atomic_long_inc(&stp_errors);
+		stp_ctl_printf(STP_MSG_ERROR,
+			       "ERROR: Skipped too many probes, check MAXSKIPPED\n");
+		stp_request_exit();
+	}
+}
+
+static int stp_locks_take(const struct stp_lockreq *l, int n)
+{
+	int i, tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0;; tries++) {
+			if (l[i].write ? write_trylock(l[i].lock) :
+					 read_trylock(l[i].lock))
+				break;
+			if (tries >= MAXTRYLOCK)
+				goto fail;
+			ndelay(10);
+		}
+	}
+	return 0;
+fail:
+	while (i-- > 0) {
+		if (l[i].write)
+			write_unlock(l[i].lock);
+		else
+			read_unlock(l[i].lock);
+	}
+	return -1;
+}
+
+static void stp_locks_drop(const struct stp_lockreq *l, int n)
+{
+	while (n-- > 0) {
+		if (l[n].write)
+			write_unlock(l[n].lock);
+		else
+			read_unlock(l[n].lock);
+	}
+}
+
+/* Which probes may run in which state. */
+static int stp_may_run(const struct stp_probe *p, int state)
+{
+	switch (p->kind) {
+	case STP_PK_BEGIN:
+		return state == STP_STARTING;
+	case STP_PK_END:
+		return state == STP_STOPPING;
+	case STP_PK_ERROR:
+		return state == STP_ERROR;
+	default:
+		return state == STP_RUNNING;
+	}
+}
+
+/*
+ * One hit: take this CPU's context, the globals' locks, run the handler,
+ * report what went wrong.  Interrupts are off for the whole hit, so the
+ * context and the CPU's print buffer are ours alone.
+ */
+void stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
+{
+	struct stp_ctx *c;
+	unsigned long flags;
+
+	if (!stp_may_run(p, atomic_read(&stp_state)))
+		return;
+	local_irq_save(flags);
+	c = stp_contexts[smp_processor_id()];
+	if (c->busy) {
+		stp_skip(STP_EV_SKIP_REENTER);
+		goto out;
+	}
+	if (p->cond && !p->cond())
+		goto out;
+	c->busy = 1;
+	c->nesting = 0;
+	c->actions = 0;
+	c->error = NULL;
+	c->error_where = NULL;
+	c->probe = p;
+	c->regs = regs;
+	c->tok_next = NULL;
+	c->out = stp_transport_out();
+	if (stp_locks_take(p->locks, p->nlocks)) {
+		stp_skip(STP_EV_SKIP_LOCK);
+	} else {
+		p->handler(c);
+		stp_locks_drop(p->locks, p->nlocks);
+	}
+	if (c->error && c->error != stp_next_mark)
+		stp_report_error(c);
+	if (c->out->len)
+		stp_out_flush(c->out);
+	c->busy = 0;
+out:
+	local_irq_restore(flags);
+}
+
+static int stp_arm(void)
+{
+	return stp_timers_arm();
+}
+
+static void stp_disarm(void)
+{
+	stp_timers_disarm();
+}
+
+static void stp_run_list(const struct stp_probe *const *list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		stp_run_probe(list[i], NULL);
+		cond_resched();
+	}
+}
+
+void stp_on_start(const struct stp_msg_start *m)
+{
+	struct stp_msg_started r = { 0 };
+
+	mutex_lock(&stp_session_lock);
+	if (atomic_read(&stp_state) != STP_STARTING) {
+		mutex_unlock(&stp_session_lock);
+		return;
+	}
+	stp_target_pid = m->target;
+	stp_run_list(stp_begin, STP_NBEGIN);
+	if (atomic_cmpxchg(&stp_state, STP_STARTING, STP_RUNNING) == STP_STARTING) {
+		r.rc = stp_arm();
+		if (r.rc) {
+			atomic_set(&stp_state, STP_ERROR);
+			atomic_long_inc(&stp_errors);
+			stp_ctl_printf(STP_MSG_ERROR,
+				       "ERROR: could not register the probes (%d)\n", r.rc);
+			stp_request_exit();
+		}
+	}
+	stp_transport_flush_all();
+	stp_ctl_send(STP_MSG_STARTED, &r, sizeof(r));
+	mutex_unlock(&stp_session_lock);
+}
+
+/* Disarm, run end (or error) probes, flush; quiet when nobody listens. */
+static void stp_finish(int report)
+{
+	struct stp_msg_done *d;
+	size_t sz = sizeof(*d) + STP_EV_COUNT * sizeof(d->events[0]);
+	int i, s;
+
+	mutex_lock(&stp_session_lock);
+	s = atomic_read(&stp_state);
+	if (s == STP_DONE) {
+		mutex_unlock(&stp_session_lock);
+		return;
+	}
+	if (s != STP_ERROR)
+		atomic_set(&stp_state, STP_STOPPING);
+	stp_disarm();
+	if (s != STP_STARTING || report) {
+		if (atomic_read(&stp_state) == STP_STOPPING)
+			stp_run_list(stp_end, STP_NEND);
+		if (atomic_read(&stp_state) == STP_ERROR)
+			stp_run_list(stp_errorp, STP_NERRORP);
+	}
+	atomic_set(&stp_state, STP_DONE);
+	stp_transport_flush_all();
+	if (report) {
+		d = kzalloc(sz, GFP_KERNEL);
+		if (d) {
+			d->errors = atomic_long_read(&stp_errors);
+			d->skipped = atomic_long_read(&stp_skipped);
+			d->nevents = STP_EV_COUNT;
+			for (i = 0; i < STP_EV_COUNT; i++)
+				d->events[i] = stp_atomic_read(&stp_events[i]);
+			stp_ctl_send(STP_MSG_DONE, d, sz);
+			kfree(d);
+		}
+	}
+	mutex_unlock(&stp_session_lock);
+}
+
+void stp_on_stop(void)
+{
+	stp_finish(1);
+}
+
+void stp_on_release(void)
+{
+	stp_finish(0);
+}
+
+static int __init stp_init(void)
+{
+	int cpu, rc;
+
+	stp_contexts = kcalloc(nr_cpu_ids, sizeof(*stp_contexts), GFP_KERNEL);
+	if (!stp_contexts)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		stp_contexts[cpu] = stp_zalloc(STP_CONTEXT_SIZE);
+		if (!stp_contexts[cpu]) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+	}
+	rc = stp_gen_alloc();
+	if (!rc)
+		rc = stp_regex_alloc();
+	if (rc) {
+		stp_regex_free();
+		stp_gen_free();
+		goto fail;
+	}
+	rc = stp_transport_init(KBUILD_MODNAME);
+	if (rc) {
+		stp_gen_free();
+		goto fail;
+	}
+	return 0;
+fail:
+	for_each_possible_cpu(cpu)
+		stp_free(stp_contexts[cpu]);
+	kfree(stp_contexts);
+	return rc;
+}
+
+static void __exit stp_exit(void)
+{
+	int cpu;
+
+	stp_finish(0);
+	stp_transport_exit();
+	stp_regex_free();
+	stp_gen_free();
+	for_each_possible_cpu(cpu)
+		stp_free(stp_contexts[cpu]);
+	kfree(stp_contexts);
+}
+
+module_init(stp_init);
+module_exit(stp_exit);
+MODULE_LICENSE("GPL");

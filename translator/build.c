@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 4: the generated C file becomes NAME.ko through kbuild, against
+ * SYSROOT/lib/modules/KRELEASE/build.  The runtime's kernel API feature
+ * tests (runtime/features/NAME.c, each compiled alone: it builds or it
+ * does not) run once per kernel and are cached as stp_features.h.
+ * Finished modules are cached by a hash of everything that goes into
+ * them, so a repeated run skips translation and build.
+ */
+#include "build.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *cache_root(void)
+{
+	const char *c = getenv("STP_CACHE");
+	const char *home = getenv("HOME");
+
+	if (c && *c)
+		return c;
+	return ar_printf("%s/.cache/stp", home && *home ? home : "/tmp");
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_file(const char *path, const char *data, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fwrite(data, 1, n, f) == n;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t n;
+	char *data = util_read_file(from, &n);
+	int rc;
+
+	if (!data)
+		return -1;
+	rc = write_file(ar_printf("%s.tmp%d", to, (int)getpid()), data, n);
+	free(data);
+	if (!rc)
+		rc = rename(ar_printf("%s.tmp%d", to, (int)getpid()), to);
+	return rc;
+}
+
+/* Run argv; its output goes to log (or is kept when verbose). */
+static int run(char *const argv[], const char *log, int verbose)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (!verbose) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+				close(fd);
+			}
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+const char *build_kernel_dir(const struct session *s)
+{
+	return ar_printf("%s/lib/modules/%s/build", s->sysroot ? s->sysroot : "",
+			 s->kernel_release);
+}
+
+/* Directory holding runtime/: the build tree, or the installed copy. */
+const char *build_runtime_parent(const struct session *s)
+{
+	const char *t = s->tapset_root;
+	const char *slash = t ? strrchr(t, '/') : NULL;
+
+	if (getenv("STP_RUNTIME_PARENT"))
+		return getenv("STP_RUNTIME_PARENT");
+	if (slash)
+		return ar_printf("%.*s", (int)(slash - t), t);
+	return ".";
+}
+
+static void hash_file(struct sbuf *h, const char *path)
+{
+	size_t n;
+	char *data = util_read_file(path, &n);
+
+	if (!data)
+		return;
+	sb_printf(h, "%s:%zx;", path, util_hash(data, n));
+	free(data);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void hash_dir(struct sbuf *h, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct vec names = { 0 };
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			vec_push(&names, ar_printf("%s/%s", dir, de->d_name));
+	closedir(d);
+	if (names.len)
+		qsort(names.v, names.len, sizeof(void *), cmp_str);
+	for (int i = 0; i < names.len; i++) {
+		struct stat st;
+
+		if (stat(names.v[i], &st))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 4)
+			hash_dir(h, names.v[i], depth + 1);
+		else if (S_ISREG(st.st_mode))
+			hash_file(h, names.v[i]);
+	}
+	free(names.v);
+}
+
+/* stp_features.h for this kernel: cached, else made by compiling each test. */
+static const char *features(const struct session *s, const char *runtime)
+{
+	struct sbuf h = { 0 }, hdr = { 0 }, kb = { 0 };
+	const char *fdir = ar_printf("%s/features", runtime);
+	const char *kdir = build_kernel_dir(s);
+	const char *cached, *work;
+	char tmpl[] = "/tmp/stp-featXXXXXX";
+	struct vec names = { 0 };
+	DIR *d;
+	struct dirent *de;
+
+	hash_dir(&h, fdir, 0);
+	hash_file(&h, ar_printf("%s/.config", kdir));
+	cached = ar_printf("%s/features-%s-%zx.h", cache_root(), s->kernel_release,
+			   util_hash(h.s ? h.s : "", h.len));
+	free(h.s);
+	if (!access(cached, R_OK))
+		return cached;
+	work = mkdtemp(tmpl);
+	if (!work)
+		return NULL;
+	d = opendir(fdir);
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 2 && !strcmp(de->d_name + n - 2, ".c")) {
+			const char *name = ar_printf("%.*s", (int)(n - 2), de->d_name);
+
+			vec_push(&names, (void *)name);
+			copy_file(ar_printf("%s/%s", fdir, de->d_name),
+				  ar_printf("%s/ft_%s.c", work, name));
+			sb_printf(&kb, "obj-m += ft_%s.o\n", name);
+		}
+	}
+	if (d)
+		closedir(d);
+	write_file(ar_printf("%s/Kbuild", work), kb.s ? kb.s : "", kb.len);
+	{
+		char *argv[] = { "make", "-k", "-j2", "-C", (char *)kdir,
+				 (char *)ar_printf("M=%s", work), "modules", NULL };
+
+		/* failures are the answer, not an error */
+		run(argv, ar_printf("%s/log", work), 0);
+	}
+	sb_puts(&hdr, "/* Kernel API features of this kernel: generated by stp. */\n");
+	for (int i = 0; i < names.len; i++) {
+		const char *n = names.v[i];
+
+		if (!access(ar_printf("%s/ft_%s.o", work, n), R_OK))
+			sb_printf(&hdr, "#define STP_HAVE_%s 1\n", n);
+		else
+			sb_printf(&hdr, "/* #undef STP_HAVE_%s */\n", n);
+	}
+	mkdirs(cache_root());
+	write_file(ar_printf("%s.tmp%d", cached, (int)getpid()), hdr.s, hdr.len);
+	rename(ar_printf("%s.tmp%d", cached, (int)getpid()), cached);
+	free(hdr.s);
+	free(kb.s);
+	run((char *const[]){ "rm", "-rf", (char *)work, NULL }, "/dev/null", 0);
+	return cached;
+}
+
+const char *build_cache_key(const struct session *s, const char *module)
+{
+	struct sbuf h = { 0 };
+	const char *parent = build_runtime_parent(s);
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
+	size_t key;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		if (!stat(exe, &st))
+			sb_printf(&h, "exe:%ld.%ld:%ld;", (long)st.st_mtim.tv_sec,
+				  (long)st.st_mtim.tv_nsec, (long)st.st_size);
+	}
+	if (s->script_file)
+		hash_file(&h, s->script_file);
+	if (s->script_text)
+		sb_printf(&h, "e:%zx;", util_hash(s->script_text, strlen(s->script_text)));
+	for (int i = 0; i < s->argc; i++)
+		sb_printf(&h, "arg:%s;", s->argv[i]);
+	for (int i = 0; i < s->defines.len; i++)
+		sb_printf(&h, "D:%s;", (const char *)s->defines.v[i]);
+	for (int i = 0; i < s->include_dirs.len; i++)
+		hash_dir(&h, s->include_dirs.v[i], 0);
+	sb_printf(&h, "g:%d;u:%d;m:%s;r:%s;", s->guru, s->unoptimized, module,
+		  s->kernel_release);
+	if (s->tapset_root)
+		hash_dir(&h, s->tapset_root, 0);
+	hash_dir(&h, ar_printf("%s/runtime", parent), 0);
+	hash_file(&h, ar_printf("%s/.config", build_kernel_dir(s)));
+	key = util_hash(h.s ? h.s : "", h.len);
+	/* a second, differently seeded hash makes collisions unlikely */
+	sb_puts(&h, "#");
+	key ^= util_hash(h.s, h.len) << 1;
+	free(h.s);
+	return ar_printf("%s/modules/%016zx", cache_root(), key);
+}
+
+int build_cached(const char *key, const char *module)
+{
+	return !access(ar_printf("%s/%s.ko", key, module), R_OK);
+}
+
+int build_module(const struct session *s, const char *module, const char *csrc,
+		 size_t clen, const char *key)
+{
+	char tmpl[] = "/tmp/stp-buildXXXXXX";
+	const char *work = mkdtemp(tmpl);
+	const char *parent = build_runtime_parent(s);
+	const char *feat, *kdir = build_kernel_dir(s);
+	struct sbuf kb = { 0 };
+	int rc;
+
+	if (!work) {
+		fprintf(stderr, "stp: cannot make a build directory: %s\n", strerror(errno));
+		return -1;
+	}
+	if (access(ar_printf("%s/Makefile", kdir), R_OK)) {
+		fprintf(stderr, "stp: no kernel build tree at %s; install the kernel headers "
+			"(Debian: linux-headers-%s)\n", kdir, s->kernel_release);
+		return -1;
+	}
+	feat = features(s, ar_printf("%s/runtime", parent));
+	if (!feat || copy_file(feat, ar_printf("%s/stp_features.h", work))) {
+		fprintf(stderr, "stp: kernel feature tests failed for %s\n", kdir);
+		return -1;
+	}
+	write_file(ar_printf("%s/%s.c", work, module), csrc, clen);
+	sb_printf(&kb, "obj-m := %s.o\nccflags-y := -I%s -I%s/runtime -I%s "
+		  "-Wno-unused-label -Wno-unused-variable -Wno-unused-function "
+		  "-Wno-declaration-after-statement\n", module, parent, parent, work);
+	write_file(ar_printf("%s/Kbuild", work), kb.s, kb.len);
+	free(kb.s);
+	{
+		char *argv[] = { "make", "-C", (char *)kdir, (char *)ar_printf("M=%s", work),
+				 s->verbose > 1 ? "V=1" : "V=0", "modules", NULL };
+
+		rc = run(argv, ar_printf("%s/build.log", work), s->verbose > 1);
+	}
+	if (rc || access(ar_printf("%s/%s.ko", work, module), R_OK)) {
+		size_t n;
+		char *log = util_read_file(ar_printf("%s/build.log", work), &n);
+
+		fprintf(stderr, "stp: building the module failed; this is a bug in stp. "
+			"The generated C and the compiler's output are kept in %s\n", work);
+		if (log) {
+			fwrite(log, 1, n, stderr);
+			free(log);
+		}
+		return -1;
+	}
+	mkdirs(key);
+	if (copy_file(ar_printf("%s/%s.ko", work, module), ar_printf("%s/%s.ko", key, module)) ||
+	    copy_file(ar_printf("%s/%s.c", work, module), ar_printf("%s/%s.c", key, module))) {
+		fprintf(stderr, "stp: cannot write the cache %s: %s\n", key, strerror(errno));
+		return -1;
+	}
+	if (s->keep)
+		fprintf(stderr, "Keeping the build directory %s\n", work);
+	else
+		run((char *const[]){ "rm", "-rf", (char *)work, NULL }, "/dev/null", 0);
+	return 0;
+}
+
+int build_install(const char *key, const char *module, const char *dest)
+{
+	return copy_file(ar_printf("%s/%s.ko", key, module), dest);
+}

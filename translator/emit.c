@@ -1,0 +1,840 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3: the layout of the generated C file (see emit.h), the globals
+ * and their locks, each handler's and function's frame, the probe
+ * tables the runtime's session walks.
+ */
+#include "emit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void em_error(const struct loc *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(l, "translation error", fmt, ap);
+	va_end(ap);
+}
+
+const char *em_tmp(struct emit *m, const char *prefix)
+{
+	return ar_printf("_%s%d", prefix, ++m->tmp);
+}
+
+const char *em_str_tmp(struct emit *m)
+{
+	const char *t = ar_printf("t%d", ++m->tmp);
+
+	sb_printf(m->frame, "\tchar %s[MAXSTRINGLEN];\n", t);
+	return t;
+}
+
+/* A C string literal for an error position: "operator '/' at f:1:2". */
+const char *em_where(struct emit *m, const struct loc *l, const char *what)
+{
+	const char *file = l->src ? l->src->name : "<input>";
+	struct sbuf sb = { 0 };
+	const char *lit;
+
+	(void)m;
+	sb_printf(&sb, "%s at %s:%d:%d", what, file, l->line, l->col);
+	lit = em_cstr_raw(sb.s);
+	free(sb.s);
+	return lit;
+}
+
+const char *em_sym(struct emit *m, const struct symbol *s)
+{
+	const char *n = pmap_get(&m->cname, s);
+
+	return n ? n : "/* unbound */0";
+}
+
+int em_is_pmap(const struct symbol *s)
+{
+	return s->type == T_STATS && s->arity > 0;
+}
+
+/* Bytes as a C literal, every unusual byte as an octal escape. */
+const char *em_cstr_raw(const char *s)
+{
+	struct sbuf sb = { 0 };
+	const char *r;
+
+	sb_putc(&sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_printf(&sb, "\\%c", *p);
+		else if (*p < 32 || *p >= 127 || *p == '?')
+			sb_printf(&sb, "\\%03o", *p);
+		else
+			sb_putc(&sb, *p);
+	}
+	sb_putc(&sb, '"');
+	r = ar_printf("%s", sb.s);
+	free(sb.s);
+	return r;
+}
+
+static int hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* The script's escapes (as written) decoded, then spelled for C. */
+const char *em_cstr(const char *lit)
+{
+	struct sbuf sb = { 0 };
+	const char *r;
+
+	for (const char *p = lit; *p; p++) {
+		int v;
+
+		if (*p != '\\' || !p[1]) {
+			sb_putc(&sb, *p);
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'n': sb_putc(&sb, '\n'); break;
+		case 't': sb_putc(&sb, '\t'); break;
+		case 'r': sb_putc(&sb, '\r'); break;
+		case 'a': sb_putc(&sb, '\a'); break;
+		case 'b': sb_putc(&sb, '\b'); break;
+		case 'f': sb_putc(&sb, '\f'); break;
+		case 'v': sb_putc(&sb, '\v'); break;
+		case 'x':
+			v = 0;
+			while (hexval(p[1]) >= 0) {
+				v = v * 16 + hexval(p[1]);
+				p++;
+			}
+			sb_putc(&sb, (char)v);
+			break;
+		default:
+			if (*p >= '0' && *p <= '7') {
+				v = 0;
+				for (int i = 0; i < 3 && *p >= '0' && *p <= '7'; i++, p++)
+					v = v * 8 + (*p - '0');
+				p--;
+				sb_putc(&sb, (char)v);
+			} else {
+				sb_putc(&sb, *p);	/* \\ \" \' and others */
+			}
+		}
+	}
+	if (!sb.s)
+		return "\"\"";
+	r = em_cstr_raw(sb.s);
+	free(sb.s);
+	return r;
+}
+
+/* ---- walking the program ---- */
+
+typedef void (*visit_fn)(struct emit *m, struct node *n, void *arg);
+
+static void walk(struct emit *m, struct node *n, visit_fn f, void *arg)
+{
+	if (!n)
+		return;
+	f(m, n, arg);
+	switch (n->kind) {
+	case N_NUM: case N_STR: case N_EMBEDDED: case N_STAR:
+	case N_BREAK: case N_CONTINUE: case N_NEXT: case N_NULL:
+		return;
+	case N_FOREACH: {
+		struct foreach *fe = n->fe;
+
+		walk(m, fe->array, f, arg);
+		for (int i = 0; i < fe->slice.len; i++)
+			walk(m, fe->slice.v[i], f, arg);
+		for (int i = 0; i < fe->keys.len; i++)
+			walk(m, fe->keys.v[i], f, arg);
+		walk(m, fe->limit, f, arg);
+		walk(m, n->body, f, arg);
+		return;
+	}
+	default:
+		break;
+	}
+	walk(m, n->lhs, f, arg);
+	walk(m, n->rhs, f, arg);
+	walk(m, n->cond, f, arg);
+	walk(m, n->body, f, arg);
+	for (int i = 0; i < n->args.len; i++)
+		walk(m, n->args.v[i], f, arg);
+	if (node_comps(n))
+		for (int i = 0; i < n->comps.len; i++)
+			walk(m, n->comps.v[i], f, arg);
+}
+
+static void note_access(struct vec *acc, struct symbol *s, int write)
+{
+	if (!s || s->kind != SYM_GLOBAL)
+		return;
+	for (int i = 0; i < acc->len; i++) {
+		struct access *a = acc->v[i];
+
+		if (a->sym == s) {
+			a->write |= write;
+			return;
+		}
+	}
+	{
+		struct access *a = ar_alloc(sizeof(*a));
+
+		a->sym = s;
+		a->write = write;
+		vec_push(acc, a);
+	}
+}
+
+static void merge_access(struct vec *to, const struct vec *from)
+{
+	for (int i = 0; i < from->len; i++) {
+		struct access *a = from->v[i];
+
+		note_access(to, a->sym, a->write);
+	}
+}
+
+static struct vec *function_access(struct emit *m, struct function *f);
+
+/*
+ * What each node does to globals.  Writes, and reads of statistics
+ * (which aggregate the CPUs' parts) and sorted iteration, need the
+ * global alone; "<<<" adds to this CPU's part and shares.
+ */
+static void access_visit(struct emit *m, struct node *n, void *arg)
+{
+	struct vec *acc = arg;
+
+	switch (n->kind) {
+	case N_VAR:
+	case N_INDEX:
+	case N_IN:
+		if (n->ref)
+			note_access(acc, n->ref, ((struct symbol *)n->ref)->type == T_STATS &&
+				    !pmap_get(&m->stat_lhs, n));
+		return;
+	case N_ASSIGN:
+		if (n->op == OP_SHL_STAT)
+			pmap_put(&m->stat_lhs, n->lhs, (void *)1);
+		/* fall through */
+	case N_INCDEC:
+	case N_DELETE:
+		if (n->lhs->ref && !(n->kind == N_ASSIGN && n->op == OP_SHL_STAT))
+			note_access(acc, n->lhs->ref, 1);
+		return;
+	case N_FOREACH:
+		if (n->fe->array->ref)
+			note_access(acc, n->fe->array->ref, 1);
+		if (!pmap_get(&m->fe_site, n)) {
+			vec_push(&m->foreach_sites, n);
+			pmap_put(&m->fe_site, n, (void *)(intptr_t)m->foreach_sites.len);
+		}
+		return;
+	case N_CALL:
+		for (struct function *f = n->ref; f && !is_print_builtin(n->name); f = f->next)
+			merge_access(acc, function_access(m, f));
+		return;
+	case N_AT:
+		if ((!strcmp(n->name, "@hist_log") || !strcmp(n->name, "@hist_linear")) &&
+		    n->args.len) {
+			struct node *a = n->args.v[0];
+
+			if (a->ref && !pmap_get(&m->stat_hist, a->ref))
+				pmap_put(&m->stat_hist, a->ref, n);
+		}
+		if (!strcmp(n->name, "@variance") && n->args.len == 2) {
+			struct node *a = n->args.v[0], *sh = n->args.v[1];
+
+			if (a->ref && sh->kind == N_NUM)
+				pmap_put(&m->stat_shift, a->ref, (void *)(intptr_t)(sh->num + 1));
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+static struct vec *function_access(struct emit *m, struct function *f)
+{
+	struct vec *acc = pmap_get(&m->fn_access, f);
+
+	if (acc)
+		return acc;
+	acc = ar_alloc(sizeof(*acc));
+	memset(acc, 0, sizeof(*acc));
+	pmap_put(&m->fn_access, f, acc);	/* recursion stops here */
+	if (f->decl->body->kind != N_EMBEDDED)
+		walk(m, f->decl->body, access_visit, acc);
+	return acc;
+}
+
+/* ---- names ---- */
+
+static void name_globals(struct emit *m)
+{
+	struct pmap seen = { 0 };
+
+	for (int i = 0; i < m->e->global_list.len; i++) {
+		struct symbol *s = m->e->global_list.v[i];
+		const char *n = ar_printf("g_%s", s->name);
+
+		if (pmap_get(&seen, s->name))
+			n = ar_printf("g_%s_%d", s->name, i);
+		pmap_put(&seen, s->name, (void *)1);
+		pmap_put(&m->cname, s, (void *)n);
+	}
+	for (int i = 0; i < m->e->used_functions.len; i++) {
+		struct function *f = m->e->used_functions.v[i];
+
+		pmap_put(&m->cname, f, (void *)ar_printf("f_%s_%d", f->name, i));
+	}
+}
+
+static const char *ctype(enum type t, const char *name)
+{
+	if (t == T_STRING)
+		return ar_printf("char %s[MAXSTRINGLEN]", name);
+	return ar_printf("int64_t %s", name);
+}
+
+static void frame_fields(struct sbuf *o, struct vec *locals, const char *ptr,
+			 struct emit *m)
+{
+	for (int i = 0; i < locals->len; i++) {
+		struct symbol *s = locals->v[i];
+
+		if (s->kind == SYM_PARAM)
+			continue;
+		sb_printf(o, "\t%s;\n", ctype(s->type, ar_printf("l_%s", s->name)));
+		pmap_put(&m->cname, s, (void *)ar_printf("%s->l_%s", ptr, s->name));
+	}
+}
+
+static void init_locals(struct sbuf *o, struct vec *locals, const char *ptr)
+{
+	for (int i = 0; i < locals->len; i++) {
+		struct symbol *s = locals->v[i];
+
+		if (s->kind == SYM_PARAM)
+			continue;
+		if (s->type == T_STRING)
+			sb_printf(o, "\t%s->l_%s[0] = '\\0';\n", ptr, s->name);
+		else
+			sb_printf(o, "\t%s->l_%s = 0;\n", ptr, s->name);
+	}
+}
+
+/* ---- functions ---- */
+
+/*
+ * Embedded-C functions see SystemTap's names for their arguments and
+ * result: STAP_ARG_x, STAP_RETVALUE, STAP_RETURN(v), STAP_ERROR(fmt, ...),
+ * CONTEXT (the runtime's struct stp_ctx), STAP_PRINTF(fmt, ...).
+ */
+static void function(struct emit *m, struct function *f, struct sbuf *types,
+		     struct sbuf *code)
+{
+	const char *cn = em_sym(m, (void *)f);
+	struct sbuf frame = { 0 }, body = { 0 };
+	struct node *d = f->decl;
+
+	m->fn = f;
+	m->probe = NULL;
+	m->frame = &frame;
+	m->frame_ptr = "fr";
+	m->unwind = "out";
+	m->indent = 1;
+	for (int i = 0; i < d->nparams; i++) {
+		struct symbol *p = f->params[i];
+
+		sb_printf(&frame, "\t%s;\n", ctype(p->type, ar_printf("a_%s", p->name)));
+		pmap_put(&m->cname, p, (void *)ar_printf("fr->a_%s", p->name));
+	}
+	if (f->ret == T_STRING)
+		sb_puts(&frame, "\tchar ret[MAXSTRINGLEN];\n");
+	else
+		sb_puts(&frame, "\tint64_t ret;\n");
+	frame_fields(&frame, &f->locals, "fr", m);
+	m->o = &body;
+	if (d->body->kind == N_EMBEDDED) {
+		for (int i = 0; i < d->nparams; i++)
+			sb_printf(&body, "#define STAP_ARG_%s (fr->a_%s)\n", f->params[i]->name,
+				  f->params[i]->name);
+		sb_puts(&body, "#define STAP_RETVALUE (fr->ret)\n");
+		if (f->ret == T_STRING)
+			sb_puts(&body, "#define STAP_RETURN(v) do { strscpy(fr->ret, (v), MAXSTRINGLEN); goto out; } while (0)\n");
+		else
+			sb_puts(&body, "#define STAP_RETURN(v) do { fr->ret = (v); goto out; } while (0)\n");
+		sb_printf(&body, "#define STAP_ERROR(...) do { stp_error_fmt(&c->h, %s, __VA_ARGS__); goto out; } while (0)\n",
+			  em_where(m, &d->loc, ar_printf("function '%s'", f->name)));
+		sb_puts(&body, "#define CONTEXT (&c->h)\n");
+		sb_puts(&body, "#define STAP_PRINTF(...) stp_out_kprintf(c->h.out, __VA_ARGS__)\n");
+		sb_printf(&body, "\t{\n%s\n\t}\n", d->body->str);
+		for (int i = 0; i < d->nparams; i++)
+			sb_printf(&body, "#undef STAP_ARG_%s\n", f->params[i]->name);
+		sb_puts(&body, "#undef STAP_RETVALUE\n#undef STAP_RETURN\n#undef STAP_ERROR\n"
+			"#undef CONTEXT\n#undef STAP_PRINTF\n");
+	} else {
+		init_locals(&body, &f->locals, "fr");
+		em_stmt(m, d->body);
+	}
+	sb_printf(types, "struct %s_frame {\n\tchar _none;\n%s};\n", cn, frame.s ? frame.s : "");
+	sb_printf(code, "static void %s(struct stp_context *c)\n{\n"
+		  "\tstruct %s_frame *fr = &c->fr[c->h.nesting].%s;\n\n"
+		  "\t(void)fr;\n%s",
+		  cn, cn, cn, f->ret == T_STRING ? "\tfr->ret[0] = '\\0';\n" : "\tfr->ret = 0;\n");
+	sb_printf(code, "%s", body.s ? body.s : "");
+	sb_puts(code, "out: __attribute__((unused));\n}\n\n");
+	free(frame.s);
+	free(body.s);
+}
+
+/* ---- probes ---- */
+
+static const char *probe_kind(const struct derived_probe *d)
+{
+	switch (d->family) {
+	case PF_BEGIN: return "STP_PK_BEGIN";
+	case PF_END: return "STP_PK_END";
+	case PF_ERROR: return "STP_PK_ERROR";
+	default: return "STP_PK_EVENT";
+	}
+}
+
+/* Locks in one order everywhere (declaration order), so no deadlock. */
+static void lock_table(struct emit *m, struct sbuf *o, const char *name,
+		       struct vec *acc)
+{
+	int n = 0;
+
+	sb_printf(o, "static const struct stp_lockreq %s[] = {\n", name);
+	for (int i = 0; i < m->e->global_list.len; i++) {
+		struct symbol *s = m->e->global_list.v[i];
+
+		for (int j = 0; j < acc->len; j++) {
+			struct access *a = acc->v[j];
+
+			if (a->sym == s) {
+				sb_printf(o, "\t{ &%s_lock, %d },\n", em_sym(m, s), a->write);
+				n++;
+			}
+		}
+	}
+	if (!n)
+		sb_puts(o, "\t{ NULL, 0 },\n");
+	sb_puts(o, "};\n");
+}
+
+static int lock_count(struct vec *acc)
+{
+	return acc->len;
+}
+
+static void probe(struct emit *m, int idx, struct derived_probe *d,
+		  struct sbuf *types, struct sbuf *code, struct sbuf *tables)
+{
+	struct sbuf frame = { 0 }, body = { 0 };
+	struct vec acc = { 0 };
+	const char *pn = ar_printf("p%d", idx);
+
+	walk(m, d->body, access_visit, &acc);
+	if (d->cond)
+		walk(m, d->cond, access_visit, &acc);
+	m->fn = NULL;
+	m->probe = d;
+	m->frame = &frame;
+	m->frame_ptr = "l";
+	m->unwind = "out";
+	m->indent = 1;
+	m->o = &body;
+	frame_fields(&frame, &d->locals, "l", m);
+	init_locals(&body, &d->locals, "l");
+	if (d->cond) {
+		sb_puts(&body, "\tif (!(");
+		em_expr(m, d->cond);
+		sb_puts(&body, "))\n\t\tgoto out;\n");
+	}
+	em_stmt(m, d->body);
+	sb_printf(types, "struct %s_locals {\n\tchar _none;\n%s};\n", pn, frame.s ? frame.s : "");
+	sb_printf(code, "/* %s */\nstatic void probe_%d(struct stp_ctx *h)\n{\n"
+		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n"
+		  "\tstruct %s_locals *l = &c->pl.%s;\n\n\t(void)l;\n%s"
+		  "out: __attribute__((unused));\n}\n\n",
+		  d->name, idx, pn, pn, body.s ? body.s : "");
+	lock_table(m, tables, ar_printf("%s_locks", pn), &acc);
+	sb_printf(tables, "static const struct stp_probe stp_probe_%d = {\n"
+		  "\t.kind = %s, .pp = %s, .handler = probe_%d,\n"
+		  "\t.locks = %s_locks, .nlocks = %d,\n};\n\n",
+		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, lock_count(&acc));
+	free(frame.s);
+	free(body.s);
+}
+
+/* ---- globals ---- */
+
+static const char *stp_type(enum type t)
+{
+	return t == T_STRING ? "STP_T_STRING" : t == T_STATS ? "STP_T_STAT" : "STP_T_LONG";
+}
+
+static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
+{
+	struct node *h = pmap_get(&m->stat_hist, s);
+	intptr_t shift = (intptr_t)pmap_get(&m->stat_shift, s);
+
+	sb_printf(o, "static struct stp_stat_desc %s_desc = { ", em_sym(m, s));
+	if (h && !strcmp(h->name, "@hist_log")) {
+		sb_puts(o, ".hist = STP_HIST_LOG, ");
+	} else if (h && h->args.len == 4) {
+		struct node *a = h->args.v[1], *b = h->args.v[2], *w = h->args.v[3];
+
+		sb_printf(o, ".hist = STP_HIST_LINEAR, .start = %lldLL, .stop = %lldLL, .interval = %lldLL, ",
+			  (long long)a->num, (long long)b->num, (long long)w->num);
+	}
+	if (shift)
+		sb_printf(o, ".bit_shift = %d, ", (int)(shift - 1));
+	sb_puts(o, "};\n");
+}
+
+static int global_used(const struct symbol *s)
+{
+	return s->used;
+}
+
+static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct sbuf *fre)
+{
+	for (int i = 0; i < m->e->global_list.len; i++) {
+		struct symbol *s = m->e->global_list.v[i];
+		const char *g = em_sym(m, s);
+		struct node *d = s->decl;
+		int size = d && d->size ? d->size : 0;
+		int wrap = d && d->wrap;
+
+		if (!global_used(s))
+			continue;
+		sb_printf(o, "static DEFINE_RWLOCK(%s_lock);\n", g);
+		if (s->type == T_STATS)
+			stat_desc(m, o, s);
+		if (s->arity > 0) {
+			const char *kt = ar_printf("%s_keys", g);
+
+			sb_printf(o, "static const enum stp_type %s[] = { ", kt);
+			for (int k = 0; k < s->arity && k < 9; k++)
+				sb_printf(o, "%s, ", stp_type(s->keys[k] ? s->keys[k] : T_LONG));
+			sb_puts(o, "};\n");
+			if (em_is_pmap(s)) {
+				sb_printf(o, "static struct stp_pmap *%s;\n", g);
+				sb_printf(alloc, "\t%s = stp_pmap_new(%d, %s, &%s_desc, %s, %d);\n"
+					  "\tif (!%s)\n\t\treturn -ENOMEM;\n", g, s->arity, kt, g,
+					  size ? ar_printf("%d", size) : "stpd_MAXMAPENTRIES", wrap, g);
+				sb_printf(fre, "\tif (%s)\n\t\tstp_pmap_free(%s);\n", g, g);
+			} else {
+				sb_printf(o, "static struct stp_map *%s;\n", g);
+				sb_printf(alloc, "\t%s = stp_map_new(%d, %s, %s, NULL, %s, %d);\n"
+					  "\tif (!%s)\n\t\treturn -ENOMEM;\n", g, s->arity, kt,
+					  stp_type(s->type), size ? ar_printf("%d", size) : "stpd_MAXMAPENTRIES",
+					  wrap, g);
+				sb_printf(fre, "\tif (%s)\n\t\tstp_map_free(%s);\n", g, g);
+			}
+			continue;
+		}
+		if (s->type == T_STATS) {
+			sb_printf(o, "static struct stp_pstat *%s;\n", g);
+			sb_printf(alloc, "\t%s = stp_pstat_new(&%s_desc);\n\tif (!%s)\n\t\treturn -ENOMEM;\n",
+				  g, g, g);
+			sb_printf(fre, "\tif (%s)\n\t\tstp_pstat_free(%s);\n", g, g);
+			continue;
+		}
+		if (s->type == T_STRING) {
+			sb_printf(o, "static char %s[MAXSTRINGLEN] = %s;\n", g,
+				  d && d->init_value && d->init_value->kind == N_STR ?
+				  em_cstr(d->init_value->str) : "\"\"");
+			sb_printf(o, "module_param_string(%s, %s, MAXSTRINGLEN, 0);\n", s->name, g);
+		} else {
+			sb_printf(o, "static long %s = %lldLL;\n", g,
+				  d && d->init_value && d->init_value->kind == N_NUM ?
+				  (long long)d->init_value->num : 0LL);
+			sb_printf(o, "module_param_named(%s, %s, long, 0);\n", s->name, g);
+		}
+	}
+}
+
+/*
+ * Globals the script writes and never reads are shown at the end, as
+ * SystemTap does: "x=0x5", "a[\"k\",1]=0x2", statistics as their
+ * aggregates.
+ */
+static int display_wanted(const struct symbol *s)
+{
+	return s->used && s->writes && !s->reads && s->file && s->file->is_user;
+}
+
+static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables,
+			  struct vec *end_list)
+{
+	struct sbuf body = { 0 };
+	struct vec acc = { 0 };
+
+	for (int i = 0; i < m->e->global_list.len; i++) {
+		struct symbol *s = m->e->global_list.v[i];
+		const char *g = em_sym(m, s);
+
+		if (!display_wanted(s))
+			continue;
+		note_access(&acc, s, s->type == T_STATS || s->arity > 0);
+		if (s->arity > 0) {
+			sb_printf(&body, "\t{\n\t\tstruct stp_map *m = %s;\n\t\tstruct stp_map_entry *e;\n\n"
+				  "\t\tfor (e = stp_map_first(m); e; e = stp_map_next(m, e)) {\n"
+				  "\t\t\tstp_out_str(c->h.out, \"%s[\");\n",
+				  em_is_pmap(s) ? ar_printf("stp_pmap_agg(%s)", g) : g, s->name);
+			for (int k = 0; k < s->arity && k < 9; k++) {
+				if (k)
+					sb_puts(&body, "\t\t\tstp_out_char(c->h.out, ',');\n");
+				if (s->keys[k] == T_STRING)
+					sb_printf(&body, "\t\t\tstp_display_str(c->h.out, stp_entry_key(m, e, %d).s);\n", k);
+				else
+					sb_printf(&body, "\t\t\tstp_out_long(c->h.out, stp_entry_key(m, e, %d).l);\n", k);
+			}
+			sb_puts(&body, "\t\t\tstp_out_char(c->h.out, ']');\n");
+			if (s->type == T_STATS)
+				sb_printf(&body, "\t\t\tstp_display_stat(c->h.out, stp_entry_stat(m, e), &%s_desc);\n", g);
+			else if (s->type == T_STRING)
+				sb_puts(&body, "\t\t\tstp_out_char(c->h.out, '=');\n"
+					"\t\t\tstp_display_str(c->h.out, stp_entry_str(m, e));\n");
+			else
+				sb_puts(&body, "\t\t\tstp_display_long(c->h.out, *stp_entry_long(m, e));\n");
+			sb_puts(&body, "\t\t\tstp_out_char(c->h.out, '\\n');\n\t\t}\n\t}\n");
+			continue;
+		}
+		sb_printf(&body, "\tstp_out_str(c->h.out, \"%s\");\n", s->name);
+		if (s->type == T_STATS)
+			sb_printf(&body, "\tstp_display_stat(c->h.out, stp_pstat_agg(%s), &%s_desc);\n", g, g);
+		else if (s->type == T_STRING)
+			sb_printf(&body, "\tstp_out_char(c->h.out, '=');\n\tstp_display_str(c->h.out, %s);\n", g);
+		else
+			sb_printf(&body, "\tstp_display_long(c->h.out, %s);\n", g);
+		sb_puts(&body, "\tstp_out_char(c->h.out, '\\n');\n");
+	}
+	if (!body.s)
+		return;
+	sb_printf(code, "/* the globals written and never read */\n"
+		  "static void probe_display(struct stp_ctx *h)\n{\n"
+		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n\n%s}\n\n",
+		  body.s);
+	lock_table(m, tables, "display_locks", &acc);
+	sb_printf(tables, "static const struct stp_probe stp_probe_display = {\n"
+		  "\t.kind = STP_PK_END, .pp = \"end\", .handler = probe_display,\n"
+		  "\t.locks = display_locks, .nlocks = %d,\n};\n\n", acc.len);
+	vec_push(end_list, "&stp_probe_display");
+	free(body.s);
+}
+
+/* ---- the file ---- */
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct derived_probe *x = *(struct derived_probe *const *)a;
+	const struct derived_probe *y = *(struct derived_probe *const *)b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return x < y ? -1 : x > y;	/* stable: elaboration order */
+}
+
+static void probe_list(struct sbuf *o, const char *name, const char *count,
+		       struct vec *list)
+{
+	sb_printf(o, "static const struct stp_probe *const %s[] = {\n", name);
+	for (int i = 0; i < list->len; i++)
+		sb_printf(o, "\t%s,\n", (const char *)list->v[i]);
+	sb_puts(o, "\tNULL,\n};\n");
+	sb_printf(o, "#define %s %d\n", count, list->len);
+}
+
+static void timer_entry(struct sbuf *o, int idx, const struct derived_probe *d)
+{
+	const char *iv, *rnd;
+
+	if (d->family == PF_PROFILE) {
+		sb_printf(o, "\t{ .probe = &stp_probe_%d, .interval_ns = TICK_NSEC, .percpu = 1 },\n", idx);
+		return;
+	}
+	if (d->jiffies) {
+		iv = ar_printf("%lldLL * TICK_NSEC", (long long)d->jiffies);
+		rnd = ar_printf("%lldLL * TICK_NSEC", (long long)d->randomize_ns);
+	} else if (d->hz) {
+		iv = ar_printf("NSEC_PER_SEC / %lldLL", (long long)d->hz);
+		rnd = ar_printf("%lldLL", (long long)d->randomize_ns);
+	} else {
+		iv = ar_printf("%lldLL", (long long)d->interval_ns);
+		rnd = ar_printf("%lldLL", (long long)d->randomize_ns);
+	}
+	sb_printf(o, "\t{ .probe = &stp_probe_%d, .interval_ns = %s, .randomize_ns = %s },\n",
+		  idx, iv, rnd);
+}
+
+static void defines(struct emit *m, struct sbuf *o)
+{
+	for (int i = 0; i < m->s->defines.len; i++) {
+		const char *d = m->s->defines.v[i];
+		const char *eq = strchr(d, '=');
+
+		if (eq)
+			sb_printf(o, "#define %.*s %s\n", (int)(eq - d), d, eq + 1);
+		else
+			sb_printf(o, "#define %s 1\n", d);
+	}
+}
+
+static void top_embedded(struct emit *m, struct sbuf *o)
+{
+	for (int i = 0; i < m->e->files.len; i++) {
+		struct lib_file *f = m->e->files.v[i];
+
+		if (!f->included)
+			continue;
+		for (int j = 0; j < f->script->decls.len; j++) {
+			struct node *d = f->script->decls.v[j];
+
+			if (d->kind == N_EMBEDDED)
+				sb_printf(o, "/* %s */\n%s\n", d->loc.src ? d->loc.src->name : "",
+					  d->str);
+		}
+	}
+}
+
+int pass3_translate(struct elab *e, struct sbuf *o)
+{
+	struct emit m = { .e = e, .s = e->s };
+	struct sbuf types = { 0 }, code = { 0 }, tables = { 0 }, gl = { 0 };
+	struct sbuf alloc = { 0 }, fre = { 0 };
+	struct vec begin = { 0 }, end = { 0 }, err = { 0 }, timers = { 0 };
+	struct vec sorted = { 0 };
+	int errors = diag_errors();
+
+	name_globals(&m);
+	for (int i = 0; i < e->used_functions.len; i++)
+		function_access(&m, e->used_functions.v[i]);
+	for (int i = 0; i < e->probes.len; i++) {
+		struct derived_probe *d = e->probes.v[i];
+		struct vec scratch = { 0 };
+
+		walk(&m, d->body, access_visit, &scratch);
+	}
+	globals(&m, &gl, &alloc, &fre);
+	for (int i = 0; i < e->used_functions.len; i++)
+		sb_printf(&code, "static void %s(struct stp_context *c);\n",
+			  em_sym(&m, e->used_functions.v[i]));
+	sb_puts(&code, "\n");
+	for (int i = 0; i < e->used_functions.len; i++)
+		function(&m, e->used_functions.v[i], &types, &code);
+	for (int i = 0; i < e->probes.len; i++)
+		vec_push(&sorted, e->probes.v[i]);
+	if (sorted.len)
+		qsort(sorted.v, sorted.len, sizeof(void *), cmp_order);
+	for (int i = 0; i < sorted.len; i++) {
+		struct derived_probe *d = sorted.v[i];
+		const char *ref = ar_printf("&stp_probe_%d", i);
+
+		probe(&m, i, d, &types, &code, &tables);
+		switch (d->family) {
+		case PF_BEGIN: vec_push(&begin, (void *)ref); break;
+		case PF_END: vec_push(&end, (void *)ref); break;
+		case PF_ERROR: vec_push(&err, (void *)ref); break;
+		case PF_TIMER: case PF_PROFILE:
+			vec_push(&timers, d);
+			vec_push(&timers, (void *)(intptr_t)i);
+			break;
+		case PF_NEVER:
+			break;
+		default:
+			em_error(&d->loc, "probe point '%s' needs kernel probes, which this build of stp does not translate yet",
+				 d->name);
+		}
+	}
+	display_probe(&m, &code, &tables, &end);
+
+	sb_printf(o, "/* Generated by stp from %s.  Do not edit. */\n",
+		  e->s->script_file ? e->s->script_file : "<input>");
+	defines(&m, o);
+	sb_puts(o, "#include \"runtime/context.h\"\n\n");
+	sb_puts(o, "static int stpd_MAXMAPENTRIES = MAXMAPENTRIES;\n"
+		"module_param(stpd_MAXMAPENTRIES, int, 0444);\n\n");
+	top_embedded(&m, o);
+	sb_puts(o, "\n/* ---- globals ---- */\n");
+	sb_printf(o, "%s\n", gl.s ? gl.s : "");
+	for (int i = 0; i < m.foreach_sites.len; i++)
+		sb_printf(o, "static struct stp_map_entry **stp_fe%d;\nstatic int stp_fe%d_max;\n", i, i);
+	sb_puts(o, "\n/* ---- the context: locals of probes, frames of functions ---- */\n");
+	sb_printf(o, "%s\n", types.s ? types.s : "");
+	sb_puts(o, "union stp_frame {\n\tchar _none;\n");
+	for (int i = 0; i < e->used_functions.len; i++) {
+		const char *cn = em_sym(&m, e->used_functions.v[i]);
+
+		sb_printf(o, "\tstruct %s_frame %s;\n", cn, cn);
+	}
+	sb_puts(o, "};\n\nstruct stp_context {\n\tstruct stp_ctx h;\n\tunion {\n\t\tchar _none;\n");
+	for (int i = 0; i < sorted.len; i++)
+		sb_printf(o, "\t\tstruct p%d_locals p%d;\n", i, i);
+	sb_puts(o, "\t} pl;\n\tunion stp_frame fr[MAXNESTING + 1];\n};\n"
+		"#define STP_CONTEXT_SIZE sizeof(struct stp_context)\n\n");
+	sb_puts(o, "/* ---- functions and probe handlers ---- */\n");
+	sb_printf(o, "%s", code.s ? code.s : "");
+	sb_puts(o, "/* ---- probe tables ---- */\n");
+	sb_printf(o, "%s", tables.s ? tables.s : "");
+	probe_list(o, "stp_begin", "STP_NBEGIN", &begin);
+	probe_list(o, "stp_end", "STP_NEND", &end);
+	probe_list(o, "stp_errorp", "STP_NERRORP", &err);
+	sb_puts(o, "\nstatic struct stp_timer stp_timers[] = {\n");
+	for (int i = 0; i < timers.len; i += 2)
+		timer_entry(o, (int)(intptr_t)timers.v[i + 1], timers.v[i]);
+	if (!timers.len)
+		sb_puts(o, "\t{ .probe = NULL },\n");
+	sb_printf(o, "};\n#define STP_NTIMERS %d\n\n", timers.len / 2);
+	sb_puts(o, "static void stp_gen_free(void)\n{\n");
+	for (int i = 0; i < m.foreach_sites.len; i++)
+		sb_printf(o, "\tstp_free(stp_fe%d);\n", i);
+	sb_printf(o, "%s}\n\n", fre.s ? fre.s : "");
+	sb_puts(o, "static int stp_gen_alloc(void)\n{\n");
+	for (int i = 0; i < e->global_list.len; i++) {
+		struct symbol *s = e->global_list.v[i];
+
+		if (global_used(s) && s->type == T_STATS)
+			sb_printf(o, "\tif (stp_stat_desc_init(&%s_desc))\n\t\treturn -EINVAL;\n",
+				  em_sym(&m, s));
+	}
+	sb_printf(o, "%s", alloc.s ? alloc.s : "");
+	for (int i = 0; i < m.foreach_sites.len; i++) {
+		struct node *n = m.foreach_sites.v[i];
+		struct symbol *s = n->fe->array->ref;
+		struct node *d = s ? s->decl : NULL;
+		const char *max = d && d->size ? ar_printf("%d", d->size) : "stpd_MAXMAPENTRIES";
+
+		sb_printf(o, "\tstp_fe%d_max = %s;\n"
+			  "\tstp_fe%d = stp_zalloc(sizeof(*stp_fe%d) * nr_cpu_ids * stp_fe%d_max);\n"
+			  "\tif (!stp_fe%d)\n\t\treturn -ENOMEM;\n", i, max, i, i, i, i);
+	}
+	sb_puts(o, "\treturn 0;\n}\n\n#include \"runtime/runtime.c\"\n");
+	free(types.s);
+	free(code.s);
+	free(tables.s);
+	free(gl.s);
+	free(alloc.s);
+	free(fre.s);
+	return diag_errors() > errors;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 3, translation: the resolved program becomes one C file for a
+ * kernel module (stp -p3 prints it).  Its layout:
+ *
+ *   options (-D), runtime declarations, top-level embedded C
+ *   globals: scalars, maps, statistics, their locks, module parameters
+ *   struct stp_context: the runtime's part, then a union of every
+ *     probe's locals and MAXNESTING+1 frames of every function's
+ *   functions, probe handlers, probe tables, allocation of the globals
+ *   #include "runtime/runtime.c"
+ *
+ * emit.c lays out the file and the globals, emit_expr.c translates
+ * expressions, emit_stmt.c statements and the print family.
+ */
+#ifndef STP_EMIT_H
+#define STP_EMIT_H
+
+#include "elab.h"
+
+/* What a handler or function does with a global. */
+struct access {
+	struct symbol *sym;
+	int write;
+};
+
+struct emit {
+	struct elab *e;
+	struct session *s;
+	struct sbuf *o;			/* where code goes now */
+	struct sbuf *frame;		/* fields of the current frame */
+	const char *frame_ptr;		/* "l" or "fr": its C name */
+	struct function *fn;		/* function being emitted, or NULL */
+	struct derived_probe *probe;	/* probe being emitted, or NULL */
+	const char *unwind;		/* label errors jump to */
+	const char *brk, *cont;		/* loop labels */
+	int tmp;			/* counter for names */
+	int indent;
+	struct pmap cname;		/* struct symbol * -> C lvalue */
+	struct pmap stat_hist;		/* stat symbol -> @hist node */
+	struct pmap stat_shift;		/* stat symbol -> @variance shift+1 */
+	struct pmap fn_access;		/* struct function * -> struct vec */
+	struct vec foreach_sites;	/* struct node * (N_FOREACH) */
+	struct pmap fe_site;		/* N_FOREACH -> site number + 1 */
+	struct pmap stat_lhs;		/* lhs nodes of "<<<" */
+	const char *script_name;	/* for error positions */
+};
+
+/* emit.c */
+void em_line(struct emit *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *em_tmp(struct emit *m, const char *prefix);
+const char *em_str_tmp(struct emit *m);	/* a char[MAXSTRINGLEN] field */
+const char *em_where(struct emit *m, const struct loc *l, const char *what);
+const char *em_sym(struct emit *m, const struct symbol *s);
+int em_is_pmap(const struct symbol *s);
+const char *em_cstr(const char *stp_literal);	/* N_STR -> C literal */
+const char *em_cstr_raw(const char *bytes);
+int pass3_translate(struct elab *e, struct sbuf *out);	/* 1 on errors */
+void em_error(const struct loc *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* emit_expr.c: a C expression of type int64_t or const char *. */
+void em_expr(struct emit *m, struct node *n);
+/* Keys of an index into "union stp_val NAME[]" (statements before). */
+const char *em_keys(struct emit *m, struct vec *args);
+/* The aggregate (STP_AGG_*) name for "@count" etc. */
+const char *em_agg(const char *at);
+/* A call of a script function (value: its return, or 0). */
+void em_call(struct emit *m, struct node *n);
+
+/* emit_stmt.c */
+void em_stmt(struct emit *m, struct node *n);
+/* print, printf, ... as a statement; sprint... as an expression */
+void em_print(struct emit *m, struct node *n);
+int em_is_sprint(const char *name);
+void em_sprint(struct emit *m, struct node *n);
+
+#endif

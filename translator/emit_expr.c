@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Expressions.  Each becomes one C expression: int64_t for longs,
+ * const char * for strings.  What needs statements (map lookups, checks
+ * that can fail, calls) is a GNU statement expression "({ ... })", and
+ * a failure jumps out of it to the current unwind label, which GNU C
+ * allows.  Operands are evaluated left to right into temporaries, so
+ * the script's order of side effects is kept.
+ */
+#include "emit.h"
+
+#include <string.h>
+
+static void out(struct emit *m, const char *s)
+{
+	sb_puts(m->o, s);
+}
+
+static int is_str(const struct node *n)
+{
+	return n->vtype == T_STRING;
+}
+
+const char *em_agg(const char *at)
+{
+	if (!strcmp(at, "@count")) return "STP_AGG_COUNT";
+	if (!strcmp(at, "@sum")) return "STP_AGG_SUM";
+	if (!strcmp(at, "@min")) return "STP_AGG_MIN";
+	if (!strcmp(at, "@max")) return "STP_AGG_MAX";
+	if (!strcmp(at, "@avg")) return "STP_AGG_AVG";
+	if (!strcmp(at, "@variance")) return "STP_AGG_VARIANCE";
+	return "STP_AGG_COUNT";
+}
+
+const char *em_keys(struct emit *m, struct vec *args)
+{
+	const char *k = em_tmp(m, "k");
+
+	sb_printf(m->o, "union stp_val %s[%d]; ", k, args->len ? args->len : 1);
+	for (int i = 0; i < args->len; i++) {
+		struct node *a = args->v[i];
+
+		if (a->kind == N_STAR) {	/* a slice's wildcard */
+			sb_printf(m->o, "%s[%d].l = 0; ", k, i);
+			continue;
+		}
+		sb_printf(m->o, "%s[%d].%s = ", k, i, is_str(a) ? "s" : "l");
+		em_expr(m, a);
+		out(m, "; ");
+	}
+	return k;
+}
+
+/* The map a symbol's values live in, aggregated for statistics. */
+static const char *map_of(struct emit *m, const struct symbol *s)
+{
+	if (em_is_pmap(s))
+		return ar_printf("stp_pmap_agg(%s)", em_sym(m, s));
+	return em_sym(m, s);
+}
+
+/* arr[k...] read: 0 or "" when absent. */
+static void index_read(struct emit *m, struct node *n)
+{
+	struct symbol *s = n->ref;
+	const char *k, *e, *mp = em_tmp(m, "m");
+
+	out(m, "({ ");
+	k = em_keys(m, &n->args);
+	e = em_tmp(m, "e");
+	sb_printf(m->o, "struct stp_map *%s = %s; struct stp_map_entry *%s = stp_map_find(%s, %s); ",
+		  mp, map_of(m, s), e, mp, k);
+	if (s->type == T_STRING) {
+		const char *t = em_str_tmp(m);
+
+		sb_printf(m->o, "stp_str_assign(%s->%s, %s ? stp_entry_str(%s, %s) : \"\"); %s->%s; })",
+			  m->frame_ptr, t, e, mp, e, m->frame_ptr, t);
+	} else {
+		sb_printf(m->o, "%s ? *stp_entry_long(%s, %s) : 0; })", e, mp, e);
+	}
+}
+
+static void in_expr(struct emit *m, struct node *n)
+{
+	struct symbol *s = n->ref;
+	const char *k;
+
+	out(m, "({ ");
+	k = em_keys(m, &n->args);
+	sb_printf(m->o, "(int64_t)(stp_map_find(%s, %s) != NULL); })", map_of(m, s), k);
+}
+
+/* The entry to update for "arr[k] op= v": inserted when absent. */
+static const char *index_entry(struct emit *m, struct node *n, const char **mp)
+{
+	struct symbol *s = n->ref;
+	const char *k = em_keys(m, &n->args);
+	const char *e = em_tmp(m, "e");
+
+	*mp = em_sym(m, s);
+	sb_printf(m->o, "struct stp_map_entry *%s = stp_map_insert(%s, %s); ", e, *mp, k);
+	sb_printf(m->o, "if (!%s) STP_FAIL(&c->h, \"array overflow, check MAXMAPENTRIES\", %s, %s); ",
+		  e, em_where(m, &n->loc, ar_printf("identifier '%s'", s->name)), m->unwind);
+	return e;
+}
+
+static const char *binop_c(int op)
+{
+	switch (op) {
+	case OP_PLUS: case OP_ADD_ASSIGN: return "+";
+	case OP_MINUS: case OP_SUB_ASSIGN: return "-";
+	case OP_STAR: case OP_MUL_ASSIGN: return "*";
+	case OP_AMP: case OP_AND_ASSIGN: return "&";
+	case OP_PIPE: case OP_OR_ASSIGN: return "|";
+	case OP_CARET: case OP_XOR_ASSIGN: return "^";
+	case OP_LT: return "<";
+	case OP_GT: return ">";
+	case OP_LE: return "<=";
+	case OP_GE: return ">=";
+	case OP_EQ: return "==";
+	case OP_NE: return "!=";
+	default: return NULL;
+	}
+}
+
+/*
+ * a OP b on longs, given the C names of the evaluated operands: what can
+ * fail (division) or is undefined in C (shifts past 63, INT64_MIN / -1)
+ * is spelled out.
+ */
+static void arith(struct emit *m, int op, const char *a, const char *b,
+		  const struct loc *loc)
+{
+	switch (op) {
+	case OP_SLASH: case OP_DIV_ASSIGN:
+	case OP_PERCENT: case OP_MOD_ASSIGN: {
+		int div = op == OP_SLASH || op == OP_DIV_ASSIGN;
+
+		sb_printf(m->o, "({ if (!%s) STP_FAIL(&c->h, \"division by 0\", %s, %s); "
+			  "%s == -1 ? (int64_t)%s : %s %s %s; })",
+			  b, em_where(m, loc, div ? "operator '/'" : "operator '%'"), m->unwind,
+			  b, div ? ar_printf("(0 - (u64)%s)", a) : "0", a, div ? "/" : "%", b);
+		return;
+	}
+	case OP_SHL: case OP_SHL_ASSIGN:
+		sb_printf(m->o, "(int64_t)((u64)%s << (%s & 63))", a, b);
+		return;
+	case OP_SHR: case OP_SHR_ASSIGN:
+		sb_printf(m->o, "(%s >> (%s & 63))", a, b);
+		return;
+	case OP_PLUS: case OP_ADD_ASSIGN:
+	case OP_MINUS: case OP_SUB_ASSIGN:
+	case OP_STAR: case OP_MUL_ASSIGN:
+		/* wrap around, as the script language says */
+		sb_printf(m->o, "(int64_t)((u64)%s %s (u64)%s)", a, binop_c(op), b);
+		return;
+	default:
+		sb_printf(m->o, "(int64_t)(%s %s %s)", a, binop_c(op), b);
+	}
+}
+
+static void binary(struct emit *m, struct node *n)
+{
+	const char *a, *b;
+
+	if (n->op == OP_ANDAND || n->op == OP_OROR) {
+		out(m, "(int64_t)((");
+		em_expr(m, n->lhs);
+		out(m, n->op == OP_ANDAND ? ") && (" : ") || (");
+		em_expr(m, n->rhs);
+		out(m, "))");
+		return;
+	}
+	if (n->op == OP_MATCH || n->op == OP_NOMATCH) {
+		out(m, "({ const char *_rs = ");
+		em_expr(m, n->lhs);
+		out(m, "; const char *_rp = ");
+		em_expr(m, n->rhs);
+		sb_printf(m->o, "; int _rr = stp_regex_match(_rs, _rp); "
+			  "if (_rr < 0) STP_FAIL(&c->h, \"bad regular expression\", %s, %s); "
+			  "(int64_t)(_rr %s 0); })",
+			  em_where(m, &n->loc, ar_printf("operator '%s'", op_spelling[n->op])),
+			  m->unwind, n->op == OP_MATCH ? "!=" : "==");
+		return;
+	}
+	if (n->op == OP_DOT) {
+		const char *t = em_str_tmp(m);
+
+		sb_printf(m->o, "({ const char *_a = ");
+		em_expr(m, n->lhs);
+		out(m, "; const char *_b = ");
+		em_expr(m, n->rhs);
+		sb_printf(m->o, "; stp_str_assign(%s->%s, _a); stp_str_append(%s->%s, _b); "
+			  "(const char *)%s->%s; })", m->frame_ptr, t, m->frame_ptr, t,
+			  m->frame_ptr, t);
+		return;
+	}
+	a = em_tmp(m, "a");
+	b = em_tmp(m, "b");
+	if (is_str(n->lhs)) {
+		sb_printf(m->o, "({ const char *%s = ", a);
+		em_expr(m, n->lhs);
+		sb_printf(m->o, "; const char *%s = ", b);
+		em_expr(m, n->rhs);
+		sb_printf(m->o, "; (int64_t)(strcmp(%s, %s) %s 0); })", a, b, binop_c(n->op));
+		return;
+	}
+	sb_printf(m->o, "({ int64_t %s = ", a);
+	em_expr(m, n->lhs);
+	sb_printf(m->o, "; int64_t %s = ", b);
+	em_expr(m, n->rhs);
+	out(m, "; ");
+	arith(m, n->op, a, b, &n->loc);
+	out(m, "; })");
+}
+
+static void unary(struct emit *m, struct node *n)
+{
+	switch (n->op) {
+	case OP_MINUS:
+		out(m, "(int64_t)(0 - (u64)(");
+		em_expr(m, n->lhs);
+		out(m, "))");
+		return;
+	case OP_NOT:
+		out(m, "(int64_t)!(");
+		em_expr(m, n->lhs);
+		out(m, ")");
+		return;
+	case OP_TILDE:
+		out(m, "(int64_t)~(");
+		em_expr(m, n->lhs);
+		out(m, ")");
+		return;
+	default:
+		out(m, "(int64_t)(");
+		em_expr(m, n->lhs);
+		out(m, ")");
+	}
+}
+
+/* The C lvalue of a scalar variable (long or string). */
+static const char *lvalue(struct emit *m, struct node *v)
+{
+	return em_sym(m, v->ref);
+}
+
+static void incdec(struct emit *m, struct node *n)
+{
+	const char *op = n->op == OP_INC ? "+" : "-";
+	struct node *t = n->lhs;
+
+	if (t->kind == N_INDEX) {
+		const char *mp, *e, *p = em_tmp(m, "p");
+
+		out(m, "({ ");
+		e = index_entry(m, t, &mp);
+		sb_printf(m->o, "int64_t *%s = stp_entry_long(%s, %s); int64_t _old = *%s; "
+			  "*%s = (int64_t)((u64)_old %s 1); %s; })", p, mp, e, p, p, op,
+			  n->post ? "_old" : ar_printf("*%s", p));
+		return;
+	}
+	sb_printf(m->o, "({ int64_t _old = %s; %s = (int64_t)((u64)_old %s 1); %s; })",
+		  lvalue(m, t), lvalue(m, t), op, n->post ? "_old" : lvalue(m, t));
+}
+
+/* "s <<< v", "a[k] <<< v" */
+static void stat_add(struct emit *m, struct node *n)
+{
+	struct node *t = n->lhs;
+	struct symbol *s = t->ref;
+	const char *v = em_tmp(m, "v");
+
+	sb_printf(m->o, "({ int64_t %s = ", v);
+	if (t->kind == N_INDEX) {
+		const char *k;
+
+		/* keys first: the script's order */
+		out(m, "0; ");
+		k = em_keys(m, &t->args);
+		sb_printf(m->o, "%s = ", v);
+		em_expr(m, n->rhs);
+		sb_printf(m->o, "; if (stp_pmap_add(%s, %s, %s)) STP_FAIL(&c->h, "
+			  "\"array overflow, check MAXMAPENTRIES\", %s, %s); %s; })",
+			  em_sym(m, s), k, v,
+			  em_where(m, &t->loc, ar_printf("identifier '%s'", s->name)),
+			  m->unwind, v);
+		return;
+	}
+	em_expr(m, n->rhs);
+	sb_printf(m->o, "; stp_pstat_add(%s, %s); %s; })", em_sym(m, s), v, v);
+}
+
+static void assign(struct emit *m, struct node *n)
+{
+	struct node *t = n->lhs;
+	int str = t->vtype == T_STRING || (t->ref && ((struct symbol *)t->ref)->type == T_STRING);
+
+	if (n->op == OP_SHL_STAT) {
+		stat_add(m, n);
+		return;
+	}
+	if (t->kind == N_INDEX) {
+		const char *mp, *e, *v = em_tmp(m, "v");
+
+		out(m, "({ ");
+		if (str) {
+			const char *tt = em_str_tmp(m);
+
+			e = NULL;
+			/* value first when plain "=": keys, value, insert */
+			sb_printf(m->o, "const char *%s; ", v);
+			e = index_entry(m, t, &mp);
+			sb_printf(m->o, "%s = ", v);
+			em_expr(m, n->rhs);
+			out(m, "; ");
+			if (n->op == OP_CAT_ASSIGN) {
+				sb_printf(m->o, "stp_str_assign(%s->%s, stp_entry_str(%s, %s)); "
+					  "stp_str_append(%s->%s, %s); %s = %s->%s; ",
+					  m->frame_ptr, tt, mp, e, m->frame_ptr, tt, v, v,
+					  m->frame_ptr, tt);
+			}
+			sb_printf(m->o, "stp_entry_set_str(%s, %s, %s); (const char *)stp_entry_str(%s, %s); })",
+				  mp, e, v, mp, e);
+			return;
+		}
+		sb_printf(m->o, "int64_t %s; ", v);
+		e = index_entry(m, t, &mp);
+		sb_printf(m->o, "%s = ", v);
+		em_expr(m, n->rhs);
+		out(m, "; ");
+		if (n->op != OP_ASSIGN) {
+			const char *old = em_tmp(m, "o");
+
+			sb_printf(m->o, "int64_t %s = *stp_entry_long(%s, %s); %s = ", old, mp, e, v);
+			arith(m, n->op, old, v, &n->loc);
+			out(m, "; ");
+		}
+		sb_printf(m->o, "*stp_entry_long(%s, %s) = %s; %s; })", mp, e, v, v);
+		return;
+	}
+	if (str) {
+		const char *lv = lvalue(m, t);
+
+		out(m, "({ const char *_v = ");
+		em_expr(m, n->rhs);
+		if (n->op == OP_CAT_ASSIGN)
+			sb_printf(m->o, "; stp_str_append(%s, _v); (const char *)%s; })", lv, lv);
+		else
+			sb_printf(m->o, "; stp_str_assign(%s, _v); (const char *)%s; })", lv, lv);
+		return;
+	}
+	if (n->op == OP_ASSIGN) {
+		sb_printf(m->o, "(%s = ", lvalue(m, t));
+		em_expr(m, n->rhs);
+		out(m, ")");
+		return;
+	}
+	{
+		const char *v = em_tmp(m, "v"), *lv = lvalue(m, t);
+
+		sb_printf(m->o, "({ int64_t %s = ", v);
+		em_expr(m, n->rhs);
+		sb_printf(m->o, "; %s = ", lv);
+		arith(m, n->op, lv, v, &n->loc);
+		sb_printf(m->o, "; %s; })", lv);
+	}
+}
+
+/* The stat an aggregate or histogram reads: "s" or "a[k]". */
+static const char *stat_of(struct emit *m, struct node *arg, const char **desc)
+{
+	struct symbol *s = arg->ref;
+
+	*desc = ar_printf("%s_desc", em_sym(m, s));
+	if (arg->kind == N_INDEX) {
+		const char *k = em_keys(m, &arg->args);
+		const char *mp = em_tmp(m, "m"), *e = em_tmp(m, "e");
+
+		sb_printf(m->o, "struct stp_map *%s = stp_pmap_agg(%s); "
+			  "struct stp_map_entry *%s = stp_map_find(%s, %s); ",
+			  mp, em_sym(m, s), e, mp, k);
+		return ar_printf("(%s ? stp_entry_stat(%s, %s) : NULL)", e, mp, e);
+	}
+	return ar_printf("stp_pstat_agg(%s)", em_sym(m, s));
+}
+
+static void aggregate(struct emit *m, struct node *n)
+{
+	struct node *arg = n->args.v[0];
+	const char *desc, *st, *r = em_tmp(m, "r");
+
+	out(m, "({ ");
+	st = stat_of(m, arg, &desc);
+	sb_printf(m->o, "struct stp_stat *_st = %s; int64_t %s = 0; ", st, r);
+	if (!strcmp(n->name, "@count") || !strcmp(n->name, "@sum")) {
+		sb_printf(m->o, "if (_st) stp_stat_get(_st, &%s, %s, &%s); %s; })",
+			  desc, em_agg(n->name), r, r);
+		return;
+	}
+	sb_printf(m->o, "if (!_st || stp_stat_get(_st, &%s, %s, &%s)) "
+		  "STP_FAIL(&c->h, \"empty aggregate\", %s, %s); %s; })",
+		  desc, em_agg(n->name), r,
+		  em_where(m, &n->loc, ar_printf("operator '%s'", n->name)), m->unwind, r);
+}
+
+/* @hist_log(s)[i]: the count in bucket i. */
+static void hist_bucket(struct emit *m, struct node *n)
+{
+	struct node *arg = n->args.v[0];
+	struct node *sub = n->comps.v[0];
+	const char *desc, *st;
+
+	out(m, "({ ");
+	st = stat_of(m, arg, &desc);
+	out(m, "int64_t _i = ");
+	em_expr(m, sub->lhs);
+	sb_printf(m->o, "; struct stp_stat *_st = %s; "
+		  "(_st && _i >= 0 && _i < %s.nbuckets) ? _st->hist[_i] : 0; })", st, desc);
+}
+
+static void at(struct emit *m, struct node *n)
+{
+	const char *s = n->name;
+
+	if (!strcmp(s, "@hist_log") || !strcmp(s, "@hist_linear")) {
+		if (n->comps.len) {
+			hist_bucket(m, n);
+			return;
+		}
+		em_error(&n->loc, "a histogram can only be printed (print(%s(...)))", s);
+		out(m, "0");
+		return;
+	}
+	if (!strcmp(s, "@count") || !strcmp(s, "@sum") || !strcmp(s, "@min") ||
+	    !strcmp(s, "@max") || !strcmp(s, "@avg") || !strcmp(s, "@variance")) {
+		aggregate(m, n);
+		return;
+	}
+	if (!strcmp(s, "@defined")) {
+		out(m, "(int64_t)1");
+		return;
+	}
+	em_error(&n->loc, "'%s' needs kernel probes or debuginfo, which this build of stp does not translate yet", s);
+	out(m, "0");
+}
+
+void em_expr(struct emit *m, struct node *n)
+{
+	switch (n->kind) {
+	case N_NUM:
+		if (n->num == INT64_MIN)
+			out(m, "(int64_t)(-9223372036854775807LL - 1)");
+		else
+			sb_printf(m->o, "(int64_t)%lldLL", (long long)n->num);
+		return;
+	case N_STR:
+		sb_printf(m->o, "(const char *)%s", em_cstr(n->str));
+		return;
+	case N_EMBEDDED:
+		sb_printf(m->o, "((int64_t)(%s))", n->str);
+		return;
+	case N_VAR:
+		if (n->vtype == T_STRING)
+			sb_printf(m->o, "(const char *)%s", lvalue(m, n));
+		else
+			sb_printf(m->o, "%s", lvalue(m, n));
+		return;
+	case N_INDEX:
+		index_read(m, n);
+		return;
+	case N_IN:
+		in_expr(m, n);
+		return;
+	case N_CALL:
+		if (em_is_sprint(n->name))
+			em_sprint(m, n);
+		else
+			em_call(m, n);
+		return;
+	case N_BINARY:
+		binary(m, n);
+		return;
+	case N_UNARY:
+		unary(m, n);
+		return;
+	case N_INCDEC:
+		incdec(m, n);
+		return;
+	case N_ASSIGN:
+		assign(m, n);
+		return;
+	case N_TERNARY:
+		out(m, "((");
+		em_expr(m, n->cond);
+		out(m, ") ? (");
+		em_expr(m, n->then);
+		out(m, ") : (");
+		em_expr(m, n->els);
+		out(m, "))");
+		return;
+	case N_AT:
+		at(m, n);
+		return;
+	default:
+		em_error(&n->loc, "this expression needs kernel probes or debuginfo, which this build of stp does not translate yet");
+		out(m, "0");
+	}
+}
+
+/*
+ * f(a, b): arguments into temporaries (they may call functions too, and
+ * use the same frame slot), then into the callee's frame, then the call.
+ * Overloads run in priority order while each says "next".
+ */
+void em_call(struct emit *m, struct node *n)
+{
+	struct function *f = n->ref;
+	const char *where = em_where(m, &n->loc, ar_printf("identifier '%s'", n->name));
+	const char *args[64];
+	const char *res;
+	int nest = 0;
+	int na = n->args.len < 64 ? n->args.len : 64;
+
+	if (!f) {
+		out(m, "0");
+		return;
+	}
+	out(m, "({ ");
+	for (int i = 0; i < na; i++) {
+		struct node *a = n->args.v[i];
+
+		args[i] = em_tmp(m, "x");
+		if (is_str(a)) {
+			const char *t = em_str_tmp(m);
+
+			sb_printf(m->o, "const char *%s = ", args[i]);
+			em_expr(m, a);
+			sb_printf(m->o, "; stp_str_assign(%s->%s, %s); %s = %s->%s; ", m->frame_ptr,
+				  t, args[i], args[i], m->frame_ptr, t);
+		} else {
+			sb_printf(m->o, "int64_t %s = ", args[i]);
+			em_expr(m, a);
+			out(m, "; ");
+		}
+	}
+	sb_printf(m->o, "if (c->h.nesting >= MAXNESTING) STP_FAIL(&c->h, \"MAXNESTING exceeded\", %s, %s); ",
+		  where, m->unwind);
+	if (f->ret == T_STRING) {
+		res = em_str_tmp(m);
+		res = ar_printf("%s->%s", m->frame_ptr, res);
+	} else {
+		res = em_tmp(m, "ret");
+		sb_printf(m->o, "int64_t %s = 0; ", res);
+	}
+	for (struct function *g = f; g; g = g->next) {
+		const char *fr = ar_printf("c->fr[c->h.nesting + 1].%s", em_sym(m, (void *)g));
+
+		for (int i = 0; i < na; i++) {
+			struct symbol *p = g->params[i];
+
+			if (p->type == T_STRING)
+				sb_printf(m->o, "stp_str_assign(%s.a_%s, %s); ", fr, p->name, args[i]);
+			else
+				sb_printf(m->o, "%s.a_%s = %s; ", fr, p->name, args[i]);
+		}
+		sb_printf(m->o, "c->h.nesting++; %s(c); c->h.nesting--; ", em_sym(m, (void *)g));
+		/* one result slot per nesting level: copy it out at once */
+		if (g->ret == T_STRING && f->ret == T_STRING)
+			sb_printf(m->o, "if (!c->h.error) stp_str_assign(%s, %s.ret); ", res, fr);
+		else if (g->ret == T_LONG && f->ret != T_STRING)
+			sb_printf(m->o, "if (!c->h.error) %s = %s.ret; ", res, fr);
+		/* "next" in an overload tries the one after it */
+		if (g->next)
+			sb_printf(m->o, "if (c->h.error == stp_next_mark) { c->h.error = NULL; ");
+		nest += !!g->next;
+	}
+	for (int i = 0; i < nest; i++)
+		out(m, "} ");
+	sb_printf(m->o, "if (c->h.error) goto %s; ", m->unwind);
+	if (f->ret == T_STRING)
+		sb_printf(m->o, "(const char *)%s; })", res);
+	else
+		sb_printf(m->o, "%s; })", res);
+}
