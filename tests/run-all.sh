@@ -59,6 +59,10 @@ run_suite "unit tests (parser, runtime data structures)" unit_tests
 run_suite "driver (command line)" tests/driver/run.sh "$STP"
 run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
 run_suite "conformance (pass 2)" tests/conformance/run-elab.sh "$STP"
+# Boots a guest per kernel line: only once there are scripts to run.
+if compgen -G 'tests/guest/e2e/*.stp' >/dev/null; then
+	run_suite "guest end-to-end" tests/guest/run.sh
+fi
 if [ -d "$CORPUS" ]; then
 	run_suite "systemtap-common corpus" build/tests/parse_corpus "$CORPUS"
 else

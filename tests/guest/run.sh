@@ -27,7 +27,8 @@
 #
 # Environment:
 #   STP_LINES      kernel lines, default "6.1 6.12" (see tests/kernel.sh)
-#   STP, STPRUN    the translator and the loader, default ./stp and ./stprun;
+#   STP, STPRUN    the translator and the loader, default ./stp and ./stprun
+#                  at the top of the tree;
 #                  tests/guest/fake/{stp,stprun} stand in for them
 #   E2E_DIR        where the tests are, default tests/guest/e2e
 #   JOBS           parallel module builds, default 2
@@ -36,15 +37,21 @@
 #   GUEST_TIMEOUT  seconds one guest may take, default from the test count
 #   KEEP=1         keep the work directory (builds, console logs), print it
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-top=$PWD
 
-abspath() {	# a command or file given as a path or a name in PATH
+abspath() {	# a directory, or a command given as a path or a name in PATH
+	[ ! -d "$1" ] || { (cd "$1" && pwd); return; }
 	case $1 in
 	*/*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;;
 	*) command -v "$1" || echo "$1" ;;
 	esac
 }
+# Paths the caller gives are relative to where it stands, the defaults to
+# the top of the tree.
+[ -z "${E2E_DIR:-}" ] || E2E_DIR=$(abspath "$E2E_DIR")
+[ -z "${STP:-}" ] || STP=$(abspath "$STP")
+[ -z "${STPRUN:-}" ] || STPRUN=$(abspath "$STPRUN")
+cd "$(dirname "$0")/../.."
+top=$PWD
 
 # One module build, run by xargs in parallel: build_one NAME, with the
 # line's settings exported by the main run.  Leaves in $bdir/NAME/ the
@@ -77,9 +84,9 @@ if [ "${1:-}" = --update ]; then
 	update=1
 	shift
 fi
-E2E_DIR=$(abspath "${E2E_DIR:-tests/guest/e2e}")
-STP=$(abspath "${STP:-./stp}")
-STPRUN=$(abspath "${STPRUN:-./stprun}")
+E2E_DIR=${E2E_DIR:-$top/tests/guest/e2e}
+STP=${STP:-$top/stp}
+STPRUN=${STPRUN:-$top/stprun}
 STP_LINES=${STP_LINES:-6.1 6.12}
 TEST_TIMEOUT=${TEST_TIMEOUT:-30}
 export E2E_DIR STP BUILD_TIMEOUT
@@ -155,7 +162,7 @@ for line in $STP_LINES; do
 			failed "$t" "not a module name (letters, digits, underscores)"
 		elif [ ! -f "$E2E_DIR/$t.stp" ]; then
 			failed "$t" "no $E2E_DIR/$t.stp"
-		elif [ ! -f "$E2E_DIR/$t.expect" ] && [ "$update" = 0 -o "$line" != "$first_line" ]; then
+		elif [ ! -f "$E2E_DIR/$t.expect" ] && { [ "$update" = 0 ] || [ "$line" != "$first_line" ]; }; then
 			failed "$t" "no $t.expect (write one, or run with --update)"
 		else
 			runnable+=("$t")
@@ -211,7 +218,8 @@ EOF
 		echo "echo '$mark DMESG-END'"
 	} >"$lw/guest.sh"
 	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-$((120 + ${#built[@]} * (TEST_TIMEOUT + 15)))}
-	STP_KERNEL_LINE=$line tests/guest/boot.sh "$lw/guest.sh" "$lw"/files/* >"$lw/console" 2>&1 || true
+	brc=0
+	STP_KERNEL_LINE=$line tests/guest/boot.sh "$lw/guest.sh" "$lw"/files/* >"$lw/console" 2>&1 || brc=$?
 
 	# Split the console into per-test files under $lw/res/NAME/.
 	mkdir -p "$lw/res"
@@ -252,6 +260,7 @@ EOF
 		if [ ! -f "$r/end" ]; then
 			failed "$t" "no result from the guest"
 			if [ "$tail_shown" = 0 ]; then
+				[ "$brc" -ne 124 ] || echo "    guest killed after GUEST_TIMEOUT=$GUEST_TIMEOUT s"
 				echo "    guest console, last 30 lines:"
 				tail -30 "$lw/console" | indent
 				tail_shown=1
@@ -291,7 +300,8 @@ EOF
 			sed -n "/stp-e2e: begin $t\$/,/stp-e2e: end $t\$/p" "$lw/res/dmesg" | head -60 | indent
 		fi
 	done
-	if [ ! -f "$lw/res/dmesg.end" ]; then
+	# (a guest that died early has failed its tests already)
+	if [ ! -f "$lw/res/dmesg.end" ] && [ "$tail_shown" = 0 ]; then
 		failed "kernel log" "the guest did not print it"
 	elif grep -q '^-	' "$lw/kbad"; then
 		failed "kernel log" "trouble outside any test"
