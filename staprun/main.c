@@ -414,6 +414,7 @@ int main(int argc, char **argv)
 	close(fd);
 	rc = session(&r);
 	release_child(&r, 0);
+	traces_close(r.tr);	/* open files pin the module */
 	if (r.ctl >= 0)
 		close(r.ctl);	/* unless DONE came, the module stops itself */
 	vsay("unloading %s", r.name);

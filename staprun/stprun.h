@@ -38,6 +38,7 @@ struct traces;
 struct traces *traces_open(const char *dir);
 /* Read what is there and write what is in order; drain: everything. */
 int traces_pump(struct traces *t, FILE *out, int drain);
+void traces_close(struct traces *t);
 
 /* report.c */
 int report_done(const struct stp_msg_done *d, size_t len);

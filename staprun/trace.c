@@ -171,3 +171,17 @@ int traces_pump(struct traces *t, FILE *out, int drain)
 	fflush(out);
 	return rc;
 }
+
+void traces_close(struct traces *t)
+{
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++) {
+		close(t->cpu[i].fd);
+		free(t->cpu[i].buf);
+	}
+	free(t->cpu);
+	free(t);
+}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The transport (runtime/transport.c) and stprun, end to end: builds the
+# test module stp_ttest.ko with kbuild against the headers of each kernel
+# line (6.1 and, when its headers are installed, 6.12; a build warning
+# fails), then boots one guest of the STP_KERNEL_LINE kernel (default
+# 6.1) with 2 CPUs and runs guest.sh there: output order across CPUs,
+# warnings, exit status, -c, -x, -o, -b, -D, -G, SIGINT/SIGTERM, kill -9
+# (the module must still go away), a second stprun of a loaded module,
+# and dropped output counted byte for byte.  Last line: "N passed, N
+# failed".
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+top=$PWD
+pass=0
+fail=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+headers() {	# KREL: its kbuild directory, or nothing
+	local d
+	for d in "/lib/modules/$1/build" "/usr/src/linux-headers-$1"; do
+		[ -f "$d/Makefile" ] && { echo "$d"; return; }
+	done
+}
+
+build() {	# LINE: builds $work/LINE/stp_ttest.ko
+	local krel kdir d=$work/$1
+	krel=$(STP_KERNEL_LINE=$1 tests/kernel.sh release 2>/dev/null) || return 2
+	kdir=$(headers "$krel")
+	[ -n "$kdir" ] || return 2
+	mkdir -p "$d"
+	cp tests/guest/transport/stp_ttest.c tests/guest/transport/Kbuild "$d/"
+	make -C "$kdir" M="$d" STP_RUNTIME="$top/runtime" W=1 modules >"$d/log" 2>&1 &&
+		! grep -E 'warning:|error:' "$d/log" >/dev/null
+}
+
+[ -x stprun ] || make -s stprun >/dev/null || { echo "FAIL: cannot build stprun"; echo "0 passed, 1 failed"; exit 1; }
+
+for line in 6.1 6.12; do
+	build "$line"
+	case $? in
+	0) echo "ok build-$line"; pass=$((pass + 1)) ;;
+	2) echo "skip build-$line: no headers for the $line line" ;;
+	*) echo "FAIL build-$line:"; tail -20 "$work/$line/log"; fail=$((fail + 1)) ;;
+	esac
+done
+
+line=${STP_KERNEL_LINE:-6.1}
+ko=$work/$line/stp_ttest.ko
+if [ ! -f "$ko" ]; then
+	echo "FAIL guest: no module for the $line line"
+	echo "$pass passed, $((fail + 1)) failed"
+	exit 1
+fi
+root=$(STP_KERNEL_LINE=$line tests/kernel.sh) && krel=$(STP_KERNEL_LINE=$line tests/kernel.sh release) || {
+	echo "FAIL guest: no $line kernel"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
+STPRUN=$top/stprun staprun/stp-qemu --kernel "$root/boot/vmlinuz-$krel" --smp 2 \
+	--timeout "${GUEST_TIMEOUT:-300}" --console "$work/console" \
+	tests/guest/transport/guest.sh "$ko" >"$work/out" 2>"$work/err"
+rc=$?
+cat "$work/out"
+[ ! -s "$work/err" ] || sed 's/^/guest stderr: /' "$work/err"
+if [ $rc -ne 0 ]; then
+	echo "FAIL guest: stp-qemu exit $rc; console tail:"
+	tail -20 "$work/console"
+	fail=$((fail + 1))
+fi
+p=$(grep -c '^ok ' "$work/out")
+f=$(grep -c '^FAIL ' "$work/out")
+echo "$((pass + p)) passed, $((fail + f)) failed"
+[ $((fail + f)) -eq 0 ]
