@@ -397,8 +397,6 @@ int main(int argc, char **argv)
 		warnx_("module %s is already loaded", r.name);
 		return 1;
 	}
-	if (debugfs_ensure())
-		return 1;
 	r.guard = guard_start(r.name);
 	if (r.guard < 0) {
 		warnx_("cannot fork: %s", strerror(errno));
@@ -412,7 +410,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
-	rc = session(&r);
+	rc = debugfs_ensure();
+	if (!rc)
+		rc = session(&r);
 	release_child(&r, 0);
 	traces_close(r.tr);	/* open files pin the module */
 	if (r.ctl >= 0)

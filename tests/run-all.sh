@@ -59,6 +59,8 @@ run_suite "unit tests (parser, runtime data structures)" unit_tests
 run_suite "driver (command line)" tests/driver/run.sh "$STP"
 run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
 run_suite "conformance (pass 2)" tests/conformance/run-elab.sh "$STP"
+run_suite "stprun (command line)" tests/stprun/run.sh ./stprun
+run_suite "transport and stprun (one guest)" tests/guest/transport/run.sh
 # Boots a guest per kernel line: only once there are scripts to run.
 if compgen -G 'tests/guest/e2e/*.stp' >/dev/null; then
 	run_suite "guest end-to-end" tests/guest/run.sh
