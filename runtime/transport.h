@@ -21,11 +21,18 @@ void stp_transport_exit(void);
 
 /*
  * This CPU's print buffer.  Callers run with interrupts off (probe
- * handlers) or preemption off; stp_out_flush() on it writes one record
- * to the CPU's relay buffer (or counts the bytes as STP_EV_OUT_DROPPED).
+ * handlers do) from getting it until they flushed it: the transport
+ * flushes it too, from an interrupt on that CPU.  stp_out_flush() on it
+ * writes one record to the CPU's relay buffer (or counts the bytes as
+ * STP_EV_OUT_DROPPED).
  */
 struct stp_out *stp_transport_out(void);
-/* Push every CPU's relay sub-buffers to the reader (process context). */
+/*
+ * Flush every CPU's print buffer and close its partly filled relay
+ * sub-buffer, so the reader gets everything written so far (process
+ * context, interrupts on; safe while probes run: it does each CPU's
+ * part on that CPU with interrupts off).  Also done every 100 ms.
+ */
 void stp_transport_flush_all(void);
 
 /*

@@ -9,13 +9,24 @@
  *   stp_MODNAME/traceN    per-CPU relay buffer N (0 .. nr_cpu_ids-1)
  *
  * Output written by the script goes to the traceN files as records: a
- * struct stp_rec_hdr, then len bytes.  seq is global and increasing, so
- * stprun merges the CPUs' records in the order they were written.
+ * struct stp_rec_hdr, then len bytes (no alignment).  seq is global: the
+ * first record is 1 and each stored record takes the next number, with
+ * no gaps (a record dropped for want of room takes none, it is counted),
+ * so stprun writes the CPUs' records strictly in the order they were
+ * written, waiting for a missing number to arrive from another CPU.
+ * A read of traceN never blocks and returns only records from complete
+ * relay sub-buffers; the module closes partly filled ones about every
+ * 100 ms, and at the end before it sends STP_MSG_DONE.
  *
  * The control channel carries messages both ways: struct stp_msg_hdr,
- * then len bytes of payload.  Writes from stprun are whole messages;
- * a read() returns whole messages (as many as fit), or blocks for a
- * while (about 50 ms) and returns 0 when there are none.
+ * then len bytes of payload.  Writes from stprun are whole messages (at
+ * most 4096 bytes a write), handled before write() returns: writing
+ * STP_MSG_START returns after the begin probes ran, STP_MSG_STOP after
+ * the end probes ran and STP_MSG_DONE was queued.  A read() returns
+ * whole messages (as many as fit; a 64 KiB buffer always fits one), or
+ * blocks for a while (about 50 ms) and returns 0 when there are none.
+ * ctl has one opener at a time.  Closing it before STP_MSG_DONE was
+ * sent (stprun died) stops the session without end-of-run report.
  */
 #ifndef STP_TRANSPORT_MSG_H
 #define STP_TRANSPORT_MSG_H
