@@ -284,6 +284,23 @@ static void child_check(struct run *r)
 	stop(r, "command exited");
 }
 
+/* The script ended before the -c command: SIGTERM it, SIGKILL later. */
+static void end_child(struct run *r)
+{
+	int i;
+
+	if (r->child <= 0)
+		return;
+	kill(r->child, SIGTERM);
+	for (i = 0; i < 20; i++) {
+		if (waitpid(r->child, NULL, WNOHANG) == r->child)
+			return;
+		usleep(50000);
+	}
+	kill(r->child, SIGKILL);
+	waitpid(r->child, NULL, 0);
+}
+
 static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 {
 	struct stp_msg_started s;
@@ -424,7 +441,6 @@ int main(int argc, char **argv)
 		rc = -1;
 	if (fflush(r.out) || (r.out != stdout && fclose(r.out)))
 		rc = -1;
-	if (r.child > 0)
-		waitpid(r.child, NULL, 0);
+	end_child(&r);
 	return rc || r.failed ? 1 : 0;
 }

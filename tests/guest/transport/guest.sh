@@ -67,6 +67,12 @@ has cmd.end out "bye"
 status cmd.exit 0 $rc
 unloaded cmd.unload && ok cmd.unload
 
+# the script ends first: the command is terminated, stprun returns
+stprun -c 'sleep 60' $M exit_after=2 >out 2>err; rc=$?
+has cmdlong.end out "bye"
+status cmdlong.exit 0 $rc
+ps | grep -q '[s]leep 60' && fail cmdlong.killed "sleep still runs" || ok cmdlong.killed
+
 # errors and limits reported, exit status 1
 stprun $M exit_after=1 nerrors=2 ntrunc=12 >out 2>err; rc=$?
 has errors.count err "WARNING: Number of errors: 2, skipped probes: 0"
