@@ -11,6 +11,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 TAPSETDIR = $(PREFIX)/share/stp/tapset
+RUNTIMEDIR = $(PREFIX)/share/stp/runtime
+LIBEXECDIR = $(PREFIX)/libexec/stp
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
@@ -105,10 +107,13 @@ bench: stp
 fuzz:
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-install: stp
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR)
-	install -m 755 stp $(DESTDIR)$(BINDIR)/stp
+install: stp stprun
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(RUNTIMEDIR) \
+		$(DESTDIR)$(LIBEXECDIR)
+	install -m 755 stp stprun $(DESTDIR)$(BINDIR)/
+	install -m 755 staprun/stp-qemu $(DESTDIR)$(LIBEXECDIR)/stp-qemu
 	cp -R tapsets/. $(DESTDIR)$(TAPSETDIR)/
+	cp -R runtime/. $(DESTDIR)$(RUNTIMEDIR)/
 
 clean:
 	rm -rf $(B) stp stprun

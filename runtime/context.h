@@ -30,6 +30,7 @@ struct stp_ctx {
 	long actions;			/* statements run by this hit */
 	const char *error;		/* the message, or NULL */
 	const char *error_where;	/* "operator '/' at f.stp:1:5" */
+	const char *call_where;		/* the last function call's site */
 	const struct stp_probe *probe;
 	struct stp_out *out;
 	struct pt_regs *regs;		/* kprobes; NULL for timers etc. */

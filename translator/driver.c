@@ -181,6 +181,10 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 			"at most 55, not starting with a digit)\n", s->module_name);
 		return 1;
 	}
+	if (s->remote && strcmp(s->remote, "qemu")) {
+		fprintf(stderr, "stp: --remote=%s: only 'qemu' is known\n", s->remote);
+		return 1;
+	}
 	module = s->module_name;
 	key = build_cache_key(s, module ? module : "");
 	if (!module)

@@ -380,8 +380,8 @@ static void function(struct emit *m, struct function *f, struct sbuf *types,
 			sb_puts(&body, "#define STAP_RETURN(v) do { strscpy(fr->ret, (v), MAXSTRINGLEN); goto out; } while (0)\n");
 		else
 			sb_puts(&body, "#define STAP_RETURN(v) do { fr->ret = (v); goto out; } while (0)\n");
-		sb_printf(&body, "#define STAP_ERROR(...) do { stp_error_fmt(&c->h, %s, __VA_ARGS__); goto out; } while (0)\n",
-			  em_where(m, &d->loc, ar_printf("function '%s'", f->name)));
+		/* errors name the script's call, not the tapset's code */
+		sb_puts(&body, "#define STAP_ERROR(...) do { stp_error_fmt(&c->h, c->h.call_where, __VA_ARGS__); goto out; } while (0)\n");
 		sb_puts(&body, "#define CONTEXT (&c->h)\n");
 		sb_puts(&body, "#define STAP_PRINTF(...) stp_out_kprintf(c->h.out, __VA_ARGS__)\n");
 		sb_printf(&body, "\t{\n%s\n\t}\n", d->body->str);

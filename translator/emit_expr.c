@@ -437,6 +437,12 @@ static void at(struct emit *m, struct node *n)
 		aggregate(m, n);
 		return;
 	}
+	if (!strcmp(s, "@const") && n->args.len == 1 &&
+	    ((struct node *)n->args.v[0])->kind == N_STR) {
+		/* guru mode: a C constant expression, as written */
+		sb_printf(m->o, "((int64_t)(%s))", ((struct node *)n->args.v[0])->str);
+		return;
+	}
 	if (!strcmp(s, "@defined")) {
 		out(m, "(int64_t)1");
 		return;
@@ -564,6 +570,8 @@ void em_call(struct emit *m, struct node *n)
 			else
 				sb_printf(m->o, "%s.a_%s = %s; ", fr, p->name, args[i]);
 		}
+		if (g->decl->body->kind == N_EMBEDDED)
+			sb_printf(m->o, "c->h.call_where = %s; ", where);
 		sb_printf(m->o, "c->h.nesting++; %s(c); c->h.nesting--; ", em_sym(m, (void *)g));
 		/* one result slot per nesting level: copy it out at once */
 		if (g->ret == T_STRING && f->ret == T_STRING)

@@ -412,11 +412,16 @@ int em_is_sprint(const char *name)
 	return name[0] == 's' && !strncmp(name, "sprint", 6);
 }
 
+static int is_hist(const struct node *a)
+{
+	return a->kind == N_AT && (!strcmp(a->name, "@hist_log") ||
+				   !strcmp(a->name, "@hist_linear")) && !a->comps.len;
+}
+
 /* One value to the output buffer. */
 static void print_value(struct emit *m, struct node *a)
 {
-	if (a->kind == N_AT && (!strcmp(a->name, "@hist_log") ||
-				!strcmp(a->name, "@hist_linear")) && !a->comps.len) {
+	if (is_hist(a)) {
 		const char *desc, *st;
 		struct node *arg = a->args.v[0];
 		struct symbol *s = arg->ref;
@@ -539,7 +544,13 @@ void em_sprint(struct emit *m, struct node *n)
 
 			if (d && i > first)
 				sb_printf(m->o, "stp_str_append(%s, %s); ", t, d);
-			if (a->vtype == T_STRING) {
+			if (is_hist(a)) {
+				sb_printf(m->o, "{ struct stp_out _so = { .buf = %s + strlen(%s), "
+					  ".cap = MAXSTRINGLEN - 1 - strlen(%s) }; struct stp_out *_sv = c->h.out; "
+					  "c->h.out = &_so; ", t, t, t);
+				print_value(m, a);
+				sb_printf(m->o, "c->h.out = _sv; _so.buf[_so.len] = '\\0'; } ");
+			} else if (a->vtype == T_STRING) {
 				sb_printf(m->o, "stp_str_append(%s, ", t);
 				em_expr(m, a);
 				sb_puts(m->o, "); ");
