@@ -76,6 +76,7 @@ extern int stp_host_cpu, stp_host_ncpus;
 #ifndef EFAULT
 #define EFAULT 14
 #endif
+#define notrace		/* the kernel's: no ftrace hook in this function */
 
 /* Host builds read memory through a hook, so tests can make reads fail. */
 extern int (*stp_host_read_hook)(void *dst, const void *src, size_t n);
