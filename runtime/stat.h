@@ -34,6 +34,14 @@ enum stp_hist {
 	STP_HIST_LINEAR,
 };
 
+/* A log histogram's buckets: value 0 at STP_HIST_LOG_ZERO. */
+#define STP_HIST_LOG_BUCKETS 128
+#define STP_HIST_LOG_ZERO 64
+/* Most buckets a linear histogram may have, under- and overflow included. */
+#ifndef STP_MAX_BUCKETS
+#define STP_MAX_BUCKETS 128
+#endif
+
 struct stp_stat_desc {
 	enum stp_hist hist;
 	int64_t start, stop, interval;	/* STP_HIST_LINEAR */
