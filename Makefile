@@ -98,7 +98,7 @@ check: deps stp stprun unit
 deps:
 	@tests/deps.sh
 
-demo: deps stp
+demo: deps stp stprun
 	@tests/demo.sh
 
 bench: stp

@@ -1,46 +1,57 @@
 #!/bin/bash
-# make demo: what a new user sees first.  Today stp stops after pass 2
-# (elaboration), so the demo shows each example script as stp resolves it
-# against Debian's 6.1 kernel, and how stp reports mistakes; the guest run
-# of the examples (passes 3-5) joins this demo as those passes land.
+# make demo: what a new user sees first.  The scripts in examples/ are
+# built into modules for Debian's kernel (tests/kernel.sh) and run, all in
+# one throwaway QEMU guest (staprun/stp-qemu), with a workload each; then
+# a one-liner runs with stp --remote=qemu, and a mistake shows how stp
+# reports errors.  On a machine whose own kernel loads modules, the same
+# scripts run directly: sudo ./stp examples/counter.stp
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-K="--sysroot=$(tests/kernel.sh) -r $(tests/kernel.sh release)"
-cat >build/demo-reads.stp <<'S'
-# How big are the reads?  (Uses no tapset function: those come with pass 5.)
-global sizes, calls
-probe kprobe.function("ksys_read"), kprobe.function("vfs_read*") {
-	calls["read"] <<< 1
-	sizes <<< 4096
-}
-probe timer.s(5) {
-	foreach (f in calls @count- limit 3)
-		printf("%-20s %d\n", f, @count(calls[f]))
-	print(@hist_log(sizes))
-}
-S
-echo "=== stp -p2 build/demo-reads.stp"
-./stp $K -p2 build/demo-reads.stp || exit 1
-echo
-for f in examples/*.stp; do
-	echo "=== stp -p1 $f"
-	./stp -p1 "$f" || exit 1
-	echo
-done
-echo "=== stp -l 'kprobe.function(\"vfs_read*\")'"
-./stp $K -l 'kprobe.function("vfs_read*")'
-echo
+SYSROOT=$(tests/kernel.sh) || exit 1
+KREL=$(tests/kernel.sh release)
+K=(--sysroot="$SYSROOT" -r "$KREL")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
+echo "=== building the examples for $KREL"
+for f in examples/*.stp; do
+	name=$(basename "$f" .stp | tr - _)
+	(cd "$work" && "$OLDPWD/stp" "${K[@]}" -p4 -m "$name" "$OLDPWD/$f" >/dev/null) ||
+		{ echo "demo: building $f failed"; exit 1; }
+	echo "  $f -> $name.ko"
+done
+cat >"$work/run.sh" <<'S'
+run() {	# what the user types, then the run
+	echo
+	echo "\$ $1"
+	shift
+	stprun "$@"
+	echo "(exit status $?)"
+}
+run 'stp examples/counter.stp' counter.ko
+run 'stp examples/timer-latency.stp -c "dd if=/dev/zero of=/dev/null bs=4k count=200000"' \
+	-c "dd if=/dev/zero of=/dev/null bs=4k count=200000 2>/dev/null" timer_latency.ko
+run "stp examples/top-cpu.stp -c \"sh -c 'while :; do :; done' & sleep 3; kill %1\"" \
+	-c "sh -c 'while :; do :; done' & sleep 3; kill %1" top_cpu.ko
+S
+echo
+echo "=== running them in a guest (QEMU, TCG) booting Debian's $KREL"
+staprun/stp-qemu --kernel "$SYSROOT/boot/vmlinuz-$KREL" "$work/run.sh" "$work"/*.ko || exit 1
+
+echo
+echo "=== a one-liner, in its own guest: stp --remote=qemu -e '...'"
+./stp "${K[@]}" --remote=qemu -e 'global n
+probe timer.ms(100) { n++; if (n == 5) exit() }
+probe end { printf("%d ticks of 100 ms; the last hit ran in %s (pid %d)\n", n, execname(), pid()) }' || exit 1
+
+echo
 echo "=== a mistake, and how stp reports it"
 printf 'probe timer.ms(100) {\n\tn++\n\tif (n > 10 exit()\n}\n' >build/demo-typo.stp
 ./stp -p1 build/demo-typo.stp
 echo "(exit status $?)"
 echo
 echo "=== a type mistake"
-./stp $K -p2 -e 'global n; probe timer.ms(100) { n++ } probe end { printf("%s\n", n) }'
+./stp "${K[@]}" -p2 -e 'global n; probe timer.ms(100) { n++ } probe end { printf("%s\n", n) }'
 echo "(exit status $?)"
-echo
-echo "=== the run itself"
-./stp $K -e 'global n; probe timer.ms(100) { n++ } probe end { printf("%d\n", n) }'
-true
+exit 0

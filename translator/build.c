@@ -293,7 +293,7 @@ int build_module(const struct session *s, const char *module, const char *csrc,
 	write_file(ar_printf("%s/%s.c", work, module), csrc, clen);
 	sb_printf(&kb, "obj-m := %s.o\nccflags-y := -I%s -I%s/runtime -I%s "
 		  "-Wno-unused-label -Wno-unused-variable -Wno-unused-function "
-		  "-Wno-declaration-after-statement\n", module, parent, parent, work);
+		  "-Wno-declaration-after-statement -g0\n", module, parent, parent, work);
 	write_file(ar_printf("%s/Kbuild", work), kb.s, kb.len);
 	free(kb.s);
 	{
