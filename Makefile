@@ -43,7 +43,8 @@ STPRUN_SRC = $(wildcard staprun/*.c)
 STPRUN_OBJ = $(STPRUN_SRC:%.c=$(B)/%.o)
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
-RT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/rt_*.c))
+# rt_host.c is the tests' host support, linked into each, not a test.
+RT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(filter-out tests/unit/rt_host.c,$(wildcard tests/unit/rt_*.c)))
 
 .PHONY: all check deps install clean demo bench fuzz unit
 

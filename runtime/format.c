@@ -398,7 +398,9 @@ static int fmt_conv(struct fmt_w *w, const char **f, struct fmt_args *a,
 
 	if (fmt_spec(f, &s, a, err))
 		return -1;
-	conv = *(*f)++;
+	conv = **f;
+	if (conv)
+		(*f)++;
 	switch (conv) {
 	case '%':
 		fmt_put(w, '%');
@@ -442,7 +444,7 @@ notrace int stp_format(char *dst, size_t size, const char *fmt,
 
 	if (!err)
 		err = &ignored;
-	while (*f && !rc) {
+	while (!rc && *f) {
 		if (*f != '%') {
 			fmt_put(&w, *f++);
 			continue;

@@ -6,8 +6,10 @@
 #   tests/fuzz/run.sh [SECONDS]       default 60; "make fuzz FUZZ_SECONDS=N"
 #
 # Environment:
-#   FUZZ_TARGET=parse|pp   which target (default parse: lex, preprocess,
-#                          parse, print, reparse, print again)
+#   FUZZ_TARGET=parse|pp|format   which target (default parse: lex,
+#                          preprocess, parse, print, reparse, print again;
+#                          format: runtime/format.c's stp_format against
+#                          the snprintf contract, tests/fuzz/fuzz_format.c)
 #   FUZZ_JOBS=N            run N fuzzing processes in libFuzzer's fork mode,
 #                          which keeps going after a crash (default: one
 #                          process, which stops at the first finding)
@@ -60,17 +62,52 @@ build() {	# build NAME EXTRA-FLAGS
 		tests/fuzz/fuzz_diag.c tests/fuzz/fuzz_alloc.c \
 		tests/fuzz/fuzz_parse.c -o "$OUT/fuzz_$1"
 }
-echo "fuzz: building $OUT/fuzz_parse and $OUT/fuzz_pp from $PARSER/ with $CC"
-build parse "" || { echo "fuzz: build failed" >&2; exit 2; }
-build pp -DFUZZ_PP || { echo "fuzz: build failed" >&2; exit 2; }
+# The runtime's printf, built as the host unit tests build it (-DSTP_HOST).
+build_format() {
+	# shellcheck disable=SC2086
+	$CC $CFLAGS -DSTP_HOST -Iruntime runtime/out.c runtime/map.c \
+		runtime/stat.c runtime/format.c tests/fuzz/fuzz_format.c \
+		-o "$OUT/fuzz_format"
+}
+# Formats, then a NUL, then the bytes arguments are made from.
+seed_format() {
+	i=0
+	for f in '%d|%5i|%-5u|%05x|%+X|% o|%#x|%#o' '%p %20p %-#8p %020p' \
+		 '%s|%10s|%-10.3s|%.*s|%*s|%05s' '%c%3c%-3c%#c%#4c' \
+		 '%b|%1b|%2b|%4b|%.8b|%10.2b|%-3b' '%m|%.4m|%8.2M|%-8.3M|%03m' \
+		 '%lld %ld %hd %hhd %Lx %llu %%' '%*.*d %-*d %.*d' '%' '%5' '%q'; do
+		printf '%s\000\005\003abc\200\377\001\002\003\004\005\006\007\010\007\377\377\377\377\377\377\377\377' \
+			"$f" >"$CORPUS/seed-format-$i"
+		i=$((i + 1))
+	done
+	echo "fuzz: $i seed formats, $(ls "$CORPUS" | wc -l) inputs in $CORPUS"
+}
+if [ "$TARGET" = format ]; then
+	# Its findings are not scripts for regress.sh: they become
+	# tests/unit/rt_format.c cases.
+	REGRESS=$OUT/findings-format
+	CORPUS=$OUT/corpus-format
+	mkdir -p "$REGRESS" || exit 2
+	mkdir -p "$CORPUS" || exit 2
+	echo "fuzz: building $OUT/fuzz_format from runtime/ with $CC"
+	build_format || { echo "fuzz: build failed" >&2; exit 2; }
+else
+	echo "fuzz: building $OUT/fuzz_parse and $OUT/fuzz_pp from $PARSER/ with $CC"
+	build parse "" || { echo "fuzz: build failed" >&2; exit 2; }
+	build pp -DFUZZ_PP || { echo "fuzz: build failed" >&2; exit 2; }
+fi
 
 # ---- seeds ----
 n=0
+if [ "$TARGET" = format ]; then
+	seed_format
+fi
+[ "$TARGET" = format ] ||
 for f in tests/conformance/parse/ok/*.stp tests/conformance/parse/ko/*.stp; do
 	[ -f "$f" ] || continue
 	cp "$f" "$CORPUS/seed-$(echo "$f" | tr / _)" && n=$((n + 1))
 done
-if [ -d "$TAPSETS" ]; then
+if [ "$TARGET" != format ] && [ -d "$TAPSETS" ]; then
 	# Every third tapset under 20 KB, in a fixed order.
 	for f in $(find "$TAPSETS" -name '*.stp' -size -20k | sort |
 		   awk 'NR % 3 == 1'); do
@@ -78,13 +115,16 @@ if [ -d "$TAPSETS" ]; then
 			n=$((n + 1))
 	done
 fi
-echo "fuzz: $n seed files, $(ls "$CORPUS" | wc -l) inputs in $CORPUS"
+[ "$TARGET" = format ] ||
+	echo "fuzz: $n seed files, $(ls "$CORPUS" | wc -l) inputs in $CORPUS"
 
 # ---- run ----
 BEFORE=$(ls "$ARTIFACTS")
 LOG=$OUT/fuzz-$TARGET.log
+DICT=-dict=tests/fuzz/stp.dict
+[ "$TARGET" = format ] && DICT=	# the seeds carry the vocabulary
 FLAGS="-max_total_time=$SECONDS_TO_RUN -max_len=4096 -timeout=10 \
-	-rss_limit_mb=4096 -detect_leaks=0 -dict=tests/fuzz/stp.dict \
+	-rss_limit_mb=4096 -detect_leaks=0 $DICT \
 	-artifact_prefix=$ARTIFACTS/ -print_final_stats=1"
 if [ "$JOBS" -gt 0 ]; then
 	FLAGS="$FLAGS -fork=$JOBS -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
