@@ -15,7 +15,9 @@
 # a tool is missing or a command errors.
 #
 # Then tests/bench/pass2.sh, the pass-2 (elaborate) benchmark, writes its
-# own "## pass 2 (elaborate)" section.
+# own "## pass 2 (elaborate)" section, and rt_bench (below) the
+# "## runtime maps (host)" one: ns per map update and "<<<" on the host
+# (BENCH_ONLY=runtime runs that one alone).
 #
 # Knobs (environment): BENCH_RUNS (timed runs per command, default 10),
 # BENCH_WARMUP (default 2, after one checking run), BENCH_SAMPLES (files for d., default 40),
@@ -39,6 +41,55 @@ RESULTS=tests/bench/results.txt
 HELLO='probe begin { printf("hello\n") exit() }'
 MEM_RUNS=1 # peak_kb: one run per command
 DEPS="systemtap, linux-headers-amd64, hyperfine, time"
+
+# ---- runtime data structures on the host --------------------------------
+# tests/bench/rt_bench.c, built like the runtime's unit tests (-DSTP_HOST):
+# ns per map update and per "<<<".  Needs neither stap nor a kernel, so
+# BENCH_ONLY=runtime runs this section alone.
+rt_bench() {
+	local bin=$OUT/rt_bench section=$OUT/runtime-section.txt cpu load0
+	mkdir -p "$OUT"
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	say "building $bin"
+	${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DSTP_HOST \
+		-Iruntime -o "$bin" tests/bench/rt_bench.c tests/unit/rt_host.c \
+		runtime/out.c runtime/map.c runtime/stat.c runtime/format.c ||
+		die "rt_bench did not build"
+	say "timing runtime operations"
+	"$bin" "${BENCH_RT_OPS:-2000000}" >"$OUT/rt_bench.out" || die "rt_bench failed"
+	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	{
+		echo "## runtime maps (host)"
+		echo
+		echo "date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+		echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
+		echo "stp:      git $(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
+		echo "compiler: $(${CC:-cc} --version | head -n 1), -O2 -DSTP_HOST"
+		echo "load:     $load0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end (1/5/15-min load average)"
+		echo "timing:   in-process CLOCK_MONOTONIC, best of 5 rounds of ${BENCH_RT_OPS:-2000000} operations (after a warm-up tenth)"
+		echo
+		printf '  %-44s %8s\n' "" "ns/op"
+		sed 's/^/  /' "$OUT/rt_bench.out"
+		echo
+		echo "what each figure measures:"
+		echo "  a[k]++: stp_map_insert (find, or insert when absent) and an increment of"
+		echo "     the long value, keys drawn at random from 1000 (or 2048) distinct ones"
+		echo "     in a map of 2048 entries: long keys spread over 64 bits, string keys"
+		echo "     \"process-NNNNN\" (13 bytes).  Every key is present after the first"
+		echo "     round, so this is mostly the find path; \"full\" has every entry used."
+		echo "  s <<< v: stp_stat_add (count, sum, min, max, Welford's running variance;"
+		echo "     with @hist_log also the bucket)."
+		echo "  a[k] <<< v: stp_pmap_add on this CPU's map, a log histogram per entry."
+		echo "  Host figures: the kernel build adds no locking here (the generated code"
+		echo "  holds the global's lock), but runs under a probe's other costs."
+		echo
+	} >"$section"
+	publish_section "runtime maps (host)" "$section" once
+}
+if [ "${BENCH_ONLY:-}" = runtime ]; then
+	rt_bench
+	exit 0
+fi
 
 # ---- tools ----------------------------------------------------------------
 command -v stap >/dev/null 2>&1 || need_deps "stap (Debian's systemtap) is not installed"
@@ -211,3 +262,11 @@ publish_section "pass 1 (parse)" "$SECTION" always
 
 # ---- pass 2 (elaborate): its own script and section -------------------------
 "$ROOT/tests/bench/pass2.sh"
+
+# ---- runtime data structures (host) ----------------------------------------
+rt_bench
+
+# ---- pass 4 (build), the host runtime, and the guest: their own scripts ------
+"$ROOT/tests/bench/pass4.sh"
+if [ -x "$ROOT/tests/bench/runtime.sh" ]; then "$ROOT/tests/bench/runtime.sh"; fi
+"$ROOT/tests/bench/guest.sh"

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Guest benchmarks (make bench), in one boot of the target kernel under
+# QEMU with -icount shift=0,sleep=off: the guest clock counts executed
+# instructions, so a run gives the same figures every time.
+#
+# Timer-probe throughput: a CPU-bound loop (tests/bench/guest/loop.c) runs
+# for a fixed number of turns
+#   a. alone,
+#   b. with the floor: a hand-written module whose 100 us hrtimer only
+#      counts (tests/bench/guest/floor_timer.c),
+#   c. under stp: probe timer.us(100) { n++ },
+#   d. under stp: probe timer.us(100) { m[cpu()]++ } (a map update),
+# and the cost of one timer hit is the loop's slow-down divided by the
+# hits.  Results: the "## guest: timer probes" section of results.txt.
+set -euo pipefail
+export LC_ALL=C
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+OUT=build/bench/guest
+RESULTS=tests/bench/results.txt
+REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+TURNS=${BENCH_TURNS:-100000000}
+PERIOD_US=100
+HYPERFINE=
+NO_HF_WHY="one guest boot; -icount makes each figure exact"
+WARMUP=0
+rm -rf "$OUT" && mkdir -p "$OUT/files" "$OUT/floor"
+
+SYSROOT=$(tests/kernel.sh)
+KREL=$(tests/kernel.sh release)
+gcc -O2 -static -o "$OUT/files/loop" tests/bench/guest/loop.c
+cp tests/bench/guest/floor_timer.c tests/bench/guest/Kbuild "$OUT/floor/"
+make -s -C "/lib/modules/$KREL/build" M="$ROOT/$OUT/floor" modules >"$OUT/floor.log" 2>&1 ||
+	die "building the floor module failed: $(tail -5 "$OUT/floor.log")"
+cp "$OUT/floor/floor_timer.ko" "$OUT/files/"
+K=(--sysroot="$SYSROOT" -r "$KREL")
+(cd "$OUT/files" &&
+	"$ROOT/stp" "${K[@]}" -p4 -m bt_count -e "global n; probe timer.us($PERIOD_US) { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null &&
+	"$ROOT/stp" "${K[@]}" -p4 -m bt_map -e "global m; probe timer.us($PERIOD_US) { m[cpu()]++ } probe end { printf(\"hits %d\\n\", m[0]) }" >/dev/null) ||
+	die "stp -p4 failed"
+
+cat >"$OUT/files/run.sh" <<S
+echo "base \$(./loop spin $TURNS)"
+insmod floor_timer.ko period_ns=$((PERIOD_US * 1000))
+echo "floor \$(./loop spin $TURNS)"
+rmmod floor_timer
+echo "floor hits \$(dmesg | sed -n 's/.*floor_timer: \([0-9]*\) hits/\1/p' | tail -1)"
+for m in bt_count bt_map; do
+	stprun -c "./loop spin $TURNS > \$m.loop" \$m.ko > \$m.out
+	echo "\$m \$(cat \$m.loop)"
+	echo "\$m \$(cat \$m.out)"
+done
+S
+say "booting the guest with -icount shift=0,sleep=off"
+staprun/stp-qemu --icount --timeout 600 --kernel "$SYSROOT/boot/vmlinuz-$KREL" \
+	"$OUT/files/run.sh" "$OUT"/files/* >"$OUT/guest.out" || die "the guest run failed: $(tail "$OUT/guest.out")"
+cat "$OUT/guest.out" >&2
+
+total() { awk -v k="$1" '$1 == k && NF == 3 { print $3 }' "$OUT/guest.out"; }
+hits() { awk -v k="$1" '$1 == k && $2 == "hits" { print $3 }' "$OUT/guest.out"; }
+base=$(total base)
+floor=$(total floor)
+fhits=$(awk '$1 == "floor" && $2 == "hits" { print $3 }' "$OUT/guest.out")
+per_hit() { awk -v t="$1" -v b="$base" -v h="$2" 'BEGIN { if (h > 0) printf "%.0f", (t - b) / h; else print "-" }'; }
+f_ns=$(per_hit "$floor" "$fhits")
+SECTION=$OUT/section.txt
+{
+	section_head "guest: timer probes" "1 run" "target:   $KREL under qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off" \
+		"workload: loop spin $TURNS (tests/bench/guest/loop.c); timers every $PERIOD_US us"
+	printf '  %-44s %10s %10s %10s %8s\n' "" "loop ms" "hits" "ns/hit" "x floor"
+	printf '  %-44s %10.1f %10s %10s %8s\n' "a. loop alone" "$(awk -v t="$base" 'BEGIN { print t / 1e6 }')" - - -
+	printf '  %-44s %10.1f %10s %10s %8s\n' "b. floor: hand-written hrtimer, counts" "$(awk -v t="$floor" 'BEGIN { print t / 1e6 }')" "$fhits" "$f_ns" "1.00x"
+	for m in bt_count bt_map; do
+		t=$(total $m)
+		h=$(hits $m)
+		ns=$(per_hit "$t" "$h")
+		label="c. stp: timer.us($PERIOD_US) { n++ }"
+		[ $m = bt_map ] && label="d. stp: timer.us($PERIOD_US) { m[cpu()]++ }"
+		printf '  %-44s %10.1f %10s %10s %8s\n' "$label" "$(awk -v t="$t" 'BEGIN { print t / 1e6 }')" "$h" "$ns" \
+			"$(awk -v a="$ns" -v b="$f_ns" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')"
+	done
+	echo
+	echo "  ns/hit: (loop time with the timer - loop time alone) / hits; throughput: the"
+	echo "  timer kept its period when hits = loop time / $PERIOD_US us."
+	echo
+} >"$SECTION"
+publish_section "guest: timer probes" "$SECTION" always
