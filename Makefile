@@ -87,7 +87,16 @@ $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-unit: $(UNIT_TESTS) $(RT_TESTS) $(B)/tests/parse_corpus
+# The same runtime tests under AddressSanitizer and UBSan.
+RT_ASAN_TESTS = $(patsubst $(B)/tests/%,$(B)/tests/asan/%,$(RT_TESTS))
+SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(B)/tests/asan/rt_%: tests/unit/rt_%.c tests/unit/unit.h tests/unit/rt_host.c $(RT_HOST_SRC) $(RT_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g $(SANITIZE) \
+		-DSTP_HOST -Iruntime -o $@ $< tests/unit/rt_host.c $(RT_HOST_SRC)
+
+unit: $(UNIT_TESTS) $(RT_TESTS) $(RT_ASAN_TESTS) $(B)/tests/parse_corpus
 
 $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)

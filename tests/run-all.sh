@@ -36,7 +36,7 @@ run_suite() {
 
 unit_tests() {
 	local p=0 f=0 t s out n
-	for t in build/tests/test_* build/tests/rt_*; do
+	for t in "$@"; do
 		[ -x "$t" ] || continue
 		out=$("$t" 2>/dev/null)
 		s=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
@@ -55,7 +55,8 @@ unit_tests() {
 	echo "$p passed, $f failed"
 }
 
-run_suite "unit tests (parser, runtime data structures)" unit_tests
+run_suite "unit tests (parser, runtime data structures)" unit_tests build/tests/test_* build/tests/rt_*
+run_suite "runtime unit tests under ASan and UBSan" unit_tests build/tests/asan/rt_*
 run_suite "driver (command line)" tests/driver/run.sh "$STP"
 run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
 run_suite "conformance (pass 2)" tests/conformance/run-elab.sh "$STP"

@@ -480,7 +480,12 @@ TEST(stat_merge_pairwise)
 	 */
 	CHECK_EQ_INT(agg(sum, &d, STP_AGG_VARIANCE), 2);
 	CHECK_EQ_INT(sum->hist[66], 2);		/* 2 and 3 */
-	stp_stat_merge(sum, st_new(&d), &d);	/* empty: no change */
+	{
+		struct stp_stat *empty = st_new(&d);
+
+		stp_stat_merge(sum, empty, &d);	/* empty: no change */
+		free(empty);
+	}
 	CHECK_EQ_INT(agg(sum, &d, STP_AGG_COUNT), 5);
 	free(a);
 	free(b);
