@@ -70,6 +70,33 @@ static void loop_body(struct emit *m, struct node *body, const char *brk,
 	m->cont = oc;
 }
 
+/*
+ * The rest of every loop: the body, the continue label, the increment
+ * (for), the close of the C loop, the break label, the close of the
+ * block the loop's own variables live in.
+ */
+static void loop_end(struct emit *m, struct node *body, struct node *incr,
+		     const char *brk, const char *cont)
+{
+	loop_body(m, body, brk, cont);
+	ind(m);
+	sb_printf(m->o, "%s: ;\n", cont);
+	if (incr) {
+		ind(m);
+		sb_puts(m->o, "(void)(");
+		em_expr(m, incr);
+		sb_puts(m->o, ");\n");
+	}
+	m->indent--;
+	ind(m);
+	sb_puts(m->o, "}\n");
+	ind(m);
+	sb_printf(m->o, "%s: ;\n", brk);
+	m->indent--;
+	ind(m);
+	sb_puts(m->o, "}\n");
+}
+
 static void cond_test(struct emit *m, struct node *cond, const char *brk)
 {
 	ind(m);
@@ -98,23 +125,7 @@ static void while_for(struct emit *m, struct node *n)
 	act(m, 1, &n->loc);
 	if (cond)
 		cond_test(m, cond, brk);
-	loop_body(m, n->body, brk, cont);
-	ind(m);
-	sb_printf(m->o, "%s: ;\n", cont);
-	if (incr) {
-		ind(m);
-		sb_puts(m->o, "(void)(");
-		em_expr(m, incr);
-		sb_puts(m->o, ");\n");
-	}
-	m->indent--;
-	ind(m);
-	sb_puts(m->o, "}\n");
-	ind(m);
-	sb_printf(m->o, "%s: ;\n", brk);
-	m->indent--;
-	ind(m);
-	sb_puts(m->o, "}\n");
+	loop_end(m, n->body, incr, brk, cont);
 }
 
 /* foreach over a histogram's buckets: the index of each non-empty one. */
@@ -142,17 +153,7 @@ static void foreach_hist(struct emit *m, struct node *n)
 	sb_printf(m->o, "if (!_st->hist[%s]) continue;\n", i);
 	ind(m);
 	sb_printf(m->o, "%s = %s;\n", em_sym(m, key->ref), i);
-	loop_body(m, n->body, brk, cont);
-	ind(m);
-	sb_printf(m->o, "%s: ;\n", cont);
-	m->indent--;
-	ind(m);
-	sb_puts(m->o, "}\n");
-	ind(m);
-	sb_printf(m->o, "%s: ;\n", brk);
-	m->indent--;
-	ind(m);
-	sb_puts(m->o, "}\n");
+	loop_end(m, n->body, NULL, brk, cont);
 }
 
 static void foreach(struct emit *m, struct node *n)
@@ -244,17 +245,7 @@ static void foreach(struct emit *m, struct node *n)
 		else
 			sb_printf(m->o, "%s = *stp_entry_long(%s, _e);\n", em_sym(m, vs), mp);
 	}
-	loop_body(m, n->body, brk, cont);
-	ind(m);
-	sb_printf(m->o, "%s: ;\n", cont);
-	m->indent--;
-	ind(m);
-	sb_puts(m->o, "}\n");
-	ind(m);
-	sb_printf(m->o, "%s: ;\n", brk);
-	m->indent--;
-	ind(m);
-	sb_puts(m->o, "}\n");
+	loop_end(m, n->body, NULL, brk, cont);
 }
 
 static void delete(struct emit *m, struct node *n)
