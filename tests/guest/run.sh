@@ -64,9 +64,13 @@ if [ "${1:-}" = --build-one ]; then
 	opts=()
 	# eval: the options line is shell words, so quoted values work
 	[ ! -s "$E2E_DIR/$name.opts" ] || eval "opts=($(head -1 "$E2E_DIR/$name.opts"))"
+	# Error messages name the script as stp was given it: a name
+	# relative to here, so that expected output does not depend on where
+	# the tree is (ERROR: ... at NAME.stp:3:5).
+	ln -sfn "$E2E_DIR/$name.stp" "$name.stp"
 	rc=0
 	timeout "${BUILD_TIMEOUT:-300}" "$STP" -p4 --sysroot="$root" -r "$krel" -m "$name" \
-		"${opts[@]}" "$E2E_DIR/$name.stp" >stdout 2>stderr || rc=$?
+		"${opts[@]}" "$name.stp" >stdout 2>stderr || rc=$?
 	cat stderr stdout >log
 	[ "$rc" -ne 124 ] || echo "(stp killed after BUILD_TIMEOUT=${BUILD_TIMEOUT:-300} s)" >>log
 	ko=$(tail -1 stdout)
