@@ -112,7 +112,7 @@ static inline void stp_str_append_long(char *dst, int64_t v)
 void stp_out_kprintf(struct stp_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The end-of-run display of globals: "0x5", "\"str\"", " @count=0x3 ...". */
+/* The end-of-run display of globals: "=5", "\"str\"", " @count=3 @min=...". */
 void stp_display_long(struct stp_out *o, int64_t v);
 void stp_display_str(struct stp_out *o, const char *s);
 void stp_display_stat(struct stp_out *o, struct stp_stat *st,

@@ -2,8 +2,8 @@
 /*
  * Output helpers only the kernel build needs: printf from embedded C, and
  * the end-of-run display of globals the script wrote and never read
- * (SystemTap's format: longs in hex, strings quoted, statistics as
- * their aggregates).
+ * (SystemTap's format: x=5, s="str", a["k",1]=2, statistics as their
+ * aggregates; arrays by value, largest first).
  */
 
 void stp_out_kprintf(struct stp_out *o, const char *fmt, ...)
@@ -24,12 +24,8 @@ void stp_out_kprintf(struct stp_out *o, const char *fmt, ...)
 
 void stp_display_long(struct stp_out *o, int64_t v)
 {
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "=%#llx", (unsigned long long)v);
-
-	if (!v)
-		n = snprintf(buf, sizeof(buf), "=0x0");
-	stp_out_write(o, buf, n);
+	stp_out_char(o, '=');
+	stp_out_long(o, v);
 }
 
 void stp_display_str(struct stp_out *o, const char *s)
@@ -39,6 +35,7 @@ void stp_display_str(struct stp_out *o, const char *s)
 	stp_out_char(o, '"');
 }
 
+/* SystemTap shows an empty statistic as this fixed text. */
 void stp_display_stat(struct stp_out *o, struct stp_stat *st,
 		      const struct stp_stat_desc *d)
 {
@@ -53,8 +50,12 @@ void stp_display_stat(struct stp_out *o, struct stp_stat *st,
 	int64_t v;
 	int i;
 
+	if (!st || !st->count) {
+		stp_out_str(o, " @count=0x0");
+		return;
+	}
 	for (i = 0; i < ARRAY_SIZE(aggs); i++) {
-		if (!st || stp_stat_get(st, d, aggs[i].agg, &v))
+		if (stp_stat_get(st, d, aggs[i].agg, &v))
 			v = 0;
 		stp_out_str(o, aggs[i].name);
 		stp_display_long(o, v);

@@ -35,6 +35,7 @@ struct stp_map {
 	size_t esize;			/* an entry, 8-byte multiple */
 	const struct stp_stat_desc *sd;	/* STP_T_STAT values */
 	int max, size, wrap;
+	int declared;			/* size from the script: see map.h */
 	u32 hmask;			/* buckets - 1 */
 	struct stp_map_entry **table;
 	struct stp_map_entry *first, *last;	/* insertion order */
@@ -345,6 +346,11 @@ static struct stp_map_entry *map_take(struct stp_map *m)
 	return e;
 }
 
+void stp_map_declared_size(struct stp_map *m)
+{
+	m->declared = 1;
+}
+
 notrace struct stp_map_entry *stp_map_insert(struct stp_map *m,
 					     const union stp_val *k)
 {
@@ -356,7 +362,8 @@ notrace struct stp_map_entry *stp_map_insert(struct stp_map *m,
 			return e;
 	e = map_take(m);
 	if (!e) {
-		stp_count(STP_EV_MAP_FULL);
+		if (!m->declared)
+			stp_count(STP_EV_MAP_FULL);
 		return NULL;
 	}
 	e->hash = h;
@@ -527,6 +534,14 @@ struct stp_pmap {
 	struct stp_map *agg;
 	struct stp_map *cpu[];		/* ncpus */
 };
+
+void stp_pmap_declared_size(struct stp_pmap *pm)
+{
+	int i;
+
+	for (i = 0; i < pm->ncpus; i++)
+		stp_map_declared_size(pm->cpu[i]);
+}
 
 struct stp_pmap *stp_pmap_new(int nkeys, const enum stp_type *key_types,
 			      const struct stp_stat_desc *sd,

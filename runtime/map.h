@@ -43,6 +43,13 @@ struct stp_map *stp_map_new(int nkeys, const enum stp_type *key_types,
 			    int max_entries, int wrap);
 void stp_map_free(struct stp_map *m);
 
+/*
+ * The script declared this array's size ("global a[100]"): a full map is
+ * the script's error, whose message names that size, and is not counted
+ * against MAXMAPENTRIES.
+ */
+void stp_map_declared_size(struct stp_map *m);
+
 int stp_map_size(const struct stp_map *m);
 int stp_map_max(const struct stp_map *m);
 int stp_map_nkeys(const struct stp_map *m);
@@ -91,6 +98,7 @@ struct stp_pmap *stp_pmap_new(int nkeys, const enum stp_type *key_types,
 			      const struct stp_stat_desc *sd,
 			      int max_entries, int wrap);
 void stp_pmap_free(struct stp_pmap *pm);
+void stp_pmap_declared_size(struct stp_pmap *pm);
 /* "a[k] <<< v" on this CPU's map; 0, or -1 when the map is full. */
 int stp_pmap_add(struct stp_pmap *pm, const union stp_val *k, int64_t v);
 /* Combine every CPU's map into the aggregate, and return it. */

@@ -492,6 +492,22 @@ static const char *stp_type(enum type t)
 	return t == T_STRING ? "STP_T_STRING" : t == T_STATS ? "STP_T_STAT" : "STP_T_LONG";
 }
 
+/* A number as the script wrote it: 5, -5, +5. */
+static int literal(const struct node *n, int64_t *v)
+{
+	if (n->kind == N_NUM) {
+		*v = n->num;
+		return 1;
+	}
+	if (n->kind == N_UNARY && (n->op == OP_MINUS || n->op == OP_PLUS) &&
+	    literal(n->lhs, v)) {
+		if (n->op == OP_MINUS)
+			*v = (int64_t)(0 - (uint64_t)*v);
+		return 1;
+	}
+	return 0;
+}
+
 static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
 {
 	struct node *h = pmap_get(&m->stat_hist, s);
@@ -501,10 +517,27 @@ static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
 	if (h && !strcmp(h->name, "@hist_log")) {
 		sb_puts(o, ".hist = STP_HIST_LOG, ");
 	} else if (h && h->args.len == 4) {
-		struct node *a = h->args.v[1], *b = h->args.v[2], *w = h->args.v[3];
+		int64_t v[3];
 
+		for (int i = 0; i < 3; i++)
+			if (!literal(h->args.v[i + 1], &v[i])) {
+				em_error(&((struct node *)h->args.v[i + 1])->loc,
+					 "@hist_linear takes numbers as its bounds and width");
+				v[0] = 0, v[1] = 1, v[2] = 1;
+				break;
+			}
+		if (v[2] <= 0)
+			em_error(&((struct node *)h->args.v[3])->loc,
+				 "the bucket width of @hist_linear must be positive");
+		else if (v[1] <= v[0])
+			em_error(&((struct node *)h->args.v[2])->loc,
+				 "@hist_linear's high bound must be above its low bound");
+		else if ((v[1] - v[0]) / v[2] > 128)
+			em_error(&h->loc, "@hist_linear(%lld, %lld, %lld) has %lld buckets; at most 128",
+				 (long long)v[0], (long long)v[1], (long long)v[2],
+				 (long long)((v[1] - v[0]) / v[2]));
 		sb_printf(o, ".hist = STP_HIST_LINEAR, .start = %lldLL, .stop = %lldLL, .interval = %lldLL, ",
-			  (long long)a->num, (long long)b->num, (long long)w->num);
+			  (long long)v[0], (long long)v[1], (long long)v[2]);
 	}
 	if (shift)
 		sb_printf(o, ".bit_shift = %d, ", (int)(shift - 1));
@@ -542,6 +575,8 @@ static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct s
 				sb_printf(alloc, "\t%s = stp_pmap_new(%d, %s, &%s_desc, %s, %d);\n"
 					  "\tif (!%s)\n\t\treturn -ENOMEM;\n", g, s->arity, kt, g,
 					  size ? ar_printf("%d", size) : "stpd_MAXMAPENTRIES", wrap, g);
+				if (size)
+					sb_printf(alloc, "\tstp_pmap_declared_size(%s);\n", g);
 				sb_printf(fre, "\tif (%s)\n\t\tstp_pmap_free(%s);\n", g, g);
 			} else {
 				sb_printf(o, "static struct stp_map *%s;\n", g);
@@ -549,6 +584,8 @@ static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct s
 					  "\tif (!%s)\n\t\treturn -ENOMEM;\n", g, s->arity, kt,
 					  stp_type(s->type), size ? ar_printf("%d", size) : "stpd_MAXMAPENTRIES",
 					  wrap, g);
+				if (size)
+					sb_printf(alloc, "\tstp_map_declared_size(%s);\n", g);
 				sb_printf(fre, "\tif (%s)\n\t\tstp_map_free(%s);\n", g, g);
 			}
 			continue;
@@ -598,10 +635,13 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 			continue;
 		note_access(&acc, s, s->type == T_STATS || s->arity > 0);
 		if (s->arity > 0) {
-			sb_printf(&body, "\t{\n\t\tstruct stp_map *m = %s;\n\t\tstruct stp_map_entry *e;\n\n"
-				  "\t\tfor (e = stp_map_first(m); e; e = stp_map_next(m, e)) {\n"
+			/* by value, largest first (statistics by @count) */
+			sb_printf(&body, "\t{\n\t\tstruct stp_map *m = %s;\n\t\tstruct stp_map_entry *e;\n"
+				  "\t\tint i, n = stp_map_sorted(m, 0, -1, STP_AGG_COUNT, NULL, NULL, 0, %s_disp);\n\n"
+				  "\t\tfor (i = 0; i < n; i++) {\n\t\t\te = %s_disp[i];\n"
 				  "\t\t\tstp_out_str(c->h.out, \"%s[\");\n",
-				  em_is_pmap(s) ? ar_printf("stp_pmap_agg(%s)", g) : g, s->name);
+				  em_is_pmap(s) ? ar_printf("stp_pmap_agg(%s)", g) : g, g, g, s->name);
+			vec_push(&m->display_arrays, s);
 			for (int k = 0; k < s->arity && k < 9; k++) {
 				if (k)
 					sb_puts(&body, "\t\t\tstp_out_char(c->h.out, ',');\n");
@@ -780,6 +820,9 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	sb_printf(o, "%s\n", gl.s ? gl.s : "");
 	for (int i = 0; i < m.foreach_sites.len; i++)
 		sb_printf(o, "static struct stp_map_entry **stp_fe%d;\nstatic int stp_fe%d_max;\n", i, i);
+	for (int i = 0; i < m.display_arrays.len; i++)
+		sb_printf(o, "static struct stp_map_entry **%s_disp;\n",
+			  em_sym(&m, m.display_arrays.v[i]));
 	sb_puts(o, "\n/* ---- the context: locals of probes, frames of functions ---- */\n");
 	sb_printf(o, "%s\n", types.s ? types.s : "");
 	sb_puts(o, "union stp_frame {\n\tchar _none;\n");
@@ -809,6 +852,8 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	sb_puts(o, "static void stp_gen_free(void)\n{\n");
 	for (int i = 0; i < m.foreach_sites.len; i++)
 		sb_printf(o, "\tstp_free(stp_fe%d);\n", i);
+	for (int i = 0; i < m.display_arrays.len; i++)
+		sb_printf(o, "\tstp_free(%s_disp);\n", em_sym(&m, m.display_arrays.v[i]));
 	sb_printf(o, "%s}\n\n", fre.s ? fre.s : "");
 	sb_puts(o, "static int stp_gen_alloc(void)\n{\n");
 	for (int i = 0; i < e->global_list.len; i++) {
@@ -828,6 +873,14 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 		sb_printf(o, "\tstp_fe%d_max = %s;\n"
 			  "\tstp_fe%d = stp_zalloc(sizeof(*stp_fe%d) * nr_cpu_ids * stp_fe%d_max);\n"
 			  "\tif (!stp_fe%d)\n\t\treturn -ENOMEM;\n", i, max, i, i, i, i);
+	}
+	for (int i = 0; i < m.display_arrays.len; i++) {
+		struct symbol *s = m.display_arrays.v[i];
+		const char *g = em_sym(&m, s);
+
+		sb_printf(o, "\t%s_disp = stp_zalloc(sizeof(*%s_disp) * %s);\n"
+			  "\tif (!%s_disp)\n\t\treturn -ENOMEM;\n", g, g,
+			  s->decl && s->decl->size ? ar_printf("%d", s->decl->size) : "stpd_MAXMAPENTRIES", g);
 	}
 	sb_puts(o, "\treturn 0;\n}\n\n#include \"runtime/runtime.c\"\n");
 	free(types.s);

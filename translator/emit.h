@@ -43,6 +43,7 @@ struct emit {
 	struct vec foreach_sites;	/* struct node * (N_FOREACH) */
 	struct pmap fe_site;		/* N_FOREACH -> site number + 1 */
 	struct pmap stat_lhs;		/* lhs nodes of "<<<" */
+	struct vec display_arrays;	/* arrays shown at the end: scratch */
 	const char *script_name;	/* for error positions */
 };
 
@@ -66,6 +67,7 @@ void em_expr(struct emit *m, struct node *n);
 const char *em_keys(struct emit *m, struct vec *args);
 /* The aggregate (STP_AGG_*) name for "@count" etc. */
 const char *em_agg(const char *at);
+const char *em_overflow(const struct symbol *s);
 /* A call of a script function (value: its return, or 0). */
 void em_call(struct emit *m, struct node *n);
 

@@ -51,6 +51,14 @@ const char *em_keys(struct emit *m, struct vec *args)
 	return k;
 }
 
+/* SystemTap's words for a full array, naming the limit to raise. */
+const char *em_overflow(const struct symbol *s)
+{
+	if (s->decl && s->decl->size)
+		return ar_printf("\"Array overflow, check size limit (%d)\"", s->decl->size);
+	return "\"Array overflow, check MAXMAPENTRIES\"";
+}
+
 /* The map a symbol's values live in, aggregated for statistics. */
 static const char *map_of(struct emit *m, const struct symbol *s)
 {
@@ -99,8 +107,8 @@ static const char *index_entry(struct emit *m, struct node *n, const char **mp)
 
 	*mp = em_sym(m, s);
 	sb_printf(m->o, "struct stp_map_entry *%s = stp_map_insert(%s, %s); ", e, *mp, k);
-	sb_printf(m->o, "if (!%s) STP_FAIL(&c->h, \"array overflow, check MAXMAPENTRIES\", %s, %s); ",
-		  e, em_where(m, &n->loc, ar_printf("identifier '%s'", s->name)), m->unwind);
+	sb_printf(m->o, "if (!%s) STP_FAIL(&c->h, %s, %s, %s); ", e, em_overflow(s),
+		  em_where(m, &n->loc, ar_printf("identifier '%s'", s->name)), m->unwind);
 	return e;
 }
 
@@ -281,8 +289,8 @@ static void stat_add(struct emit *m, struct node *n)
 		sb_printf(m->o, "%s = ", v);
 		em_expr(m, n->rhs);
 		sb_printf(m->o, "; if (stp_pmap_add(%s, %s, %s)) STP_FAIL(&c->h, "
-			  "\"array overflow, check MAXMAPENTRIES\", %s, %s); %s; })",
-			  em_sym(m, s), k, v,
+			  "%s, %s, %s); %s; })",
+			  em_sym(m, s), k, v, em_overflow(s),
 			  em_where(m, &t->loc, ar_printf("identifier '%s'", s->name)),
 			  m->unwind, v);
 		return;

@@ -215,6 +215,13 @@ static void foreach(struct emit *m, struct node *n)
 	ind(m);
 	sb_printf(m->o, "int %s = stp_map_sorted(%s, %d, %d, %s, %s, %s, _limit, _sc), %s;\n",
 		  cnt, mp, col, dir, agg, sl, used, i);
+	if (fe->limit) {
+		/* "limit 0" (or less) runs the body no times */
+		ind(m);
+		sb_printf(m->o, "if (_limit <= 0)\n");
+		ind(m);
+		sb_printf(m->o, "\t%s = 0;\n", cnt);
+	}
 	ind(m);
 	sb_printf(m->o, "for (%s = 0; %s < %s; %s++) {\n", i, i, cnt, i);
 	m->indent++;

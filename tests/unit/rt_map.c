@@ -292,6 +292,21 @@ TEST(map_full)
 	stp_map_free(m);
 }
 
+TEST(map_full_declared_size)
+{
+	struct stp_map *m = stp_map_new(1, K_L, STP_T_LONG, NULL, 2, 0);
+
+	/* "global a[2]": full is the script's error, not a MAXMAPENTRIES count */
+	stp_map_declared_size(m);
+	reset_events();
+	set_l(m, 1, 1);
+	set_l(m, 2, 2);
+	CHECK(ins_l(m, 3) == NULL);
+	CHECK_EQ_INT(events(STP_EV_MAP_FULL), 0);
+	CHECK_EQ_STR(keys_l(m), "1 2");
+	stp_map_free(m);
+}
+
 TEST(map_wrap)
 {
 	struct stp_map *m = stp_map_new(1, K_L, STP_T_LONG, NULL, 3, 1);
