@@ -116,7 +116,7 @@ void stp_out_kprintf(struct stp_out *o, const char *fmt, ...)
 void stp_display_long(struct stp_out *o, int64_t v);
 void stp_display_str(struct stp_out *o, const char *s);
 void stp_display_stat(struct stp_out *o, struct stp_stat *st,
-		      const struct stp_stat_desc *d);
+		      const struct stp_stat_desc *d, int lead);
 
 void stp_text_escape(char *dst, const char *src, int64_t len, int64_t quoted);
 /* exit(): no more probe hits; end probes run when stprun answers. */

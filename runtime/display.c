@@ -35,9 +35,12 @@ void stp_display_str(struct stp_out *o, const char *s)
 	stp_out_char(o, '"');
 }
 
-/* SystemTap shows an empty statistic as this fixed text. */
+/*
+ * " @count=2 @min=1 @max=3 @sum=4 @avg=2" (without the first space when
+ * printed alone); SystemTap shows an empty statistic as " @count=0x0".
+ */
 void stp_display_stat(struct stp_out *o, struct stp_stat *st,
-		      const struct stp_stat_desc *d)
+		      const struct stp_stat_desc *d, int lead)
 {
 	static const struct {
 		const char *name;
@@ -51,13 +54,13 @@ void stp_display_stat(struct stp_out *o, struct stp_stat *st,
 	int i;
 
 	if (!st || !st->count) {
-		stp_out_str(o, " @count=0x0");
+		stp_out_str(o, " @count=0x0" + !lead);
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(aggs); i++) {
 		if (stp_stat_get(st, d, aggs[i].agg, &v))
 			v = 0;
-		stp_out_str(o, aggs[i].name);
+		stp_out_str(o, aggs[i].name + (!i && !lead));
 		stp_display_long(o, v);
 	}
 }

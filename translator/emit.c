@@ -652,7 +652,7 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 			}
 			sb_puts(&body, "\t\t\tstp_out_char(c->h.out, ']');\n");
 			if (s->type == T_STATS)
-				sb_printf(&body, "\t\t\tstp_display_stat(c->h.out, stp_entry_stat(m, e), &%s_desc);\n", g);
+				sb_printf(&body, "\t\t\tstp_display_stat(c->h.out, stp_entry_stat(m, e), &%s_desc, 1);\n", g);
 			else if (s->type == T_STRING)
 				sb_puts(&body, "\t\t\tstp_out_char(c->h.out, '=');\n"
 					"\t\t\tstp_display_str(c->h.out, stp_entry_str(m, e));\n");
@@ -663,7 +663,7 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 		}
 		sb_printf(&body, "\tstp_out_str(c->h.out, \"%s\");\n", s->name);
 		if (s->type == T_STATS)
-			sb_printf(&body, "\tstp_display_stat(c->h.out, stp_pstat_agg(%s), &%s_desc);\n", g, g);
+			sb_printf(&body, "\tstp_display_stat(c->h.out, stp_pstat_agg(%s), &%s_desc, 1);\n", g, g);
 		else if (s->type == T_STRING)
 			sb_printf(&body, "\tstp_out_char(c->h.out, '=');\n\tstp_display_str(c->h.out, %s);\n", g);
 		else

@@ -440,6 +440,25 @@ static void print_value(struct emit *m, struct node *a)
 		(void)st;
 		return;
 	}
+	if (a->vtype == T_STATS && (a->kind == N_VAR || a->kind == N_INDEX) && a->ref) {
+		/* a statistic prints as its aggregates */
+		struct symbol *s = a->ref;
+		const char *g = em_sym(m, s);
+
+		sb_puts(m->o, "({ ");
+		if (a->kind == N_INDEX) {
+			const char *k = em_keys(m, &a->args);
+
+			sb_printf(m->o, "struct stp_map *_m = stp_pmap_agg(%s); "
+				  "struct stp_map_entry *_e = stp_map_find(_m, %s); "
+				  "stp_display_stat(c->h.out, _e ? stp_entry_stat(_m, _e) : NULL, &%s_desc, 0); 0; }); ",
+				  g, k, g);
+		} else {
+			sb_printf(m->o, "stp_display_stat(c->h.out, stp_pstat_agg(%s), &%s_desc, 0); 0; }); ",
+				  g, g);
+		}
+		return;
+	}
 	if (a->vtype == T_STRING) {
 		sb_puts(m->o, "stp_out_str(c->h.out, ");
 		em_expr(m, a);
@@ -542,7 +561,7 @@ void em_sprint(struct emit *m, struct node *n)
 
 			if (d && i > first)
 				sb_printf(m->o, "stp_str_append(%s, %s); ", t, d);
-			if (is_hist(a)) {
+			if (is_hist(a) || a->vtype == T_STATS) {
 				sb_printf(m->o, "{ struct stp_out _so = { .buf = %s + strlen(%s), "
 					  ".cap = MAXSTRINGLEN - 1 - strlen(%s) }; struct stp_out *_sv = c->h.out; "
 					  "c->h.out = &_so; ", t, t, t);
