@@ -68,6 +68,12 @@ const char *em_keys(struct emit *m, struct vec *args);
 /* The aggregate (STP_AGG_*) name for "@count" etc. */
 const char *em_agg(const char *at);
 const char *em_overflow(const struct symbol *s);
+/*
+ * The statistic "s" or "a[k]" reads, as a struct stp_stat * expression
+ * (NULL for an absent element), after declaring what it needs; *desc is
+ * its struct stp_stat_desc.
+ */
+const char *em_stat(struct emit *m, struct node *arg, const char **desc);
 /* A call of a script function (value: its return, or 0). */
 void em_call(struct emit *m, struct node *n);
 

@@ -375,8 +375,8 @@ static void assign(struct emit *m, struct node *n)
 	}
 }
 
-/* The stat an aggregate or histogram reads: "s" or "a[k]". */
-static const char *stat_of(struct emit *m, struct node *arg, const char **desc)
+/* (em_stat: the statistic an aggregate or histogram reads, see emit.h) */
+const char *em_stat(struct emit *m, struct node *arg, const char **desc)
 {
 	struct symbol *s = arg->ref;
 
@@ -399,7 +399,7 @@ static void aggregate(struct emit *m, struct node *n)
 	const char *desc, *st, *r = em_tmp(m, "r");
 
 	out(m, "({ ");
-	st = stat_of(m, arg, &desc);
+	st = em_stat(m, arg, &desc);
 	sb_printf(m->o, "struct stp_stat *_st = %s; int64_t %s = 0; ", st, r);
 	if (!strcmp(n->name, "@count") || !strcmp(n->name, "@sum")) {
 		sb_printf(m->o, "if (_st) stp_stat_get(_st, &%s, %s, &%s); %s; })",
@@ -420,7 +420,7 @@ static void hist_bucket(struct emit *m, struct node *n)
 	const char *desc, *st;
 
 	out(m, "({ ");
-	st = stat_of(m, arg, &desc);
+	st = em_stat(m, arg, &desc);
 	out(m, "int64_t _i = ");
 	em_expr(m, sub->lhs);
 	sb_printf(m->o, "; struct stp_stat *_st = %s; "

@@ -417,57 +417,34 @@ static int is_hist(const struct node *a)
 }
 
 /* One value to the output buffer. */
-static void print_value(struct emit *m, struct node *a)
+static int is_stat(const struct node *a)
 {
-	if (is_hist(a)) {
+	return a->vtype == T_STATS && (a->kind == N_VAR || a->kind == N_INDEX) && a->ref;
+}
+
+/*
+ * One value to an output buffer (out: a C expression of type struct
+ * stp_out *).  Histograms draw themselves, statistics show their
+ * aggregates; the keys of an array element are evaluated first, so
+ * nothing between them and the output can fail.
+ */
+static void print_value(struct emit *m, struct node *a, const char *out)
+{
+	if (is_hist(a) || is_stat(a)) {
 		const char *desc, *st;
-		struct node *arg = a->args.v[0];
-		struct symbol *s = arg->ref;
-
-		desc = ar_printf("%s_desc", em_sym(m, s));
-		sb_puts(m->o, "({ ");
-		if (arg->kind == N_INDEX) {
-			const char *k = em_keys(m, &arg->args);
-
-			sb_printf(m->o, "struct stp_map *_m = stp_pmap_agg(%s); "
-				  "struct stp_map_entry *_e = stp_map_find(_m, %s); "
-				  "if (_e) stp_hist_print(c->h.out, stp_entry_stat(_m, _e), &%s); 0; }); ",
-				  em_sym(m, s), k, desc);
-		} else {
-			sb_printf(m->o, "stp_hist_print(c->h.out, stp_pstat_agg(%s), &%s); 0; }); ",
-				  em_sym(m, s), desc);
-		}
-		(void)st;
-		return;
-	}
-	if (a->vtype == T_STATS && (a->kind == N_VAR || a->kind == N_INDEX) && a->ref) {
-		/* a statistic prints as its aggregates */
-		struct symbol *s = a->ref;
-		const char *g = em_sym(m, s);
 
 		sb_puts(m->o, "({ ");
-		if (a->kind == N_INDEX) {
-			const char *k = em_keys(m, &a->args);
-
-			sb_printf(m->o, "struct stp_map *_m = stp_pmap_agg(%s); "
-				  "struct stp_map_entry *_e = stp_map_find(_m, %s); "
-				  "stp_display_stat(c->h.out, _e ? stp_entry_stat(_m, _e) : NULL, &%s_desc, 0); 0; }); ",
-				  g, k, g);
-		} else {
-			sb_printf(m->o, "stp_display_stat(c->h.out, stp_pstat_agg(%s), &%s_desc, 0); 0; }); ",
-				  g, g);
-		}
+		st = em_stat(m, is_hist(a) ? a->args.v[0] : a, &desc);
+		if (is_hist(a))
+			sb_printf(m->o, "struct stp_stat *_st = %s; if (_st) stp_hist_print(%s, _st, &%s); 0; }); ",
+				  st, out, desc);
+		else
+			sb_printf(m->o, "stp_display_stat(%s, %s, &%s, 0); 0; }); ", out, st, desc);
 		return;
 	}
-	if (a->vtype == T_STRING) {
-		sb_puts(m->o, "stp_out_str(c->h.out, ");
-		em_expr(m, a);
-		sb_puts(m->o, "); ");
-	} else {
-		sb_puts(m->o, "stp_out_long(c->h.out, ");
-		em_expr(m, a);
-		sb_puts(m->o, "); ");
-	}
+	sb_printf(m->o, "%s(%s, ", a->vtype == T_STRING ? "stp_out_str" : "stp_out_long", out);
+	em_expr(m, a);
+	sb_puts(m->o, "); ");
 }
 
 /* printf/sprintf arguments into "union stp_val NAME[]". */
@@ -509,11 +486,11 @@ void em_print(struct emit *m, struct node *n)
 		for (int i = 1; i < n->args.len; i++) {
 			if (i > 1)
 				sb_printf(m->o, "stp_out_str(c->h.out, %s->%s); ", m->frame_ptr, dt);
-			print_value(m, n->args.v[i]);
+			print_value(m, n->args.v[i], "c->h.out");
 		}
 	} else {
 		for (int i = 0; i < n->args.len; i++)
-			print_value(m, n->args.v[i]);
+			print_value(m, n->args.v[i], "c->h.out");
 	}
 	if (nl)
 		sb_puts(m->o, "stp_out_char(c->h.out, '\\n'); ");
@@ -561,12 +538,12 @@ void em_sprint(struct emit *m, struct node *n)
 
 			if (d && i > first)
 				sb_printf(m->o, "stp_str_append(%s, %s); ", t, d);
-			if (is_hist(a) || a->vtype == T_STATS) {
+			if (is_hist(a) || is_stat(a)) {
+				/* drawn into what is left of the string */
 				sb_printf(m->o, "{ struct stp_out _so = { .buf = %s + strlen(%s), "
-					  ".cap = MAXSTRINGLEN - 1 - strlen(%s) }; struct stp_out *_sv = c->h.out; "
-					  "c->h.out = &_so; ", t, t, t);
-				print_value(m, a);
-				sb_printf(m->o, "c->h.out = _sv; _so.buf[_so.len] = '\\0'; } ");
+					  ".cap = MAXSTRINGLEN - 1 - strlen(%s) }; ", t, t, t);
+				print_value(m, a, "&_so");
+				sb_puts(m->o, "_so.buf[_so.len] = '\\0'; } ");
 			} else if (a->vtype == T_STRING) {
 				sb_printf(m->o, "stp_str_append(%s, ", t);
 				em_expr(m, a);
