@@ -11,5 +11,7 @@
 #include "transport.c"
 #include "display.c"
 #include "regex.c"
+#include "stack.c"
 #include "timer.c"
+#include "kprobes.c"
 #include "session.c"
