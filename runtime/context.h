@@ -33,7 +33,8 @@ struct stp_ctx {
 	const char *call_where;		/* the last function call's site */
 	const struct stp_probe *probe;
 	struct stp_out *out;
-	struct pt_regs *regs;		/* kprobes; NULL for timers etc. */
+	struct pt_regs *regs;		/* kprobes, timer.profile; else NULL */
+	void *entry;			/* .return: what @entry saved */
 	char errbuf[MAXSTRINGLEN];	/* error("...") and friends */
 	char *tok_next;			/* tokenize() state */
 	char tok_buf[MAXSTRINGLEN];
@@ -59,6 +60,11 @@ struct stp_probe {
 	const struct stp_lockreq *locks;	/* sorted by address */
 	int nlocks;
 	int (*cond)(void);		/* probe point condition, or NULL */
+	const char *func;		/* kprobes: the function, its module */
+	const char *module;		/* ("kernel" for vmlinux) */
+	int is_return;
+	int syscall;			/* __x64_sys_*: user arguments in the
+					 * pt_regs its first argument points to */
 };
 
 /* "next" unwinds like an error that nobody reports or catches. */
@@ -67,7 +73,8 @@ extern const char stp_next_mark[];
 void stp_error_at(struct stp_ctx *c, const char *msg, const char *where);
 void stp_error_fmt(struct stp_ctx *c, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void stp_run_probe(const struct stp_probe *p, struct pt_regs *regs);
+/* 0 when the handler ran without an error. */
+int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs, void *entry);
 void stp_request_exit(void);
 
 /* Session facts tapset functions read. */
@@ -147,5 +154,6 @@ int stp_regex_match(const char *s, const char *re);
 	} while (0)
 
 #include "timer.h"
+#include "kprobes.h"
 
 #endif

@@ -155,13 +155,14 @@ static int stp_may_run(const struct stp_probe *p, int state)
  * report what went wrong.  Interrupts are off for the whole hit, so the
  * context and the CPU's print buffer are ours alone.
  */
-void stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
+int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs, void *entry)
 {
 	struct stp_ctx *c;
 	unsigned long flags;
+	int rc = -1;
 
 	if (!stp_may_run(p, atomic_read(&stp_state)))
-		return;
+		return -1;
 	local_irq_save(flags);
 	c = stp_contexts[smp_processor_id()];
 	if (c->busy) {
@@ -177,6 +178,7 @@ void stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 	c->error_where = NULL;
 	c->probe = p;
 	c->regs = regs;
+	c->entry = entry;
 	c->tok_next = NULL;
 	c->out = stp_transport_out();
 	if (stp_locks_take(p->locks, p->nlocks)) {
@@ -184,6 +186,7 @@ void stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 	} else {
 		p->handler(c);
 		stp_locks_drop(p->locks, p->nlocks);
+		rc = c->error && c->error != stp_next_mark ? -1 : 0;
 	}
 	if (c->error && c->error != stp_next_mark)
 		stp_report_error(c);
@@ -192,16 +195,20 @@ void stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 	c->busy = 0;
 out:
 	local_irq_restore(flags);
+	return rc;
 }
 
 static int stp_arm(void)
 {
-	return stp_timers_arm();
+	int rc = stp_kprobes_arm();
+
+	return rc ? rc : stp_timers_arm();
 }
 
 static void stp_disarm(void)
 {
 	stp_timers_disarm();
+	atomic_long_add(stp_kprobes_disarm(), &stp_skipped);
 }
 
 static void stp_run_list(const struct stp_probe *const *list, int n)
@@ -209,7 +216,7 @@ static void stp_run_list(const struct stp_probe *const *list, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		stp_run_probe(list[i], NULL);
+		stp_run_probe(list[i], NULL, NULL);
 		cond_resched();
 	}
 }

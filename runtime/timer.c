@@ -25,7 +25,7 @@ static enum hrtimer_restart stp_timer_fire(struct hrtimer *hr)
 
 	if (!READ_ONCE(t->armed))
 		return HRTIMER_NORESTART;
-	stp_run_probe(t->probe, t->percpu ? get_irq_regs() : NULL);
+	stp_run_probe(t->probe, t->percpu ? get_irq_regs() : NULL, NULL);
 	hrtimer_forward_now(hr, ns_to_ktime(stp_timer_next(t)));
 	return HRTIMER_RESTART;
 }

@@ -167,6 +167,9 @@ static int parse_args(struct run *r, int argc, char **argv)
 			return 1;
 		}
 	}
+	/* the module's own -v notes (probe points kprobes refused, ...) */
+	if (stprun_verbose)
+		append_param(&r->params, "stpd_verbose=%d", stprun_verbose);
 	if (r->cmd && r->target) {
 		warnx_("-c and -x exclude each other");
 		return 1;

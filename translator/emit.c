@@ -445,6 +445,74 @@ static int lock_count(struct vec *acc)
 	return acc->len;
 }
 
+static void entry_visit(struct emit *m, struct node *n, void *arg)
+{
+	(void)arg;
+	if (n->kind == N_AT && !strcmp(n->name, "@entry") && n->args.len == 1 &&
+	    !pmap_get(&m->entry_slot, n)) {
+		vec_push(&m->entries, n);
+		pmap_put(&m->entry_slot, n, (void *)(intptr_t)m->entries.len);
+	}
+}
+
+/*
+ * A .return probe's @entry(expr)s are computed by a probe of their own
+ * that runs when the function is entered, into the kretprobe's per-call
+ * data (struct pN_entry); the return handler reads them from there.
+ */
+static void entry_probe(struct emit *m, int idx, struct derived_probe *d,
+			struct sbuf *types, struct sbuf *code, struct sbuf *tables)
+{
+	struct sbuf frame = { 0 }, body = { 0 }, fields = { 0 };
+	struct vec acc = { 0 };
+	const char *pn = ar_printf("p%d_entry", idx);
+
+	m->frame = &frame;
+	m->frame_ptr = "l";
+	m->unwind = "out";
+	m->indent = 1;
+	m->o = &body;
+	for (int i = 0; i < m->entries.len; i++) {
+		struct node *e = m->entries.v[i], *x = e->args.v[0];
+
+		walk(m, x, access_visit, &acc);
+		if (x->vtype == T_STRING) {
+			sb_printf(&fields, "	char e%d[MAXSTRINGLEN];\n", i);
+			sb_puts(&body, "\t{\n\t\tconst char *_v = ");
+			em_expr(m, x);
+			sb_printf(&body, ";\n\n\t\tstp_str_assign(ent->e%d, _v);\n\t}\n", i);
+		} else {
+			sb_printf(&fields, "\tint64_t e%d;\n", i);
+			sb_printf(&body, "\tent->e%d = ", i);
+			em_expr(m, x);
+			sb_puts(&body, ";\n");
+		}
+	}
+	sb_printf(types, "struct p%d_entry {\n%s};\n", idx, fields.s);
+	sb_printf(types, "struct %s_locals {\n\tchar _none;\n%s};\n", pn, frame.s ? frame.s : "");
+	sb_printf(code, "/* %s: what @entry saves */\nstatic void probe_%d_entry(struct stp_ctx *h)\n{\n"
+		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n"
+		  "\tstruct %s_locals *l = &c->pl.%s;\n"
+		  "\tstruct p%d_entry *ent = c->h.entry;\n\n\t(void)l;\n%s"
+		  "out: __attribute__((unused));\n}\n\n",
+		  d->name, idx, pn, pn, idx, body.s);
+	lock_table(m, tables, ar_printf("%s_locks", pn), &acc);
+	sb_printf(tables, "static const struct stp_probe stp_probe_%d_entry = {\n"
+		  "\t.kind = STP_PK_EVENT, .pp = %s, .handler = probe_%d_entry,\n"
+		  "\t.locks = %s_locks, .nlocks = %d,\n};\n\n",
+		  idx, em_cstr_raw(d->name), idx, pn, acc.len);
+	vec_push(&m->extra_locals, (void *)pn);
+	free(frame.s);
+	free(body.s);
+	free(fields.s);
+}
+
+/* A glob in what the script wrote: a wildcard match may be refused. */
+static int from_wildcard(const struct derived_probe *d)
+{
+	return strpbrk(d->user_name, "*?[") != NULL;
+}
+
 static void probe(struct emit *m, int idx, struct derived_probe *d,
 		  struct sbuf *types, struct sbuf *code, struct sbuf *tables)
 {
@@ -452,6 +520,11 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	struct vec acc = { 0 };
 	const char *pn = ar_printf("p%d", idx);
 
+	m->probe_idx = idx;
+	m->entries.len = 0;
+	walk(m, d->body, entry_visit, NULL);
+	if (m->entries.len)
+		entry_probe(m, idx, d, types, code, tables);
 	walk(m, d->body, access_visit, &acc);
 	if (d->cond)
 		walk(m, d->cond, access_visit, &acc);
@@ -479,8 +552,13 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	lock_table(m, tables, ar_printf("%s_locks", pn), &acc);
 	sb_printf(tables, "static const struct stp_probe stp_probe_%d = {\n"
 		  "\t.kind = %s, .pp = %s, .handler = probe_%d,\n"
-		  "\t.locks = %s_locks, .nlocks = %d,\n};\n\n",
+		  "\t.locks = %s_locks, .nlocks = %d,\n",
 		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, lock_count(&acc));
+	if (d->family == PF_KPROBE)
+		sb_printf(tables, "\t.func = %s, .module = %s, .is_return = %d, .syscall = %d,\n",
+			  em_cstr_raw(d->symbol), em_cstr_raw(d->module ? d->module : "kernel"),
+			  d->is_return, !strncmp(d->symbol, "__x64_sys_", 10));
+	sb_puts(tables, "};\n\n");
 	free(frame.s);
 	free(body.s);
 }
@@ -684,6 +762,22 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 	free(body.s);
 }
 
+/* One kprobe or kretprobe: by symbol, "module:symbol" for modules. */
+static void kprobe_entry(struct emit *m, struct sbuf *o, int idx,
+			 const struct derived_probe *d)
+{
+	const char *sym = d->module ? ar_printf("%s:%s", d->module, d->symbol) : d->symbol;
+	int required = !from_wildcard(d) && !d->pp->optional;
+
+	sb_printf(o, "\t{ .probe = &stp_probe_%d, .symbol = %s, .is_return = %d, .maxactive = %d, "
+		  ".required = %d", idx, em_cstr_raw(sym), d->is_return, d->maxactive, required);
+	if (d->is_return && m->entries.len)
+		sb_printf(o, ", .entry = &stp_probe_%d_entry, .entry_size = sizeof(struct p%d_entry)",
+			  idx, idx);
+	sb_puts(o, " },\n");
+	m->nkprobes++;
+}
+
 /* ---- the file ---- */
 
 static int cmp_order(const void *a, const void *b)
@@ -765,6 +859,7 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	struct sbuf alloc = { 0 }, fre = { 0 };
 	struct vec begin = { 0 }, end = { 0 }, err = { 0 }, timers = { 0 };
 	struct vec sorted = { 0 };
+	struct sbuf kprobes = { 0 };
 	int errors = diag_errors();
 
 	name_globals(&m);
@@ -800,11 +895,11 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 			vec_push(&timers, d);
 			vec_push(&timers, (void *)(intptr_t)i);
 			break;
+		case PF_KPROBE:
+			kprobe_entry(&m, &kprobes, i, d);
+			break;
 		case PF_NEVER:
 			break;
-		default:
-			em_error(&d->loc, "probe point '%s' needs kernel probes, which this build of stp does not translate yet",
-				 d->name);
 		}
 	}
 	display_probe(&m, &code, &tables, &end);
@@ -834,6 +929,9 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	sb_puts(o, "};\n\nstruct stp_context {\n\tstruct stp_ctx h;\n\tunion {\n\t\tchar _none;\n");
 	for (int i = 0; i < sorted.len; i++)
 		sb_printf(o, "\t\tstruct p%d_locals p%d;\n", i, i);
+	for (int i = 0; i < m.extra_locals.len; i++)
+		sb_printf(o, "\t\tstruct %s_locals %s;\n", (const char *)m.extra_locals.v[i],
+			  (const char *)m.extra_locals.v[i]);
 	sb_puts(o, "\t} pl;\n\tunion stp_frame fr[MAXNESTING + 1];\n};\n"
 		"#define STP_CONTEXT_SIZE sizeof(struct stp_context)\n\n");
 	sb_puts(o, "/* ---- functions and probe handlers ---- */\n");
@@ -848,7 +946,8 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 		timer_entry(o, (int)(intptr_t)timers.v[i + 1], timers.v[i]);
 	if (!timers.len)
 		sb_puts(o, "\t{ .probe = NULL },\n");
-	sb_printf(o, "};\n#define STP_NTIMERS %d\n\n", timers.len / 2);
+	sb_printf(o, "};\n#define STP_NTIMERS %d\n\n", timers.len / 2);	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
+		  kprobes.s ? kprobes.s : "\t{ .probe = NULL },\n", m.nkprobes);
 	sb_puts(o, "static void stp_gen_free(void)\n{\n");
 	for (int i = 0; i < m.foreach_sites.len; i++)
 		sb_printf(o, "\tstp_free(stp_fe%d);\n", i);

@@ -44,6 +44,11 @@ struct emit {
 	struct pmap fe_site;		/* N_FOREACH -> site number + 1 */
 	struct pmap stat_lhs;		/* lhs nodes of "<<<" */
 	struct vec display_arrays;	/* arrays shown at the end: scratch */
+	int probe_idx;			/* the probe being emitted */
+	struct pmap entry_slot;		/* @entry node -> slot + 1 */
+	struct vec entries;		/* this probe's @entry nodes */
+	struct vec extra_locals;	/* more members of the locals union */
+	int nkprobes;
 	const char *script_name;	/* for error positions */
 };
 

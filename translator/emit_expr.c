@@ -451,6 +451,13 @@ static void at(struct emit *m, struct node *n)
 		sb_printf(m->o, "((int64_t)(%s))", ((struct node *)n->args.v[0])->str);
 		return;
 	}
+	if (!strcmp(s, "@entry") && pmap_get(&m->entry_slot, n)) {
+		/* saved when the function was entered (emit.c's entry probe) */
+		int slot = (int)(intptr_t)pmap_get(&m->entry_slot, n) - 1;
+
+		sb_printf(m->o, "(((struct p%d_entry *)c->h.entry)->e%d)", m->probe_idx, slot);
+		return;
+	}
 	if (!strcmp(s, "@defined")) {
 		out(m, "(int64_t)1");
 		return;
@@ -515,6 +522,15 @@ void em_expr(struct emit *m, struct node *n)
 		return;
 	case N_AT:
 		at(m, n);
+		return;
+	case N_TARGET:
+		if (!strcmp(n->name, "$return") && !n->comps.len) {
+			sb_puts(m->o, "((int64_t)stp_return_value(c->h.regs))");
+			return;
+		}
+		em_error(&n->loc, "target variable '%s' needs debuginfo, which this build of stp does not translate yet",
+			 n->name);
+		sb_puts(m->o, "0");
 		return;
 	default:
 		em_error(&n->loc, "this expression needs kernel probes or debuginfo, which this build of stp does not translate yet");

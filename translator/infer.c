@@ -360,6 +360,9 @@ static enum type ty_node(struct ictx *ic, struct node *n)
 		return call(ic, n);
 	case N_AT:
 		return at(ic, n);
+	case N_TARGET:
+		/* only "$return" gets here without debuginfo (resolve.c) */
+		return T_LONG;
 	case N_UNARY:
 	case N_INCDEC:
 		need(ic, n->lhs, T_LONG);

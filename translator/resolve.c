@@ -479,6 +479,18 @@ static void expr(struct scope *sc, struct node *n, int write)
 			needs_dwarf(n, "a typed member access ('->')");
 		return;
 	case N_TARGET:
+		/* a kretprobe's return value is in its registers */
+		if (!strcmp(n->name, "$return") && !n->comps.len && !n->addr &&
+		    !n->pretty && sc->probe && sc->probe->family == PF_KPROBE &&
+		    sc->probe->is_return) {
+			if (write)
+				sem_error(&n->loc, "'$return' cannot be written without debuginfo");
+			return;
+		}
+		if (!strcmp(n->name, "$return") && sc->probe && !sc->probe->is_return) {
+			sem_error(&n->loc, "'$return' is only available in .return probes");
+			return;
+		}
 		needs_dwarf(n, ar_printf("target variable '%s'", n->name));
 		return;
 	case N_AUTOCAST:

@@ -60,7 +60,7 @@ else
 	echo "ok load-refused.unloaded"; pass=$((pass + 1))
 fi
 # -v says what it is doing before the load fails
-check verbose 1 '^stprun: loading .*my-mod\.ko as my_mod with stp_bufsize=2097152 stpd_MAXACTION=5 n=1 s=x$' \
+check verbose 1 '^stprun: loading .*my-mod\.ko as my_mod with stp_bufsize=2097152 stpd_MAXACTION=5 n=1 stpd_verbose=1 s=x$' \
 	-- -v -b 2 -D MAXACTION=5 -G n=1 "$work/my-mod.ko" s=x
 
 echo "$pass passed, $fail failed"

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kprobe.function, kernel.function and module().function by symbol
+ * (kprobes.c); the generated code fills a table of these.
+ */
+#ifndef STP_KPROBES_H
+#define STP_KPROBES_H
+
+#include <linux/kprobes.h>
+
+struct stp_kprobe {
+	const struct stp_probe *probe;
+	const char *symbol;		/* "vfs_read", or "ext4:ext4_sync_fs" */
+	int is_return, maxactive;
+	int required;			/* named, not matched by a wildcard */
+	const struct stp_probe *entry;	/* .return with @entry: its saves */
+	int entry_size;			/* bytes @entry keeps per call */
+	int registered;
+	union {
+		struct kprobe kp;
+		struct kretprobe krp;
+	} u;
+};
+
+/* The return value in a .return probe's registers. */
+static inline long stp_return_value(struct pt_regs *regs)
+{
+	return regs ? regs_return_value(regs) : 0;
+}
+
+#endif
