@@ -407,7 +407,8 @@ void em_stmt(struct emit *m, struct node *n)
 
 int em_is_sprint(const char *name)
 {
-	return name[0] == 's' && !strncmp(name, "sprint", 6);
+	/* the builtins only: sprint_backtrace() and friends are functions */
+	return name[0] == 's' && !strncmp(name, "sprint", 6) && is_print_builtin(name);
 }
 
 static int is_hist(const struct node *a)
