@@ -74,7 +74,11 @@ static const char *const no_probe_sections[][2] = {
 	{ "__irqentry_text_start", "__irqentry_text_end" },
 	{ "__softirqentry_text_start", "__softirqentry_text_end" },
 	{ "__indirect_thunk_start", "__indirect_thunk_end" },
+	{ "_sinittext", "_einittext" },		/* freed once booted */
 };
+
+/* Bumped when what the cache holds changes (the sections above). */
+#define KSYMS_CACHE_VERSION 2
 
 #define NSECTIONS (sizeof(no_probe_sections) / sizeof(no_probe_sections[0]))
 
@@ -187,7 +191,8 @@ static const char *cache_path(const char *map, const struct stat *st)
 			return NULL;
 		dir = ar_printf("%s/.cache/stp", home);
 	}
-	return ar_printf("%s/ksyms-%zx-%llx-%llx", dir, util_hash(map, strlen(map)),
+	return ar_printf("%s/ksyms%d-%zx-%llx-%llx", dir, KSYMS_CACHE_VERSION,
+			 util_hash(map, strlen(map)),
 			 (unsigned long long)st->st_size,
 			 (unsigned long long)st->st_mtime);
 }
