@@ -180,7 +180,6 @@ int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs, void *entry)
 	c->regs = regs;
 	c->entry = entry;
 	c->tok_next = NULL;
-	c->out = stp_transport_out();
 	if (stp_locks_take(p->locks, p->nlocks)) {
 		stp_skip(STP_EV_SKIP_LOCK);
 	} else {
@@ -313,16 +312,23 @@ static int __init stp_init(void)
 	rc = stp_gen_alloc();
 	if (!rc)
 		rc = stp_regex_alloc();
+	if (!rc)
+		rc = stp_stack_alloc();
 	if (rc) {
+		stp_stack_free();
 		stp_regex_free();
 		stp_gen_free();
 		goto fail;
 	}
 	rc = stp_transport_init(KBUILD_MODNAME);
 	if (rc) {
+		stp_regex_free();
 		stp_gen_free();
 		goto fail;
 	}
+	/* a CPU's context and its print buffer stay paired for good */
+	for_each_possible_cpu(cpu)
+		stp_contexts[cpu]->out = stp_transport_out_cpu(cpu);
 	return 0;
 fail:
 	for_each_possible_cpu(cpu)
@@ -338,6 +344,7 @@ static void __exit stp_exit(void)
 	stp_finish(0);
 	stp_transport_exit();
 	stp_regex_free();
+	stp_stack_free();
 	stp_gen_free();
 	for_each_possible_cpu(cpu)
 		stp_free(stp_contexts[cpu]);

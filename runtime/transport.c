@@ -101,6 +101,11 @@ struct stp_out *stp_transport_out(void)
 	return this_cpu_ptr(&stp_outs);
 }
 
+struct stp_out *stp_transport_out_cpu(int cpu)
+{
+	return per_cpu_ptr(&stp_outs, cpu);
+}
+
 /*
  * Runs on the CPU whose buffers it flushes, with interrupts off
  * (an IPI, or a direct call with interrupts off).

@@ -27,6 +27,8 @@ void stp_transport_exit(void);
  * STP_EV_OUT_DROPPED).
  */
 struct stp_out *stp_transport_out(void);
+/* CPU cpu's (the session gives each CPU's context its buffer once). */
+struct stp_out *stp_transport_out_cpu(int cpu);
 /*
  * Flush every CPU's print buffer and close its partly filled relay
  * sub-buffer, so the reader gets everything written so far (process
