@@ -34,6 +34,10 @@ run 'stp examples/timer-latency.stp -c "dd if=/dev/zero of=/dev/null bs=4k count
 	-c "dd if=/dev/zero of=/dev/null bs=4k count=200000 2>/dev/null" timer_latency.ko
 run "stp examples/top-cpu.stp -c \"sh -c 'while :; do :; done' & sleep 3; kill %1\"" \
 	-c "sh -c 'while :; do :; done' & sleep 3; kill %1" top_cpu.ko
+run 'stp examples/read-latency.stp -c "dd if=/dev/zero of=/dev/null bs=64k count=2000"' \
+	-c "dd if=/dev/zero of=/dev/null bs=64k count=2000 2>/dev/null" read_latency.ko
+run 'stp examples/topsys.stp   (while a shell loop lists directories)' \
+	-c "i=0; while [ \$i -lt 2000 ]; do ls / >/dev/null; i=\$((i+1)); done" topsys.ko
 S
 echo
 echo "=== running them in a guest (QEMU, TCG) booting Debian's $KREL"
