@@ -15,6 +15,9 @@
 #                module in the guest's shell script as they are (quotes work):
 #                -c "dd if=/dev/zero of=/dev/null bs=1 count=3"   -G n=5
 # NAME is what stp's -m takes: letters, digits and underscores.
+# Besides stprun and the modules, the guest's /files holds "loop"
+# (tests/bench/guest/loop.c, built static) for workloads that must make
+# an exact number of system calls: -c "exec /files/loop getppid 1000 >/dev/null"
 #
 # For each kernel line, all modules are built on the host in parallel, then
 # one guest boots and runs them in turn; a test fails on a build failure
@@ -188,6 +191,11 @@ for line in $STP_LINES; do
 	done
 	[ ${#built[@]} -gt 0 ] || continue
 	cp "$STPRUN" "$lw/files/stprun"
+	if ! gcc -O2 -static -o "$lw/files/loop" tests/bench/guest/loop.c 2>"$lw/loop.err"; then
+		for t in "${built[@]}"; do failed "$t" "cannot build tests/bench/guest/loop.c"; done
+		indent <"$lw/loop.err"
+		continue
+	fi
 
 	# One guest runs them all.  The console log level goes down to
 	# emergencies only, so that kernel messages do not land in the middle
