@@ -154,6 +154,7 @@ int stp_regex_match(const char *s, const char *re);
 	} while (0)
 
 #include "timer.h"
+#include "stack.h"
 #include "kprobes.h"
 
 #endif

@@ -8,6 +8,7 @@
  *              process that unloads the module if stprun is killed
  *   trace.c    the per-CPU trace files, merged by record sequence
  *   report.c   the summary of STP_MSG_DONE
+ *   usym.c     symbols of user addresses in print_ubacktrace's output
  */
 #ifndef STPRUN_H
 #define STPRUN_H
@@ -39,6 +40,9 @@ struct traces *traces_open(const char *dir);
 /* Read what is there and write what is in order; drain: everything. */
 int traces_pump(struct traces *t, FILE *out, int drain);
 void traces_close(struct traces *t);
+
+/* usym.c: fwrite, with print_ubacktrace's user frames symbolized */
+void usym_write(const char *p, size_t n, FILE *out);
 
 /* report.c */
 int report_done(const struct stp_msg_done *d, size_t len);

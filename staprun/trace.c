@@ -135,7 +135,7 @@ static int write_one(struct traces *t, FILE *out, int force)
 	}
 	if (!best)
 		return 0;
-	fwrite(best->buf + best->off + sizeof(h), 1, best_h.len, out);
+	usym_write(best->buf + best->off + sizeof(h), best_h.len, out);
 	best->off += sizeof(h) + best_h.len;
 	t->next = best_h.seq + 1;
 	return 1;
