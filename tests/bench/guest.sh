@@ -14,6 +14,20 @@
 #   d. under stp: probe timer.us(100) { m[cpu()]++ } (a map update),
 # and the cost of one timer hit is the loop's slow-down divided by the
 # hits.  Results: the "## guest: timer probes" section of results.txt.
+#
+# Kprobe cost, in the same boot: N getppid() calls (loop getppid N) timed
+#   a. with no probe (at the start, and again at the end),
+#   b. with the floor: a hand-written kprobe on __x64_sys_getppid whose
+#      pre_handler only counts (tests/bench/guest/floor_kprobe.c),
+#   c. under stp: kernel.function("__x64_sys_getppid") { n++ },
+#   d. under stp: ... { n[execname()]++ } (a map update),
+#   e. under stp: ... { s <<< gettimeofday_ns() } (a statistic),
+# and the cost a probe adds to one call is the difference from (a) in ns
+# per call: each of the loop's N calls is one hit (the hit counts the
+# modules report also hold the few calls outside the timed loop).
+# Results: the "## guest: kprobe cost" section; the targets are stp's
+# added cost at most 1.5x the floor's for the counter, 2x for the map
+# update and the statistic.
 set -euo pipefail
 export LC_ALL=C
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -27,6 +41,7 @@ REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 TURNS=${BENCH_TURNS:-100000000}
 PERIOD_US=100
+CALLS=${BENCH_CALLS:-200000}
 HYPERFINE=
 NO_HF_WHY="one guest boot; -icount makes each figure exact"
 WARMUP=0
@@ -35,14 +50,17 @@ rm -rf "$OUT" && mkdir -p "$OUT/files" "$OUT/floor"
 SYSROOT=$(tests/kernel.sh)
 KREL=$(tests/kernel.sh release)
 gcc -O2 -static -o "$OUT/files/loop" tests/bench/guest/loop.c
-cp tests/bench/guest/floor_timer.c tests/bench/guest/Kbuild "$OUT/floor/"
+cp tests/bench/guest/floor_timer.c tests/bench/guest/floor_kprobe.c tests/bench/guest/Kbuild "$OUT/floor/"
 make -s -C "/lib/modules/$KREL/build" M="$ROOT/$OUT/floor" modules >"$OUT/floor.log" 2>&1 ||
 	die "building the floor module failed: $(tail -5 "$OUT/floor.log")"
-cp "$OUT/floor/floor_timer.ko" "$OUT/files/"
+cp "$OUT/floor/floor_timer.ko" "$OUT/floor/floor_kprobe.ko" "$OUT/files/"
 K=(--sysroot="$SYSROOT" -r "$KREL")
 (cd "$OUT/files" &&
 	"$ROOT/stp" "${K[@]}" -p4 -m bt_count -e "global n; probe timer.us($PERIOD_US) { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null &&
-	"$ROOT/stp" "${K[@]}" -p4 -m bt_map -e "global m; probe timer.us($PERIOD_US) { m[cpu()]++ } probe end { printf(\"hits %d\\n\", m[0]) }" >/dev/null) ||
+	"$ROOT/stp" "${K[@]}" -p4 -m bt_map -e "global m; probe timer.us($PERIOD_US) { m[cpu()]++ } probe end { printf(\"hits %d\\n\", m[0]) }" >/dev/null &&
+	"$ROOT/stp" "${K[@]}" -p4 -m bk_count -e "global n; probe kernel.function(\"__x64_sys_getppid\") { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null &&
+	"$ROOT/stp" "${K[@]}" -p4 -m bk_map -e "global n; probe kernel.function(\"__x64_sys_getppid\") { n[execname()]++ } probe end { t = 0; foreach (k in n) t += n[k]; printf(\"hits %d\\n\", t) }" >/dev/null &&
+	"$ROOT/stp" "${K[@]}" -p4 -m bk_stat -e "global s; probe kernel.function(\"__x64_sys_getppid\") { s <<< gettimeofday_ns() } probe end { printf(\"hits %d\\n\", @count(s)) }" >/dev/null) ||
 	die "stp -p4 failed"
 
 cat >"$OUT/files/run.sh" <<S
@@ -56,6 +74,17 @@ for m in bt_count bt_map; do
 	echo "\$m \$(cat \$m.loop)"
 	echo "\$m \$(cat \$m.out)"
 done
+echo "kbase \$(./loop getppid $CALLS)"
+insmod floor_kprobe.ko
+echo "kfloor \$(./loop getppid $CALLS)"
+rmmod floor_kprobe
+echo "kfloor hits \$(dmesg | sed -n 's/.*floor_kprobe: \([0-9]*\) hits/\1/p' | tail -1)"
+for m in bk_count bk_map bk_stat; do
+	stprun -c "./loop getppid $CALLS > \$m.loop" \$m.ko > \$m.out
+	echo "\$m \$(cat \$m.loop)"
+	echo "\$m \$(cat \$m.out)"
+done
+echo "kbase2 \$(./loop getppid $CALLS)"
 S
 say "booting the guest with -icount shift=0,sleep=off"
 staprun/stp-qemu --icount --timeout 600 --kernel "$SYSROOT/boot/vmlinuz-$KREL" \
@@ -91,3 +120,44 @@ SECTION=$OUT/section.txt
 	echo
 } >"$SECTION"
 publish_section "guest: timer probes" "$SECTION" always
+
+# ---- kprobe cost -----------------------------------------------------------
+nspc() { awk -v k="$1" '$1 == k && $2 != "hits" && NF == 3 { print $2 }' "$OUT/guest.out"; }
+kbase=$(nspc kbase)
+[ -n "$kbase" ] || die "no kprobe figures from the guest"
+kfloor=$(nspc kfloor)
+added() { awk -v t="$1" -v b="$kbase" 'BEGIN { printf "%.1f", t - b }'; }
+kf_added=$(added "$kfloor")
+kf_hits=$(hits kfloor)
+SECTION=$OUT/kprobe.txt
+{
+	section_head "guest: kprobe cost" "1 run" "target:   $KREL under qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off" \
+		"workload: loop getppid $CALLS (tests/bench/guest/loop.c): $CALLS getppid() calls, each a hit"
+	printf '  %-52s %9s %9s %9s %8s %8s %8s\n' "" "ns/call" "+ns/hit" "hits" "x floor" "target" "met?"
+	printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "a. no probe" "$kbase" - - - - -
+	printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' "b. floor: hand-written kprobe, counts" "$kfloor" "$kf_added" "$kf_hits" "1.00x" - -
+	for m in bk_count bk_map bk_stat; do
+		case $m in
+		bk_count) label='c. stp: kernel.function(...) { n++ }'; target=1.5 ;;
+		bk_map) label='d. stp: { n[execname()]++ }'; target=2 ;;
+		bk_stat) label='e. stp: { s <<< gettimeofday_ns() }'; target=2 ;;
+		esac
+		t=$(nspc $m)
+		if [ -z "$t" ]; then
+			printf '  %-52s %9s %9s %9s %8s %8s %8s\n' "$label" "failed" - - - "${target}x" "NOT met"
+			continue
+		fi
+		a=$(added "$t")
+		r=$(awk -v a="$a" -v f="$kf_added" 'BEGIN { if (f > 0) printf "%.2f", a / f; else print "-" }')
+		printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' "$label" "$t" "$a" "$(hits $m)" "${r}x" "${target}x" \
+			"$(met "\"$r\" != \"-\" && $r <= $target")"
+	done
+	printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "a'. no probe, again after the runs above" "$(nspc kbase2)" - - - - -
+	echo
+	echo "  +ns/hit: ns/call with the probe - ns/call with none (a); x floor: that over the"
+	echo "  floor's +ns/hit; hits: what each module counted in all (the loop's $CALLS and"
+	echo "  the calls stprun's shell made before it ran the loop).  ns are the guest's"
+	echo "  CLOCK_MONOTONIC under -icount (executed instructions), as loop.c reports them."
+	echo
+} >"$SECTION"
+publish_section "guest: kprobe cost" "$SECTION" always
