@@ -19,8 +19,15 @@ static int stp_nkp, stp_nkrp;
 static int stp_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, u.kp);
+	unsigned long ip = regs->ip;
 
+	/*
+	 * An int3 kprobe leaves ip just past the breakpoint: show the
+	 * handler the probed address itself, as the script expects.
+	 */
+	regs->ip = (unsigned long)kp->addr;
 	stp_run_probe(k->probe, regs, NULL);
+	regs->ip = ip;
 	return 0;
 }
 
