@@ -40,17 +40,27 @@ struct stp_ctx {
 	char tok_buf[MAXSTRINGLEN];
 };
 
-/* A global's lock, and a handler's need of it. */
+/*
+ * A global's lock: readers count up, a writer holds -1.  Only ever
+ * tried (bounded, probe.h), never waited on, so a plain atomic does.
+ */
+struct stp_lock {
+	atomic_t v;
+};
+#define STP_LOCK_INIT { ATOMIC_INIT(0) }
+
+/* A handler's need of a global's lock. */
 struct stp_lockreq {
-	rwlock_t *lock;
+	struct stp_lock *lock;
 	int write;
 };
 
+/* When a probe may run: the session state of the same number (probe.h). */
 enum stp_probe_kind {
-	STP_PK_BEGIN,
-	STP_PK_END,
-	STP_PK_ERROR,
-	STP_PK_EVENT,		/* timers, kprobes: run while RUNNING */
+	STP_PK_BEGIN = 0,	/* starting */
+	STP_PK_EVENT = 1,	/* timers, kprobes: running */
+	STP_PK_END = 2,		/* stopping */
+	STP_PK_ERROR = 3,	/* stopping after errors */
 };
 
 struct stp_probe {
@@ -59,7 +69,6 @@ struct stp_probe {
 	void (*handler)(struct stp_ctx *c);
 	const struct stp_lockreq *locks;	/* sorted by address */
 	int nlocks;
-	int (*cond)(void);		/* probe point condition, or NULL */
 	const char *func;		/* kprobes: the function, its module */
 	const char *module;		/* ("kernel" for vmlinux) */
 	int is_return;
@@ -156,5 +165,6 @@ int stp_regex_match(const char *s, const char *re);
 #include "timer.h"
 #include "stack.h"
 #include "kprobes.h"
+#include "probe.h"
 
 #endif

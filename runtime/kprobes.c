@@ -64,7 +64,7 @@ static int stp_kprobe_register(struct stp_kprobe *k)
 	}
 	memset(&k->u.kp, 0, sizeof(k->u.kp));
 	k->u.kp.symbol_name = k->symbol;
-	k->u.kp.pre_handler = stp_kprobe_hit;
+	k->u.kp.pre_handler = k->hit ? k->hit : stp_kprobe_hit;
 	return register_kprobe(&k->u.kp);
 }
 

@@ -10,6 +10,7 @@
 
 struct stp_kprobe {
 	const struct stp_probe *probe;
+	kprobe_pre_handler_t hit;	/* the generated fast path, or NULL */
 	const char *symbol;		/* "vfs_read", or "ext4:ext4_sync_fs" */
 	int is_return, maxactive;
 	int required;			/* named, not matched by a wildcard */

@@ -19,14 +19,12 @@
 #include <linux/irqflags.h>
 #include <linux/delay.h>
 
-enum { STP_STARTING, STP_RUNNING, STP_STOPPING, STP_ERROR, STP_DONE };
-
-static atomic_t stp_state = ATOMIC_INIT(STP_STARTING);
+atomic_t stp_state = ATOMIC_INIT(STP_STARTING);
 static atomic_long_t stp_errors = ATOMIC_LONG_INIT(0);
 static atomic_long_t stp_skipped = ATOMIC_LONG_INIT(0);
 static atomic_t stp_exit_sent = ATOMIC_INIT(0);
 static DEFINE_MUTEX(stp_session_lock);
-static struct stp_ctx **stp_contexts;
+struct stp_ctx **stp_contexts;
 stp_atomic_t stp_events[STP_EV_COUNT];
 const char stp_next_mark[] = "next";
 int stp_target_pid;
@@ -67,7 +65,7 @@ void stp_request_stop(void)
 	stp_request_exit();
 }
 
-static void stp_report_error(struct stp_ctx *c)
+void stp_report_error(struct stp_ctx *c)
 {
 	long n = atomic_long_inc_return(&stp_errors);
 
@@ -87,7 +85,7 @@ static void stp_report_error(struct stp_ctx *c)
 	}
 }
 
-static void stp_skip(enum stp_event why)
+void stp_skip(enum stp_event why)
 {
 	stp_count(why);
 	if (atomic_long_inc_return(&stp_skipped) > stp_maxskipped &&
@@ -100,101 +98,10 @@ static void stp_skip(enum stp_event why)
 	}
 }
 
-static int stp_locks_take(const struct stp_lockreq *l, int n)
-{
-	int i, tries;
-
-	for (i = 0; i < n; i++) {
-		for (tries = 0;; tries++) {
-			if (l[i].write ? write_trylock(l[i].lock) :
-					 read_trylock(l[i].lock))
-				break;
-			if (tries >= MAXTRYLOCK)
-				goto fail;
-			ndelay(10);
-		}
-	}
-	return 0;
-fail:
-	while (i-- > 0) {
-		if (l[i].write)
-			write_unlock(l[i].lock);
-		else
-			read_unlock(l[i].lock);
-	}
-	return -1;
-}
-
-static void stp_locks_drop(const struct stp_lockreq *l, int n)
-{
-	while (n-- > 0) {
-		if (l[n].write)
-			write_unlock(l[n].lock);
-		else
-			read_unlock(l[n].lock);
-	}
-}
-
-/* Which probes may run in which state. */
-static int stp_may_run(const struct stp_probe *p, int state)
-{
-	switch (p->kind) {
-	case STP_PK_BEGIN:
-		return state == STP_STARTING;
-	case STP_PK_END:
-		return state == STP_STOPPING;
-	case STP_PK_ERROR:
-		return state == STP_ERROR;
-	default:
-		return state == STP_RUNNING;
-	}
-}
-
-/*
- * One hit: take this CPU's context, the globals' locks, run the handler,
- * report what went wrong.  Interrupts are off for the whole hit, so the
- * context and the CPU's print buffer are ours alone.
- */
+/* The hit path for callers that only have the probe (timers, begin, end). */
 int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs, void *entry)
 {
-	struct stp_ctx *c;
-	unsigned long flags;
-	int rc = -1;
-
-	if (!stp_may_run(p, atomic_read(&stp_state)))
-		return -1;
-	local_irq_save(flags);
-	c = stp_contexts[smp_processor_id()];
-	if (c->busy) {
-		stp_skip(STP_EV_SKIP_REENTER);
-		goto out;
-	}
-	if (p->cond && !p->cond())
-		goto out;
-	c->busy = 1;
-	c->nesting = 0;
-	c->actions = 0;
-	c->error = NULL;
-	c->error_where = NULL;
-	c->probe = p;
-	c->regs = regs;
-	c->entry = entry;
-	c->tok_next = NULL;
-	if (stp_locks_take(p->locks, p->nlocks)) {
-		stp_skip(STP_EV_SKIP_LOCK);
-	} else {
-		p->handler(c);
-		stp_locks_drop(p->locks, p->nlocks);
-		rc = c->error && c->error != stp_next_mark ? -1 : 0;
-	}
-	if (c->error && c->error != stp_next_mark)
-		stp_report_error(c);
-	if (c->out->len)
-		stp_out_flush(c->out);
-	c->busy = 0;
-out:
-	local_irq_restore(flags);
-	return rc;
+	return stp_probe_hit(p, p->handler, regs, entry);
 }
 
 static int stp_arm(void)

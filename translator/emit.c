@@ -638,7 +638,7 @@ static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct s
 
 		if (!global_used(s))
 			continue;
-		sb_printf(o, "static DEFINE_RWLOCK(%s_lock);\n", g);
+		sb_printf(o, "static struct stp_lock %s_lock = STP_LOCK_INIT;\n", g);
 		if (s->type == T_STATS)
 			stat_desc(m, o, s);
 		if (s->arity > 0) {
@@ -763,7 +763,7 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 }
 
 /* One kprobe or kretprobe: by symbol, "module:symbol" for modules. */
-static void kprobe_entry(struct emit *m, struct sbuf *o, int idx,
+static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int idx,
 			 const struct derived_probe *d)
 {
 	const char *sym = d->module ? ar_printf("%s:%s", d->module, d->symbol) : d->symbol;
@@ -771,6 +771,20 @@ static void kprobe_entry(struct emit *m, struct sbuf *o, int idx,
 
 	sb_printf(o, "\t{ .probe = &stp_probe_%d, .symbol = %s, .is_return = %d, .maxactive = %d, "
 		  ".required = %d", idx, em_cstr_raw(sym), d->is_return, d->maxactive, required);
+	if (!d->is_return) {
+		/*
+		 * Each kprobe's own entry: handler and locks known here, so
+		 * the hit path inlines (runtime/probe.h).  An int3 kprobe
+		 * leaves ip past the breakpoint; the script sees the probed
+		 * address.
+		 */
+		sb_printf(hits, "static int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
+			  "\tunsigned long ip = regs->ip;\n\n"
+			  "\tregs->ip = (unsigned long)kp->addr;\n"
+			  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n"
+			  "\tregs->ip = ip;\n\treturn 0;\n}\n\n", idx, idx, idx);
+		sb_printf(o, ", .hit = stp_kp_hit_%d", idx);
+	}
 	if (d->is_return && m->entries.len)
 		sb_printf(o, ", .entry = &stp_probe_%d_entry, .entry_size = sizeof(struct p%d_entry)",
 			  idx, idx);
@@ -859,7 +873,7 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	struct sbuf alloc = { 0 }, fre = { 0 };
 	struct vec begin = { 0 }, end = { 0 }, err = { 0 }, timers = { 0 };
 	struct vec sorted = { 0 };
-	struct sbuf kprobes = { 0 };
+	struct sbuf kprobes = { 0 }, kp_hits = { 0 };
 	int errors = diag_errors();
 
 	name_globals(&m);
@@ -896,7 +910,7 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 			vec_push(&timers, (void *)(intptr_t)i);
 			break;
 		case PF_KPROBE:
-			kprobe_entry(&m, &kprobes, i, d);
+			kprobe_entry(&m, &kprobes, &kp_hits, i, d);
 			break;
 		case PF_NEVER:
 			break;
@@ -946,7 +960,8 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 		timer_entry(o, (int)(intptr_t)timers.v[i + 1], timers.v[i]);
 	if (!timers.len)
 		sb_puts(o, "\t{ .probe = NULL },\n");
-	sb_printf(o, "};\n#define STP_NTIMERS %d\n\n", timers.len / 2);	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
+	sb_printf(o, "};\n#define STP_NTIMERS %d\n\n", timers.len / 2);	sb_printf(o, "%s", kp_hits.s ? kp_hits.s : "");
+	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
 		  kprobes.s ? kprobes.s : "\t{ .probe = NULL },\n", m.nkprobes);
 	sb_puts(o, "static void stp_gen_free(void)\n{\n");
 	for (int i = 0; i < m.foreach_sites.len; i++)

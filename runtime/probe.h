@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One probe hit, inline: the generated code calls stp_probe_hit() with
+ * its probe, handler and locks known at compile time, so the lock loop
+ * unrolls and the handler is called directly (no indirect call through
+ * a retpoline).  This is the path every kprobe hit takes; see the
+ * per-hit benchmark (tests/bench/guest.sh).
+ *
+ * Session states share their numbers with enum stp_probe_kind: a probe
+ * of kind K runs only while the session is in state K.
+ */
+#ifndef STP_PROBE_H
+#define STP_PROBE_H
+
+#include <linux/irqflags.h>
+#include <linux/delay.h>
+
+enum { STP_STARTING = STP_PK_BEGIN, STP_RUNNING = STP_PK_EVENT,
+       STP_STOPPING = STP_PK_END, STP_ERROR = STP_PK_ERROR, STP_DONE };
+
+extern atomic_t stp_state;
+extern struct stp_ctx **stp_contexts;
+void stp_skip(enum stp_event why);
+void stp_report_error(struct stp_ctx *c);
+
+static __always_inline int stp_lock_try(struct stp_lock *l, int write)
+{
+	return write ? atomic_cmpxchg(&l->v, 0, -1) == 0 :
+		       atomic_inc_unless_negative(&l->v);
+}
+
+static __always_inline void stp_unlock(struct stp_lock *l, int write)
+{
+	if (write)
+		atomic_set_release(&l->v, 0);
+	else
+		atomic_dec(&l->v);
+}
+
+/* Take them all, in table order, each within MAXTRYLOCK tries. */
+static __always_inline int stp_locks_take(const struct stp_lockreq *l, int n)
+{
+	int i, tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0; !stp_lock_try(l[i].lock, l[i].write); tries++) {
+			if (tries >= MAXTRYLOCK) {
+				while (i-- > 0)
+					stp_unlock(l[i].lock, l[i].write);
+				return -1;
+			}
+			ndelay(10);
+		}
+	}
+	return 0;
+}
+
+static __always_inline void stp_locks_drop(const struct stp_lockreq *l, int n)
+{
+	while (n-- > 0)
+		stp_unlock(l[n].lock, l[n].write);
+}
+
+/*
+ * Take this CPU's context and the globals' locks, run the handler,
+ * report what went wrong.  Interrupts are off for the whole hit, so the
+ * context and the CPU's print buffer are ours alone.  0 when the
+ * handler ran without an error.
+ */
+static __always_inline int stp_probe_hit(const struct stp_probe *p,
+					 void (*handler)(struct stp_ctx *c),
+					 struct pt_regs *regs, void *entry)
+{
+	struct stp_ctx *c;
+	unsigned long flags;
+	int rc = -1;
+
+	if (atomic_read(&stp_state) != p->kind)
+		return -1;
+	local_irq_save(flags);
+	c = stp_contexts[smp_processor_id()];
+	if (unlikely(c->busy)) {
+		stp_skip(STP_EV_SKIP_REENTER);
+		goto out;
+	}
+	/* nesting is back at 0 after every hit; error_where goes with error */
+	c->busy = 1;
+	c->actions = 0;
+	c->error = NULL;
+	c->probe = p;
+	c->regs = regs;
+	c->entry = entry;
+	if (unlikely(stp_locks_take(p->locks, p->nlocks))) {
+		stp_skip(STP_EV_SKIP_LOCK);
+	} else {
+		handler(c);
+		stp_locks_drop(p->locks, p->nlocks);
+		rc = 0;
+		if (unlikely(c->error) && c->error != stp_next_mark) {
+			stp_report_error(c);
+			rc = -1;
+		}
+	}
+	if (unlikely(c->out->len))
+		stp_out_flush(c->out);
+	c->busy = 0;
+out:
+	local_irq_restore(flags);
+	return rc;
+}
+
+#endif
