@@ -20,30 +20,6 @@
  */
 #include "map.h"
 
-struct stp_map_entry {
-	struct stp_map_entry *hnext;		/* hash chain */
-	struct stp_map_entry *prev, *next;	/* insertion order; free list */
-	u32 hash;
-};
-
-struct stp_map {
-	int nkeys;
-	enum stp_type ktype[STP_MAX_KEYS];
-	size_t koff[STP_MAX_KEYS];	/* key i's offset in an entry */
-	enum stp_type vtype;
-	size_t voff;			/* the value's */
-	size_t esize;			/* an entry, 8-byte multiple */
-	const struct stp_stat_desc *sd;	/* STP_T_STAT values */
-	int max, size, wrap;
-	int declared;			/* size from the script: see map.h */
-	u32 hmask;			/* buckets - 1 */
-	struct stp_map_entry **table;
-	struct stp_map_entry *first, *last;	/* insertion order */
-	struct stp_map_entry *free;
-	char *pool;			/* max entries */
-	struct stp_map_entry **scratch;	/* max, for stp_map_sorted */
-};
-
 static inline char *map_at(struct stp_map_entry *e, size_t off)
 {
 	return (char *)e + off;
@@ -98,7 +74,7 @@ static void map_reset(struct stp_map *m)
 	int i;
 
 	memset(m->table, 0, sizeof(*m->table) * (m->hmask + 1));
-	m->first = m->last = NULL;
+	m->first = m->last = m->hot = NULL;
 	m->size = 0;
 	m->free = NULL;
 	for (i = m->max - 1; i >= 0; i--) {
@@ -191,10 +167,14 @@ static u32 map_hash(const struct stp_map *m, const union stp_val *k)
 		if (m->ktype[i] == STP_T_LONG) {
 			h = map_fnv(h, &k[i].l, sizeof(k[i].l));
 		} else {
-			const char *s = map_str(k[i].s);
+			const unsigned char *s = (const unsigned char *)map_str(k[i].s);
+			int n;
 
-			h = map_fnv(h, s, strnlen(s, MAXSTRINGLEN - 1));
-			h = map_fnv(h, "", 1);	/* ("a","b") != ("ab","") */
+			/* one pass: the bytes up to the NUL, then the NUL,
+			 * so ("a","b") != ("ab","") */
+			for (n = 0; n < MAXSTRINGLEN - 1 && s[n]; n++)
+				h = (h ^ s[n]) * 16777619u;
+			h = (h ^ 0) * 16777619u;
 		}
 	}
 	return h;
@@ -257,20 +237,6 @@ union stp_val stp_entry_key(struct stp_map *m, struct stp_map_entry *e,
 
 /* ---- values ---- */
 
-int64_t *stp_entry_long(struct stp_map *m, struct stp_map_entry *e)
-{
-	return (int64_t *)map_at(e, m->voff);
-}
-
-char *stp_entry_str(struct stp_map *m, struct stp_map_entry *e)
-{
-	return map_at(e, m->voff);
-}
-
-struct stp_stat *stp_entry_stat(struct stp_map *m, struct stp_map_entry *e)
-{
-	return (struct stp_stat *)map_at(e, m->voff);
-}
 
 void stp_entry_set_str(struct stp_map *m, struct stp_map_entry *e,
 		       const char *s)
@@ -303,12 +269,17 @@ static void map_value_clear(struct stp_map *m, struct stp_map_entry *e)
 notrace struct stp_map_entry *stp_map_find(struct stp_map *m,
 					   const union stp_val *k)
 {
-	u32 h = map_hash(m, k);
-	struct stp_map_entry *e;
+	struct stp_map_entry *e = m->hot;
+	u32 h;
 
+	if (e && map_key_eq(m, e, k))
+		return e;
+	h = map_hash(m, k);
 	for (e = m->table[h & m->hmask]; e; e = e->hnext)
-		if (e->hash == h && map_key_eq(m, e, k))
+		if (e->hash == h && map_key_eq(m, e, k)) {
+			m->hot = e;
 			return e;
+		}
 	return NULL;
 }
 
@@ -316,6 +287,8 @@ static void map_unlink(struct stp_map *m, struct stp_map_entry *e)
 {
 	struct stp_map_entry **pp = &m->table[e->hash & m->hmask];
 
+	if (m->hot == e)
+		m->hot = NULL;
 	while (*pp != e)
 		pp = &(*pp)->hnext;
 	*pp = e->hnext;
@@ -354,12 +327,18 @@ void stp_map_declared_size(struct stp_map *m)
 notrace struct stp_map_entry *stp_map_insert(struct stp_map *m,
 					     const union stp_val *k)
 {
-	u32 h = map_hash(m, k);
-	struct stp_map_entry *e, **head = &m->table[h & m->hmask];
+	struct stp_map_entry *e = m->hot, **head;
+	u32 h;
 
+	if (e && map_key_eq(m, e, k))
+		return e;
+	h = map_hash(m, k);
+	head = &m->table[h & m->hmask];
 	for (e = *head; e; e = e->hnext)
-		if (e->hash == h && map_key_eq(m, e, k))
+		if (e->hash == h && map_key_eq(m, e, k)) {
+			m->hot = e;
 			return e;
+		}
 	e = map_take(m);
 	if (!e) {
 		if (!m->declared)
@@ -379,6 +358,7 @@ notrace struct stp_map_entry *stp_map_insert(struct stp_map *m,
 		m->first = e;
 	m->last = e;
 	m->size++;
+	m->hot = e;
 	return e;
 }
 

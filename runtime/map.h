@@ -34,8 +34,6 @@ union stp_val {
 	const char *s;
 };
 
-struct stp_map_entry;
-struct stp_map;
 
 struct stp_map *stp_map_new(int nkeys, const enum stp_type *key_types,
 			    enum stp_type val_type,
@@ -65,10 +63,51 @@ struct stp_map_entry *stp_map_insert(struct stp_map *m,
 void stp_map_delete(struct stp_map *m, struct stp_map_entry *e);
 void stp_map_clear(struct stp_map *m);
 
+/*
+ * The layout, here so that reaching an entry's value inlines (map.c
+ * owns everything else in it).
+ */
+struct stp_map_entry {
+	struct stp_map_entry *hnext;		/* hash chain */
+	struct stp_map_entry *prev, *next;	/* insertion order; free list */
+	u32 hash;
+};
+
+struct stp_map {
+	int nkeys;
+	enum stp_type ktype[STP_MAX_KEYS];
+	size_t koff[STP_MAX_KEYS];	/* key i's offset in an entry */
+	enum stp_type vtype;
+	size_t voff;			/* the value's */
+	size_t esize;			/* an entry, 8-byte multiple */
+	const struct stp_stat_desc *sd;	/* STP_T_STAT values */
+	int max, size, wrap;
+	int declared;			/* size from the script: see map.h */
+	u32 hmask;			/* buckets - 1 */
+	struct stp_map_entry **table;
+	struct stp_map_entry *first, *last;	/* insertion order */
+	struct stp_map_entry *hot;	/* the entry last found: scripts
+					 * often hit one key many times */
+	struct stp_map_entry *free;
+	char *pool;			/* max entries */
+	struct stp_map_entry **scratch;	/* max, for stp_map_sorted */
+};
+
 /* Values and keys of an entry; strings are NUL-terminated, in the entry. */
-int64_t *stp_entry_long(struct stp_map *m, struct stp_map_entry *e);
-char *stp_entry_str(struct stp_map *m, struct stp_map_entry *e);
-struct stp_stat *stp_entry_stat(struct stp_map *m, struct stp_map_entry *e);
+static inline int64_t *stp_entry_long(struct stp_map *m, struct stp_map_entry *e)
+{
+	return (int64_t *)((char *)e + m->voff);
+}
+
+static inline char *stp_entry_str(struct stp_map *m, struct stp_map_entry *e)
+{
+	return (char *)e + m->voff;
+}
+
+static inline struct stp_stat *stp_entry_stat(struct stp_map *m, struct stp_map_entry *e)
+{
+	return (struct stp_stat *)((char *)e + m->voff);
+}
 union stp_val stp_entry_key(struct stp_map *m, struct stp_map_entry *e,
 			    int i);
 /* Set a string value, counting truncation. */

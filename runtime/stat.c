@@ -153,10 +153,12 @@ notrace void stp_stat_add(struct stp_stat *st, const struct stp_stat_desc *d,
 			st->min = v;
 		if (v > st->max)
 			st->max = v;
-		delta = st_sub(vs, st->avg_s);
-		st->avg_s = st_add(st->avg_s, st_div(delta, st->count));
-		st->var_s = st_add(st->var_s,
-				   st_mul(delta, st_sub(vs, st->avg_s)));
+		if (!d->no_variance) {
+			delta = st_sub(vs, st->avg_s);
+			st->avg_s = st_add(st->avg_s, st_div(delta, st->count));
+			st->var_s = st_add(st->var_s,
+					   st_mul(delta, st_sub(vs, st->avg_s)));
+		}
 	}
 	if (d->hist != STP_HIST_NONE)
 		st->hist[stp_hist_bucket(d, v)]++;
@@ -450,14 +452,6 @@ notrace void stp_hist_print(struct stp_out *o, const struct stp_stat *st,
 
 /* ---- per-CPU scalar statistics ---- */
 
-struct stp_pstat {
-	const struct stp_stat_desc *d;
-	size_t stride;		/* a CPU's stat, rounded to a cache line */
-	int ncpus;
-	struct stp_stat *agg;
-	char *cpus;
-};
-
 static struct stp_stat *st_cpu(const struct stp_pstat *ps, int cpu)
 {
 	return (struct stp_stat *)(ps->cpus + ps->stride * cpu);
@@ -491,10 +485,6 @@ void stp_pstat_free(struct stp_pstat *ps)
 	stp_free(ps);
 }
 
-notrace void stp_pstat_add(struct stp_pstat *ps, int64_t v)
-{
-	stp_stat_add(st_cpu(ps, stp_this_cpu()), ps->d, v);
-}
 
 /*
  * All CPUs at once, as SystemTap combines a scalar statistic: each

@@ -47,6 +47,8 @@ struct stp_stat_desc {
 	int64_t start, stop, interval;	/* STP_HIST_LINEAR */
 	int nbuckets;			/* filled by stp_stat_desc_init */
 	int bit_shift;			/* @variance(s, N); 0 if unused */
+	int no_variance;		/* nothing reads @variance: skip its
+					 * running update on every "<<<" */
 };
 
 struct stp_stat {
@@ -79,12 +81,44 @@ int64_t stp_hist_bucket_low(const struct stp_stat_desc *d, int i);
 void stp_hist_print(struct stp_out *o, const struct stp_stat *st,
 		    const struct stp_stat_desc *d);
 
-/* A per-CPU scalar statistic. */
-struct stp_pstat;
+/*
+ * A per-CPU scalar statistic.  The layout is here so that "s <<< v"
+ * inlines: without a histogram or @variance it is four updates of this
+ * CPU's part.
+ */
+struct stp_pstat {
+	const struct stp_stat_desc *d;
+	size_t stride;		/* a CPU's stat, rounded to a cache line */
+	int ncpus;
+	struct stp_stat *agg;
+	char *cpus;
+};
+
+/* "s <<< v" on this CPU's part. */
+static inline void stp_pstat_add(struct stp_pstat *ps, int64_t v)
+{
+	struct stp_stat *st = (struct stp_stat *)(ps->cpus + ps->stride * stp_this_cpu());
+	const struct stp_stat_desc *d = ps->d;
+
+	if (d->hist != STP_HIST_NONE || !d->no_variance) {
+		stp_stat_add(st, d, v);
+		return;
+	}
+	if (STP_UNLIKELY(!st->count)) {
+		st->count = 1;
+		st->sum = st->min = st->max = v;
+		return;
+	}
+	st->count++;
+	st->sum = (int64_t)((u64)st->sum + (u64)v);	/* wraps, as stat.c's */
+	if (v < st->min)
+		st->min = v;
+	if (v > st->max)
+		st->max = v;
+}
 
 struct stp_pstat *stp_pstat_new(const struct stp_stat_desc *d);
 void stp_pstat_free(struct stp_pstat *ps);
-void stp_pstat_add(struct stp_pstat *ps, int64_t v);	/* this CPU */
 /* Every CPU combined; the result stays valid until the next call. */
 struct stp_stat *stp_pstat_agg(struct stp_pstat *ps);
 void stp_pstat_clear(struct stp_pstat *ps);

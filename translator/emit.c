@@ -257,6 +257,9 @@ static void access_visit(struct emit *m, struct node *n, void *arg)
 			if (a->ref && !pmap_get(&m->stat_hist, a->ref))
 				pmap_put(&m->stat_hist, a->ref, n);
 		}
+		if (!strcmp(n->name, "@variance") && n->args.len >= 1 &&
+		    ((struct node *)n->args.v[0])->ref)
+			pmap_put(&m->stat_variance, ((struct node *)n->args.v[0])->ref, (void *)1);
 		if (!strcmp(n->name, "@variance") && n->args.len == 2) {
 			struct node *a = n->args.v[0], *sh = n->args.v[1];
 
@@ -366,7 +369,7 @@ static void function(struct emit *m, struct function *f, struct sbuf *types,
 		pmap_put(&m->cname, p, (void *)ar_printf("fr->a_%s", p->name));
 	}
 	if (f->ret == T_STRING)
-		sb_puts(&frame, "\tchar ret[MAXSTRINGLEN];\n");
+		sb_puts(&frame, "\tchar *ret;\t/* the caller's buffer */\n");
 	else
 		sb_puts(&frame, "\tint64_t ret;\n");
 	frame_fields(&frame, &f->locals, "fr", m);
@@ -394,10 +397,11 @@ static void function(struct emit *m, struct function *f, struct sbuf *types,
 		em_stmt(m, d->body);
 	}
 	sb_printf(types, "struct %s_frame {\n\tchar _none;\n%s};\n", cn, frame.s ? frame.s : "");
+	/* embedded C is called without counting a level (emit_expr.c) */
 	sb_printf(code, "static void %s(struct stp_context *c)\n{\n"
-		  "\tstruct %s_frame *fr = &c->fr[c->h.nesting].%s;\n\n"
+		  "\tstruct %s_frame *fr = &c->fr[c->h.nesting%s].%s;\n\n"
 		  "\t(void)fr;\n%s",
-		  cn, cn, cn, f->ret == T_STRING ? "\tfr->ret[0] = '\\0';\n" : "\tfr->ret = 0;\n");
+		  cn, cn, d->body->kind == N_EMBEDDED ? " + 1" : "", cn, f->ret == T_STRING ? "\tfr->ret[0] = '\\0';\n" : "\tfr->ret = 0;\n");
 	sb_printf(code, "%s", body.s ? body.s : "");
 	sb_puts(code, "out: __attribute__((unused));\n}\n\n");
 	free(frame.s);
@@ -619,6 +623,8 @@ static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
 	}
 	if (shift)
 		sb_printf(o, ".bit_shift = %d, ", (int)(shift - 1));
+	if (!pmap_get(&m->stat_variance, s))
+		sb_puts(o, ".no_variance = 1, ");
 	sb_puts(o, "};\n");
 }
 
@@ -946,7 +952,7 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	for (int i = 0; i < m.extra_locals.len; i++)
 		sb_printf(o, "\t\tstruct %s_locals %s;\n", (const char *)m.extra_locals.v[i],
 			  (const char *)m.extra_locals.v[i]);
-	sb_puts(o, "\t} pl;\n\tunion stp_frame fr[MAXNESTING + 1];\n};\n"
+	sb_puts(o, "\t} pl;\n\tunion stp_frame fr[MAXNESTING + 2];	/* +1: a leaf embedded-C call */\n};\n"
 		"#define STP_CONTEXT_SIZE sizeof(struct stp_context)\n\n");
 	sb_puts(o, "/* ---- functions and probe handlers ---- */\n");
 	sb_printf(o, "%s", code.s ? code.s : "");

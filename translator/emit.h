@@ -39,6 +39,7 @@ struct emit {
 	struct pmap cname;		/* struct symbol * -> C lvalue */
 	struct pmap stat_hist;		/* stat symbol -> @hist node */
 	struct pmap stat_shift;		/* stat symbol -> @variance shift+1 */
+	struct pmap stat_variance;	/* stat symbols @variance reads */
 	struct pmap fn_access;		/* struct function * -> struct vec */
 	struct vec foreach_sites;	/* struct node * (N_FOREACH) */
 	struct pmap fe_site;		/* N_FOREACH -> site number + 1 */
@@ -79,6 +80,7 @@ const char *em_overflow(const struct symbol *s);
  * its struct stp_stat_desc.
  */
 const char *em_stat(struct emit *m, struct node *arg, const char **desc);
+int em_may_fail(const struct function *f);
 /* A call of a script function (value: its return, or 0). */
 void em_call(struct emit *m, struct node *n);
 

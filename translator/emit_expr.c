@@ -539,6 +539,21 @@ void em_expr(struct emit *m, struct node *n)
 }
 
 /*
+ * Whether a call of f can end in an error: script functions can; embedded
+ * C only when its text raises one (STAP_ERROR, the runtime's stp_error_*
+ * or the argument and register readers that do).
+ */
+int em_may_fail(const struct function *f)
+{
+	const char *c = f->decl->body->str;
+
+	if (f->decl->body->kind != N_EMBEDDED)
+		return 1;
+	return strstr(c, "STAP_ERROR") || strstr(c, "error") || strstr(c, "stp_arg(") ||
+	       strstr(c, "stp_register(");
+}
+
+/*
  * f(a, b): arguments into temporaries (they may call functions too, and
  * use the same frame slot), then into the callee's frame, then the call.
  * Overloads run in priority order while each says "next".
@@ -549,12 +564,16 @@ void em_call(struct emit *m, struct node *n)
 	const char *where = em_where(m, &n->loc, ar_printf("identifier '%s'", n->name));
 	const char *args[64];
 	const char *res;
-	int nest = 0;
+	int nest = 0, leaf = 1, can_fail = 0;
 	int na = n->args.len < 64 ? n->args.len : 64;
 
 	if (!f) {
 		out(m, "0");
 		return;
+	}
+	for (struct function *g = f; g; g = g->next) {
+		leaf &= g->decl->body->kind == N_EMBEDDED;
+		can_fail |= em_may_fail(g) || g->next;
 	}
 	out(m, "({ ");
 	for (int i = 0; i < na; i++) {
@@ -574,8 +593,13 @@ void em_call(struct emit *m, struct node *n)
 			out(m, "; ");
 		}
 	}
-	sb_printf(m->o, "if (c->h.nesting >= MAXNESTING) STP_FAIL(&c->h, \"MAXNESTING exceeded\", %s, %s); ",
-		  where, m->unwind);
+	/*
+	 * Embedded C is a leaf: it cannot nest further, and the frames
+	 * have one slot past MAXNESTING for it, so it is not counted.
+	 */
+	if (!leaf)
+		sb_printf(m->o, "if (c->h.nesting >= MAXNESTING) STP_FAIL(&c->h, \"MAXNESTING exceeded\", %s, %s); ",
+			  where, m->unwind);
 	if (f->ret == T_STRING) {
 		res = em_str_tmp(m);
 		res = ar_printf("%s->%s", m->frame_ptr, res);
@@ -594,14 +618,19 @@ void em_call(struct emit *m, struct node *n)
 			else
 				sb_printf(m->o, "%s.a_%s = %s; ", fr, p->name, args[i]);
 		}
-		if (g->decl->body->kind == N_EMBEDDED)
+		if (em_may_fail(g))
 			sb_printf(m->o, "c->h.call_where = %s; ", where);
-		sb_printf(m->o, "c->h.nesting++; %s(c); c->h.nesting--; ", em_sym(m, (void *)g));
-		/* one result slot per nesting level: copy it out at once */
-		if (g->ret == T_STRING && f->ret == T_STRING)
-			sb_printf(m->o, "if (!c->h.error) stp_str_assign(%s, %s.ret); ", res, fr);
-		else if (g->ret == T_LONG && f->ret != T_STRING)
-			sb_printf(m->o, "if (!c->h.error) %s = %s.ret; ", res, fr);
+		/* a string result is written straight into the caller's temp */
+		if (g->ret == T_STRING)
+			sb_printf(m->o, "%s.ret = %s; ", fr, f->ret == T_STRING ? res :
+				  ar_printf("%s->%s", m->frame_ptr, em_str_tmp(m)));
+		if (g->decl->body->kind == N_EMBEDDED)	/* its frame: nesting + 1 */
+			sb_printf(m->o, "%s(c); ", em_sym(m, (void *)g));
+		else
+			sb_printf(m->o, "c->h.nesting++; %s(c); c->h.nesting--; ", em_sym(m, (void *)g));
+		if (g->ret == T_LONG && f->ret != T_STRING)
+			sb_printf(m->o, can_fail ? "if (!c->h.error) %s = %s.ret; " : "%s = %s.ret; ",
+				  res, fr);
 		/* "next" in an overload tries the one after it */
 		if (g->next)
 			sb_printf(m->o, "if (c->h.error == stp_next_mark) { c->h.error = NULL; ");
@@ -609,7 +638,8 @@ void em_call(struct emit *m, struct node *n)
 	}
 	for (int i = 0; i < nest; i++)
 		out(m, "} ");
-	sb_printf(m->o, "if (c->h.error) goto %s; ", m->unwind);
+	if (can_fail)
+		sb_printf(m->o, "if (c->h.error) goto %s; ", m->unwind);
 	if (f->ret == T_STRING)
 		sb_printf(m->o, "(const char *)%s; })", res);
 	else

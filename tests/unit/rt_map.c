@@ -292,6 +292,27 @@ TEST(map_full)
 	stp_map_free(m);
 }
 
+TEST(map_hot_entry_forgotten_on_delete)
+{
+	struct stp_map *m = stp_map_new(1, K_L, STP_T_LONG, NULL, 4, 1);
+
+	/* the last entry found is remembered; delete, clear and wrap forget it */
+	set_l(m, 1, 10);
+	set_l(m, 2, 20);
+	CHECK(find_l(m, 1) != NULL);
+	stp_map_delete(m, find_l(m, 1));
+	CHECK(find_l(m, 1) == NULL);
+	CHECK(find_l(m, 2) != NULL);
+	stp_map_clear(m);
+	CHECK(find_l(m, 2) == NULL);
+	for (int i = 1; i <= 5; i++)	/* 5 wraps over 1, the hot one */
+		set_l(m, i, i);
+	CHECK(find_l(m, 1) == NULL);
+	CHECK(find_l(m, 5) != NULL);
+	CHECK_EQ_STR(keys_l(m), "2 3 4 5");
+	stp_map_free(m);
+}
+
 TEST(map_full_declared_size)
 {
 	struct stp_map *m = stp_map_new(1, K_L, STP_T_LONG, NULL, 2, 0);
