@@ -55,6 +55,13 @@ struct stp_lockreq {
 	int write;
 };
 
+/*
+ * Generated handlers and functions: their arrays are fixed-size key and
+ * argument lists indexed by constants, so the stack canary (which
+ * -fstack-protector-strong adds for any array) would only cost every hit.
+ */
+#define STP_HANDLER __no_stack_protector
+
 /* When a probe may run: the session state of the same number (probe.h). */
 enum stp_probe_kind {
 	STP_PK_BEGIN = 0,	/* starting */

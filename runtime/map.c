@@ -158,7 +158,7 @@ static inline u32 map_fnv(u32 h, const void *p, size_t n)
 }
 
 /* FNV-1a over the keys as they would be stored. */
-static u32 map_hash(const struct stp_map *m, const union stp_val *k)
+static STP_ALWAYS_INLINE u32 map_hash(const struct stp_map *m, const union stp_val *k)
 {
 	u32 h = 2166136261u;
 	int i;
@@ -180,7 +180,45 @@ static u32 map_hash(const struct stp_map *m, const union stp_val *k)
 	return h;
 }
 
-static int map_key_eq(struct stp_map *m, struct stp_map_entry *e,
+/*
+ * A stored key (8-byte aligned, NUL within MAXSTRINGLEN) against a probe's
+ * string.  In the kernel, when the probe's string is aligned too (the
+ * generated code aligns its buffers), a word at a time: an aligned word
+ * never crosses a page, and no word past the one holding either NUL is
+ * read, as the kernel's own word-at-a-time string functions do.  (Host
+ * builds, under ASan, compare bytes.)
+ */
+static STP_ALWAYS_INLINE int map_str_eq(const char *stored, const char *s)
+{
+#ifndef STP_HOST
+	const u64 *x = (const u64 *)stored, *y = (const u64 *)s;
+	int i;
+
+	if ((uintptr_t)s & 7)
+		return !strncmp(stored, s, MAXSTRINGLEN - 1);
+	for (i = 0; i < (MAXSTRINGLEN + 7) / 8; i++) {
+		u64 p = x[i], q = y[i];
+		/* the lowest set bit is exactly p's first zero byte */
+		u64 z = (p - 0x0101010101010101ULL) & ~p & 0x8080808080808080ULL;
+
+		if (!z) {
+			if (p != q)
+				return 0;
+			continue;
+		}
+		if (!((p ^ q) & (z ^ (z - 1))))
+			return 1;
+		/* a longer probe string still matches the key it was cut to */
+		return i * 8 + (__builtin_ctzll(z) >> 3) == MAXSTRINGLEN - 1 &&
+		       !strncmp(stored, s, MAXSTRINGLEN - 1);
+	}
+	return 1;
+#else
+	return !strncmp(stored, s, MAXSTRINGLEN - 1);
+#endif
+}
+
+static STP_ALWAYS_INLINE int map_key_eq(struct stp_map *m, struct stp_map_entry *e,
 		      const union stp_val *k)
 {
 	int i;
@@ -191,7 +229,7 @@ static int map_key_eq(struct stp_map *m, struct stp_map_entry *e,
 		if (m->ktype[i] == STP_T_LONG) {
 			if (*(const int64_t *)p != k[i].l)
 				return 0;
-		} else if (strncmp(p, map_str(k[i].s), MAXSTRINGLEN - 1)) {
+		} else if (!map_str_eq(p, map_str(k[i].s))) {
 			return 0;
 		}
 	}

@@ -89,7 +89,8 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	c->error = NULL;
 	c->probe = p;
 	c->regs = regs;
-	c->entry = entry;
+	if (entry)		/* only a kretprobe's handlers read it */
+		c->entry = entry;
 	if (unlikely(stp_locks_take(p->locks, p->nlocks))) {
 		stp_skip(STP_EV_SKIP_LOCK);
 	} else {

@@ -36,6 +36,7 @@ static inline void stp_free(void *p) { kvfree(p); }
 #define stp_sort(base, n, size, cmp) sort((base), (n), (size), (cmp), NULL)
 #define STP_LIKELY(x)	likely(x)
 #define STP_UNLIKELY(x)	unlikely(x)
+#define STP_ALWAYS_INLINE __always_inline
 
 /* 0, or -EFAULT when any byte of [src, src+n) cannot be read. */
 static inline int stp_read_kernel(void *dst, const void *src, size_t n)
@@ -73,6 +74,7 @@ extern int stp_host_cpu, stp_host_ncpus;
 #define stp_sort(base, n, size, cmp) qsort((base), (n), (size), (cmp))
 #define STP_LIKELY(x)	__builtin_expect(!!(x), 1)
 #define STP_UNLIKELY(x)	__builtin_expect(!!(x), 0)
+#define STP_ALWAYS_INLINE inline __attribute__((always_inline))
 #ifndef EFAULT
 #define EFAULT 14
 #endif

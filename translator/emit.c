@@ -29,7 +29,7 @@ const char *em_str_tmp(struct emit *m)
 {
 	const char *t = ar_printf("t%d", ++m->tmp);
 
-	sb_printf(m->frame, "\tchar %s[MAXSTRINGLEN];\n", t);
+	sb_printf(m->frame, "\tchar %s[MAXSTRINGLEN] __aligned(8);\n", t);
 	return t;
 }
 
@@ -310,8 +310,9 @@ static void name_globals(struct emit *m)
 
 static const char *ctype(enum type t, const char *name)
 {
+	/* aligned: maps compare their string keys a word at a time */
 	if (t == T_STRING)
-		return ar_printf("char %s[MAXSTRINGLEN]", name);
+		return ar_printf("char %s[MAXSTRINGLEN] __aligned(8)", name);
 	return ar_printf("int64_t %s", name);
 }
 
@@ -398,7 +399,7 @@ static void function(struct emit *m, struct function *f, struct sbuf *types,
 	}
 	sb_printf(types, "struct %s_frame {\n\tchar _none;\n%s};\n", cn, frame.s ? frame.s : "");
 	/* embedded C is called without counting a level (emit_expr.c) */
-	sb_printf(code, "static void %s(struct stp_context *c)\n{\n"
+	sb_printf(code, "static STP_HANDLER void %s(struct stp_context *c)\n{\n"
 		  "\tstruct %s_frame *fr = &c->fr[c->h.nesting%s].%s;\n\n"
 		  "\t(void)fr;\n%s",
 		  cn, cn, d->body->kind == N_EMBEDDED ? " + 1" : "", cn, f->ret == T_STRING ? "\tfr->ret[0] = '\\0';\n" : "\tfr->ret = 0;\n");
@@ -494,7 +495,7 @@ static void entry_probe(struct emit *m, int idx, struct derived_probe *d,
 	}
 	sb_printf(types, "struct p%d_entry {\n%s};\n", idx, fields.s);
 	sb_printf(types, "struct %s_locals {\n\tchar _none;\n%s};\n", pn, frame.s ? frame.s : "");
-	sb_printf(code, "/* %s: what @entry saves */\nstatic void probe_%d_entry(struct stp_ctx *h)\n{\n"
+	sb_printf(code, "/* %s: what @entry saves */\nstatic STP_HANDLER void probe_%d_entry(struct stp_ctx *h)\n{\n"
 		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n"
 		  "\tstruct %s_locals *l = &c->pl.%s;\n"
 		  "\tstruct p%d_entry *ent = c->h.entry;\n\n\t(void)l;\n%s"
@@ -548,7 +549,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	}
 	em_stmt(m, d->body);
 	sb_printf(types, "struct %s_locals {\n\tchar _none;\n%s};\n", pn, frame.s ? frame.s : "");
-	sb_printf(code, "/* %s */\nstatic void probe_%d(struct stp_ctx *h)\n{\n"
+	sb_printf(code, "/* %s */\nstatic STP_HANDLER void probe_%d(struct stp_ctx *h)\n{\n"
 		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n"
 		  "\tstruct %s_locals *l = &c->pl.%s;\n\n\t(void)l;\n%s"
 		  "out: __attribute__((unused));\n}\n\n",
@@ -682,7 +683,7 @@ static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct s
 			continue;
 		}
 		if (s->type == T_STRING) {
-			sb_printf(o, "static char %s[MAXSTRINGLEN] = %s;\n", g,
+			sb_printf(o, "static char %s[MAXSTRINGLEN] __aligned(8) = %s;\n", g,
 				  d && d->init_value && d->init_value->kind == N_STR ?
 				  em_cstr(d->init_value->str) : "\"\"");
 			sb_printf(o, "module_param_string(%s, %s, MAXSTRINGLEN, 0);\n", s->name, g);

@@ -292,6 +292,41 @@ TEST(map_full)
 	stp_map_free(m);
 }
 
+TEST(map_string_keys_aligned_compare)
+{
+	/* aligned probe buffers with garbage after the NUL, every length
+	 * around a word: the word-at-a-time compare sees only the string */
+	struct stp_map *m = stp_map_new(1, K_S, STP_T_LONG, NULL, 64, 0);
+	_Alignas(8) char a[64], b[64];
+
+	for (int len = 0; len < 20; len++) {
+		union stp_val k;
+
+		memset(a, 'x', sizeof(a));
+		memset(a, 'a' + len % 26, len);
+		a[len] = '\0';
+		k.s = a;
+		*stp_entry_long(m, stp_map_insert(m, &k)) = len;
+	}
+	for (int len = 0; len < 20; len++) {
+		union stp_val k;
+		struct stp_map_entry *e;
+
+		memset(b, len & 1 ? 'y' : '\0', sizeof(b));
+		memset(b, 'a' + len % 26, len);
+		b[len] = '\0';
+		k.s = b;
+		e = stp_map_find(m, &k);
+		CHECK(e != NULL);
+		if (e)
+			CHECK_EQ_INT(*stp_entry_long(m, e), len);
+		b[len] = 'z';		/* one longer: absent */
+		b[len + 1] = '\0';
+		CHECK(stp_map_find(m, &k) == NULL);
+	}
+	stp_map_free(m);
+}
+
 TEST(map_hot_entry_forgotten_on_delete)
 {
 	struct stp_map *m = stp_map_new(1, K_L, STP_T_LONG, NULL, 4, 1);
