@@ -64,7 +64,7 @@ case_ guru-needed 1 'embedded C needs guru mode (-g)' -- "$STP" -p1 -e '%{ int x
 case_ guru-ok 0 '%{ int x; %}' -- "$STP" -g -p1 -e '%{ int x; %} probe begin {}'
 case_ p2-works 0 'begin /* <- begin */' -- "$STP" -p2 -e 'probe begin { printf("hi\n") }'
 case_ p3-c-file 0 '#include "runtime/context.h"' -- "$STP" -p3 -e 'probe begin { println("hi") }'
-case_ p3-handler 0 'static void probe_0(struct stp_ctx *h)' -- "$STP" -p3 -e 'probe begin { println("hi") }'
+case_ p3-handler 0 'static STP_HANDLER void probe_0(struct stp_ctx *h)' -- "$STP" -p3 -e 'probe begin { println("hi") }'
 case_ p4-no-headers 1 'no kernel build tree at /lib/modules/0.0.0-none/build' -- "$STP" -p4 -r 0.0.0-none -e 'probe begin {}'
 case_ bad-module-name 1 "'9bad' is not a valid module name" -- "$STP" -p4 -m 9bad -e 'probe begin {}'
 case_ remote-unknown 1 "--remote=ssh: only 'qemu' is known" -- "$STP" -p5 --remote=ssh -r 0.0.0-none -e 'probe begin {}'
