@@ -126,6 +126,13 @@ void probes_expand_file(struct elab *e, struct lib_file *f);
 
 /* ksyms.c */
 struct ksyms *ksyms_load(const struct session *s, const char **why);
+/* Why kprobes cannot take a symbol. */
+enum ksym_refusal {
+	KSYM_PROBEABLE,
+	KSYM_REFUSED,		/* NOKPROBE_SYMBOL, entry or noinstr code */
+	KSYM_BOOT_ONLY,		/* .init.text: freed once the kernel is up */
+};
+enum ksym_refusal ksyms_refusal(const struct ksyms *k, const char *name);
 /* Symbols matching a glob, sorted; skipped counts blacklisted ones. */
 void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 		 int *skipped);

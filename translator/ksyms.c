@@ -23,7 +23,7 @@
 struct ksym {
 	const char *name;
 	unsigned long long addr;
-	int blacklisted;
+	int blacklisted;	/* enum ksym_refusal */
 };
 
 /* Names point into the map's text, kept in memory and cut into
@@ -129,7 +129,7 @@ static void mark_blacklist(struct ksyms *k, struct vec *kbl)
 		struct ksym *sym = lookup(k, kbl->v[i]);
 
 		if (sym)
-			sym->blacklisted = 1;
+			sym->blacklisted = KSYM_REFUSED;
 	}
 	for (size_t r = 0; r < NSECTIONS; r++) {
 		struct ksym *lo = lookup(k, no_probe_sections[r][0]);
@@ -139,8 +139,17 @@ static void mark_blacklist(struct ksyms *k, struct vec *kbl)
 			continue;
 		for (int i = 0; i < k->n; i++)
 			if (k->v[i].addr >= lo->addr && k->v[i].addr < hi->addr)
-				k->v[i].blacklisted = 1;
+				k->v[i].blacklisted =
+					!strcmp(no_probe_sections[r][0], "_sinittext") ?
+					KSYM_BOOT_ONLY : KSYM_REFUSED;
 	}
+}
+
+enum ksym_refusal ksyms_refusal(const struct ksyms *k, const char *name)
+{
+	const struct ksym *sym = lookup(k, name);
+
+	return sym ? sym->blacklisted : KSYM_PROBEABLE;
 }
 
 static int hexval(int c)

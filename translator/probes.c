@@ -510,8 +510,13 @@ static int symbol_names(struct expansion *x, struct probe_point *pp,
 			pp_text(pp), skipped, skipped == 1 ? "" : "s");
 	if (!names->len && skipped && !strpbrk(sp->pattern, "*?[")) {
 		if (!pp->optional) {
-			sem_error(at, "kernel function '%s' cannot be probed: kprobes refuse "
-				  "it (NOKPROBE_SYMBOL, or entry/noinstr code)", sp->pattern);
+			if (ksyms_refusal(x->e->ksyms, sp->pattern) == KSYM_BOOT_ONLY)
+				sem_error(at, "kernel function '%s' cannot be probed: it is boot-time "
+					  "code (.init.text), freed once the kernel has started",
+					  sp->pattern);
+			else
+				sem_error(at, "kernel function '%s' cannot be probed: kprobes refuse "
+					  "it (NOKPROBE_SYMBOL, or entry/noinstr code)", sp->pattern);
 			x->failed = 1;
 		}
 		return 0;
