@@ -115,6 +115,9 @@ static int run_remote_qemu(struct session *s, const char *ko)
 		return 1;
 	}
 	close(fd);
+	/* the guest gets the stprun that goes with this stp */
+	if (strchr(helper("stprun"), '/'))
+		setenv("STPRUN", helper("stprun"), 0);
 	vec_push(&av, (void *)helper("stp-qemu"));
 	vec_push(&av, "--kernel");
 	vec_push(&av, (void *)kernel);
