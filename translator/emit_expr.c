@@ -98,11 +98,15 @@ static void in_expr(struct emit *m, struct node *n)
 	sb_printf(m->o, "(int64_t)(stp_map_find(%s, %s) != NULL); })", map_of(m, s), k);
 }
 
-/* The entry to update for "arr[k] op= v": inserted when absent. */
-static const char *index_entry(struct emit *m, struct node *n, const char **mp)
+/*
+ * The entry to update for "arr[k] op= v", for keys already in k:
+ * inserted when absent.  Callers evaluate everything else first, so no
+ * part of the script runs between finding the entry and using it.
+ */
+static const char *index_entry(struct emit *m, struct node *n, const char *k,
+			       const char **mp)
 {
 	struct symbol *s = n->ref;
-	const char *k = em_keys(m, &n->args);
 	const char *e = em_tmp(m, "e");
 
 	*mp = em_sym(m, s);
@@ -262,7 +266,7 @@ static void incdec(struct emit *m, struct node *n)
 		const char *mp, *e, *p = em_tmp(m, "p");
 
 		out(m, "({ ");
-		e = index_entry(m, t, &mp);
+		e = index_entry(m, t, em_keys(m, &t->args), &mp);
 		sb_printf(m->o, "int64_t *%s = stp_entry_long(%s, %s); int64_t _old = *%s; "
 			  "*%s = (int64_t)((u64)_old %s 1); %s; })", p, mp, e, p, p, op,
 			  n->post ? "_old" : ar_printf("*%s", p));
@@ -309,19 +313,21 @@ static void assign(struct emit *m, struct node *n)
 		return;
 	}
 	if (t->kind == N_INDEX) {
-		const char *mp, *e, *v = em_tmp(m, "v");
+		const char *mp, *e, *k, *v = em_tmp(m, "v");
 
+		/*
+		 * Keys, then the value, then the entry: the value may call a
+		 * function that changes this very array.
+		 */
 		out(m, "({ ");
+		k = em_keys(m, &t->args);
 		if (str) {
 			const char *tt = em_str_tmp(m);
 
-			e = NULL;
-			/* value first when plain "=": keys, value, insert */
-			sb_printf(m->o, "const char *%s; ", v);
-			e = index_entry(m, t, &mp);
-			sb_printf(m->o, "%s = ", v);
+			sb_printf(m->o, "const char *%s = ", v);
 			em_expr(m, n->rhs);
 			out(m, "; ");
+			e = index_entry(m, t, k, &mp);
 			if (n->op == OP_CAT_ASSIGN) {
 				sb_printf(m->o, "stp_str_assign(%s->%s, stp_entry_str(%s, %s)); "
 					  "stp_str_append(%s->%s, %s); %s = %s->%s; ",
@@ -332,11 +338,10 @@ static void assign(struct emit *m, struct node *n)
 				  mp, e, v, mp, e);
 			return;
 		}
-		sb_printf(m->o, "int64_t %s; ", v);
-		e = index_entry(m, t, &mp);
-		sb_printf(m->o, "%s = ", v);
+		sb_printf(m->o, "int64_t %s = ", v);
 		em_expr(m, n->rhs);
 		out(m, "; ");
+		e = index_entry(m, t, k, &mp);
 		if (n->op != OP_ASSIGN) {
 			const char *old = em_tmp(m, "o");
 
