@@ -16,21 +16,6 @@ static struct kprobe **stp_kp_list;
 static struct kretprobe **stp_krp_list;
 static int stp_nkp, stp_nkrp;
 
-static int stp_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, u.kp);
-	unsigned long ip = regs->ip;
-
-	/*
-	 * An int3 kprobe leaves ip just past the breakpoint: show the
-	 * handler the probed address itself, as the script expects.
-	 */
-	regs->ip = (unsigned long)kp->addr;
-	stp_run_probe(k->probe, regs, NULL);
-	regs->ip = ip;
-	return 0;
-}
-
 /* @entry's saves; a non-zero return drops this call's return probe. */
 static int stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -64,7 +49,7 @@ static int stp_kprobe_register(struct stp_kprobe *k)
 	}
 	memset(&k->u.kp, 0, sizeof(k->u.kp));
 	k->u.kp.symbol_name = k->symbol;
-	k->u.kp.pre_handler = k->hit ? k->hit : stp_kprobe_hit;
+	k->u.kp.pre_handler = k->hit;
 	return register_kprobe(&k->u.kp);
 }
 

@@ -10,7 +10,8 @@
 
 struct stp_kprobe {
 	const struct stp_probe *probe;
-	kprobe_pre_handler_t hit;	/* the generated fast path, or NULL */
+	kprobe_pre_handler_t hit;	/* entry probes: the generated handler,
+					 * the hit path inlined (probe.h) */
 	const char *symbol;		/* "vfs_read", or "ext4:ext4_sync_fs" */
 	int is_return, maxactive;
 	int required;			/* named, not matched by a wildcard */

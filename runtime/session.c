@@ -16,8 +16,6 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
-#include <linux/irqflags.h>
-#include <linux/delay.h>
 
 atomic_t stp_state = ATOMIC_INIT(STP_STARTING);
 static atomic_long_t stp_errors = ATOMIC_LONG_INIT(0);

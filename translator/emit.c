@@ -229,12 +229,14 @@ static void access_visit(struct emit *m, struct node *n, void *arg)
 				    !pmap_get(&m->stat_lhs, n));
 		return;
 	case N_ASSIGN:
-		if (n->op == OP_SHL_STAT)
+		if (n->op == OP_SHL_STAT) {	/* its lhs shares: see N_VAR */
 			pmap_put(&m->stat_lhs, n->lhs, (void *)1);
+			return;
+		}
 		/* fall through */
 	case N_INCDEC:
 	case N_DELETE:
-		if (n->lhs->ref && !(n->kind == N_ASSIGN && n->op == OP_SHL_STAT))
+		if (n->lhs->ref)
 			note_access(acc, n->lhs->ref, 1);
 		return;
 	case N_FOREACH:
@@ -445,11 +447,6 @@ static void lock_table(struct emit *m, struct sbuf *o, const char *name,
 	sb_puts(o, "};\n");
 }
 
-static int lock_count(struct vec *acc)
-{
-	return acc->len;
-}
-
 static void entry_visit(struct emit *m, struct node *n, void *arg)
 {
 	(void)arg;
@@ -522,7 +519,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 		  struct sbuf *types, struct sbuf *code, struct sbuf *tables)
 {
 	struct sbuf frame = { 0 }, body = { 0 };
-	struct vec acc = { 0 };
+	struct vec *acc = pmap_get(&m->probe_access, d);
 	const char *pn = ar_printf("p%d", idx);
 
 	m->probe_idx = idx;
@@ -530,9 +527,6 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	walk(m, d->body, entry_visit, NULL);
 	if (m->entries.len)
 		entry_probe(m, idx, d, types, code, tables);
-	walk(m, d->body, access_visit, &acc);
-	if (d->cond)
-		walk(m, d->cond, access_visit, &acc);
 	m->fn = NULL;
 	m->probe = d;
 	m->frame = &frame;
@@ -554,11 +548,11 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 		  "\tstruct %s_locals *l = &c->pl.%s;\n\n\t(void)l;\n%s"
 		  "out: __attribute__((unused));\n}\n\n",
 		  d->name, idx, pn, pn, body.s ? body.s : "");
-	lock_table(m, tables, ar_printf("%s_locks", pn), &acc);
+	lock_table(m, tables, ar_printf("%s_locks", pn), acc);
 	sb_printf(tables, "static const struct stp_probe stp_probe_%d = {\n"
 		  "\t.kind = %s, .pp = %s, .handler = probe_%d,\n"
 		  "\t.locks = %s_locks, .nlocks = %d,\n",
-		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, lock_count(&acc));
+		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, acc->len);
 	if (d->family == PF_KPROBE)
 		sb_printf(tables, "\t.func = %s, .module = %s, .is_return = %d, .syscall = %d,\n",
 			  em_cstr_raw(d->symbol), em_cstr_raw(d->module ? d->module : "kernel"),
@@ -569,6 +563,13 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 }
 
 /* ---- globals ---- */
+
+/* How many entries an array has: its declared size, else MAXMAPENTRIES. */
+static const char *map_max(const struct symbol *s)
+{
+	return s && s->decl && s->decl->size ? ar_printf("%d", s->decl->size) :
+	       "stpd_MAXMAPENTRIES";
+}
 
 static const char *stp_type(enum type t)
 {
@@ -629,21 +630,16 @@ static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
 	sb_puts(o, "};\n");
 }
 
-static int global_used(const struct symbol *s)
-{
-	return s->used;
-}
-
 static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct sbuf *fre)
 {
 	for (int i = 0; i < m->e->global_list.len; i++) {
 		struct symbol *s = m->e->global_list.v[i];
 		const char *g = em_sym(m, s);
 		struct node *d = s->decl;
-		int size = d && d->size ? d->size : 0;
+		int declared = d && d->size;
 		int wrap = d && d->wrap;
 
-		if (!global_used(s))
+		if (!s->used)
 			continue;
 		sb_printf(o, "static struct stp_lock %s_lock = STP_LOCK_INIT;\n", g);
 		if (s->type == T_STATS)
@@ -659,17 +655,16 @@ static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct s
 				sb_printf(o, "static struct stp_pmap *%s;\n", g);
 				sb_printf(alloc, "\t%s = stp_pmap_new(%d, %s, &%s_desc, %s, %d);\n"
 					  "\tif (!%s)\n\t\treturn -ENOMEM;\n", g, s->arity, kt, g,
-					  size ? ar_printf("%d", size) : "stpd_MAXMAPENTRIES", wrap, g);
-				if (size)
+					  map_max(s), wrap, g);
+				if (declared)
 					sb_printf(alloc, "\tstp_pmap_declared_size(%s);\n", g);
 				sb_printf(fre, "\tif (%s)\n\t\tstp_pmap_free(%s);\n", g, g);
 			} else {
 				sb_printf(o, "static struct stp_map *%s;\n", g);
 				sb_printf(alloc, "\t%s = stp_map_new(%d, %s, %s, NULL, %s, %d);\n"
 					  "\tif (!%s)\n\t\treturn -ENOMEM;\n", g, s->arity, kt,
-					  stp_type(s->type), size ? ar_printf("%d", size) : "stpd_MAXMAPENTRIES",
-					  wrap, g);
-				if (size)
+					  stp_type(s->type), map_max(s), wrap, g);
+				if (declared)
 					sb_printf(alloc, "\tstp_map_declared_size(%s);\n", g);
 				sb_printf(fre, "\tif (%s)\n\t\tstp_map_free(%s);\n", g, g);
 			}
@@ -698,8 +693,8 @@ static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct s
 
 /*
  * Globals the script writes and never reads are shown at the end, as
- * SystemTap does: "x=0x5", "a[\"k\",1]=0x2", statistics as their
- * aggregates.
+ * SystemTap 4.8 does: "x=5", "a[\"k\",1]=2" (arrays by value, largest
+ * first), "s=\"str\"", statistics as their aggregates.
  */
 static int display_wanted(const struct symbol *s)
 {
@@ -725,7 +720,7 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 				  "\t\tint i, n = stp_map_sorted(m, 0, -1, STP_AGG_COUNT, NULL, NULL, 0, %s_disp);\n\n"
 				  "\t\tfor (i = 0; i < n; i++) {\n\t\t\te = %s_disp[i];\n"
 				  "\t\t\tstp_out_str(c->h.out, \"%s[\");\n",
-				  em_is_pmap(s) ? ar_printf("stp_pmap_agg(%s)", g) : g, g, g, s->name);
+				  em_map(m, s), g, g, s->name);
 			vec_push(&m->display_arrays, s);
 			for (int k = 0; k < s->arity && k < 9; k++) {
 				if (k)
@@ -878,7 +873,9 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	struct emit m = { .e = e, .s = e->s };
 	struct sbuf types = { 0 }, code = { 0 }, tables = { 0 }, gl = { 0 };
 	struct sbuf alloc = { 0 }, fre = { 0 };
-	struct vec begin = { 0 }, end = { 0 }, err = { 0 }, timers = { 0 };
+	struct vec begin = { 0 }, end = { 0 }, err = { 0 };
+	struct sbuf timers = { 0 };
+	int ntimers = 0;
 	struct vec sorted = { 0 };
 	struct sbuf kprobes = { 0 }, kp_hits = { 0 };
 	int errors = diag_errors();
@@ -886,11 +883,19 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	name_globals(&m);
 	for (int i = 0; i < e->used_functions.len; i++)
 		function_access(&m, e->used_functions.v[i]);
+	/*
+	 * One walk of each handler finds its globals, and on the way the
+	 * histograms, @variance uses and foreach sites that the globals'
+	 * declarations (emitted first) need.
+	 */
 	for (int i = 0; i < e->probes.len; i++) {
 		struct derived_probe *d = e->probes.v[i];
-		struct vec scratch = { 0 };
+		struct vec *acc = ar_alloc(sizeof(*acc));
 
-		walk(&m, d->body, access_visit, &scratch);
+		memset(acc, 0, sizeof(*acc));
+		walk(&m, d->body, access_visit, acc);
+		walk(&m, d->cond, access_visit, acc);
+		pmap_put(&m.probe_access, d, acc);
 	}
 	globals(&m, &gl, &alloc, &fre);
 	for (int i = 0; i < e->used_functions.len; i++)
@@ -913,8 +918,8 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 		case PF_END: vec_push(&end, (void *)ref); break;
 		case PF_ERROR: vec_push(&err, (void *)ref); break;
 		case PF_TIMER: case PF_PROFILE:
-			vec_push(&timers, d);
-			vec_push(&timers, (void *)(intptr_t)i);
+			timer_entry(&timers, i, d);
+			ntimers++;
 			break;
 		case PF_KPROBE:
 			kprobe_entry(&m, &kprobes, &kp_hits, i, d);
@@ -962,12 +967,9 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	probe_list(o, "stp_begin", "STP_NBEGIN", &begin);
 	probe_list(o, "stp_end", "STP_NEND", &end);
 	probe_list(o, "stp_errorp", "STP_NERRORP", &err);
-	sb_puts(o, "\nstatic struct stp_timer stp_timers[] = {\n");
-	for (int i = 0; i < timers.len; i += 2)
-		timer_entry(o, (int)(intptr_t)timers.v[i + 1], timers.v[i]);
-	if (!timers.len)
-		sb_puts(o, "\t{ .probe = NULL },\n");
-	sb_printf(o, "};\n#define STP_NTIMERS %d\n\n", timers.len / 2);	sb_printf(o, "%s", kp_hits.s ? kp_hits.s : "");
+	sb_printf(o, "\nstatic struct stp_timer stp_timers[] = {\n%s};\n#define STP_NTIMERS %d\n\n",
+		  timers.s ? timers.s : "\t{ .probe = NULL },\n", ntimers);
+	sb_printf(o, "%s", kp_hits.s ? kp_hits.s : "");
 	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
 		  kprobes.s ? kprobes.s : "\t{ .probe = NULL },\n", m.nkprobes);
 	sb_puts(o, "static void stp_gen_free(void)\n{\n");
@@ -980,30 +982,30 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	for (int i = 0; i < e->global_list.len; i++) {
 		struct symbol *s = e->global_list.v[i];
 
-		if (global_used(s) && s->type == T_STATS)
+		if (s->used && s->type == T_STATS)
 			sb_printf(o, "\tif (stp_stat_desc_init(&%s_desc))\n\t\treturn -EINVAL;\n",
 				  em_sym(&m, s));
 	}
 	sb_printf(o, "%s", alloc.s ? alloc.s : "");
 	for (int i = 0; i < m.foreach_sites.len; i++) {
 		struct node *n = m.foreach_sites.v[i];
-		struct symbol *s = n->fe->array->ref;
-		struct node *d = s ? s->decl : NULL;
-		const char *max = d && d->size ? ar_printf("%d", d->size) : "stpd_MAXMAPENTRIES";
 
 		sb_printf(o, "\tstp_fe%d_max = %s;\n"
 			  "\tstp_fe%d = stp_zalloc(sizeof(*stp_fe%d) * nr_cpu_ids * stp_fe%d_max);\n"
-			  "\tif (!stp_fe%d)\n\t\treturn -ENOMEM;\n", i, max, i, i, i, i);
+			  "\tif (!stp_fe%d)\n\t\treturn -ENOMEM;\n", i, map_max(n->fe->array->ref),
+			  i, i, i, i);
 	}
 	for (int i = 0; i < m.display_arrays.len; i++) {
 		struct symbol *s = m.display_arrays.v[i];
 		const char *g = em_sym(&m, s);
 
 		sb_printf(o, "\t%s_disp = stp_zalloc(sizeof(*%s_disp) * %s);\n"
-			  "\tif (!%s_disp)\n\t\treturn -ENOMEM;\n", g, g,
-			  s->decl && s->decl->size ? ar_printf("%d", s->decl->size) : "stpd_MAXMAPENTRIES", g);
+			  "\tif (!%s_disp)\n\t\treturn -ENOMEM;\n", g, g, map_max(s), g);
 	}
 	sb_puts(o, "\treturn 0;\n}\n\n#include \"runtime/runtime.c\"\n");
+	free(timers.s);
+	free(kprobes.s);
+	free(kp_hits.s);
 	free(types.s);
 	free(code.s);
 	free(tables.s);

@@ -41,6 +41,7 @@ struct emit {
 	struct pmap stat_shift;		/* stat symbol -> @variance shift+1 */
 	struct pmap stat_variance;	/* stat symbols @variance reads */
 	struct pmap fn_access;		/* struct function * -> struct vec */
+	struct pmap probe_access;	/* struct derived_probe * -> struct vec */
 	struct vec foreach_sites;	/* struct node * (N_FOREACH) */
 	struct pmap fe_site;		/* N_FOREACH -> site number + 1 */
 	struct pmap stat_lhs;		/* lhs nodes of "<<<" */
@@ -73,7 +74,8 @@ void em_expr(struct emit *m, struct node *n);
 const char *em_keys(struct emit *m, struct vec *args);
 /* The aggregate (STP_AGG_*) name for "@count" etc. */
 const char *em_agg(const char *at);
-const char *em_overflow(const struct symbol *s);
+/* The map an array's values are read from (aggregated for statistics). */
+const char *em_map(struct emit *m, const struct symbol *s);
 /*
  * The statistic "s" or "a[k]" reads, as a struct stp_stat * expression
  * (NULL for an absent element), after declaring what it needs; *desc is

@@ -51,33 +51,50 @@ const char *em_keys(struct emit *m, struct vec *args)
 	return k;
 }
 
-/* SystemTap's words for a full array, naming the limit to raise. */
-const char *em_overflow(const struct symbol *s)
+/*
+ * "if (full) fail": a full array, in SystemTap's words, naming the
+ * limit to raise.
+ */
+static void fail_if_full(struct emit *m, const char *full, const struct symbol *s,
+			 const struct loc *l)
 {
-	if (s->decl && s->decl->size)
-		return ar_printf("\"Array overflow, check size limit (%d)\"", s->decl->size);
-	return "\"Array overflow, check MAXMAPENTRIES\"";
+	const char *msg = s->decl && s->decl->size ?
+		ar_printf("\"Array overflow, check size limit (%d)\"", s->decl->size) :
+		"\"Array overflow, check MAXMAPENTRIES\"";
+
+	sb_printf(m->o, "if (%s) STP_FAIL(&c->h, %s, %s, %s); ", full, msg,
+		  em_where(m, l, ar_printf("identifier '%s'", s->name)), m->unwind);
 }
 
-/* The map a symbol's values live in, aggregated for statistics. */
-static const char *map_of(struct emit *m, const struct symbol *s)
+const char *em_map(struct emit *m, const struct symbol *s)
 {
 	if (em_is_pmap(s))
 		return ar_printf("stp_pmap_agg(%s)", em_sym(m, s));
 	return em_sym(m, s);
 }
 
+/*
+ * The entry "arr[k...]" names, or NULL, after declaring the keys and
+ * the map (*mp) it was looked up in.
+ */
+static const char *index_find(struct emit *m, struct node *n, const char **mp)
+{
+	const char *k = em_keys(m, &n->args), *e = em_tmp(m, "e");
+
+	*mp = em_tmp(m, "m");
+	sb_printf(m->o, "struct stp_map *%s = %s; struct stp_map_entry *%s = stp_map_find(%s, %s); ",
+		  *mp, em_map(m, n->ref), e, *mp, k);
+	return e;
+}
+
 /* arr[k...] read: 0 or "" when absent. */
 static void index_read(struct emit *m, struct node *n)
 {
 	struct symbol *s = n->ref;
-	const char *k, *e, *mp = em_tmp(m, "m");
+	const char *e, *mp;
 
 	out(m, "({ ");
-	k = em_keys(m, &n->args);
-	e = em_tmp(m, "e");
-	sb_printf(m->o, "struct stp_map *%s = %s; struct stp_map_entry *%s = stp_map_find(%s, %s); ",
-		  mp, map_of(m, s), e, mp, k);
+	e = index_find(m, n, &mp);
 	if (s->type == T_STRING) {
 		const char *t = em_str_tmp(m);
 
@@ -90,12 +107,10 @@ static void index_read(struct emit *m, struct node *n)
 
 static void in_expr(struct emit *m, struct node *n)
 {
-	struct symbol *s = n->ref;
-	const char *k;
+	const char *mp;
 
 	out(m, "({ ");
-	k = em_keys(m, &n->args);
-	sb_printf(m->o, "(int64_t)(stp_map_find(%s, %s) != NULL); })", map_of(m, s), k);
+	sb_printf(m->o, "(int64_t)(%s != NULL); })", index_find(m, n, &mp));
 }
 
 /*
@@ -111,8 +126,7 @@ static const char *index_entry(struct emit *m, struct node *n, const char *k,
 
 	*mp = em_sym(m, s);
 	sb_printf(m->o, "struct stp_map_entry *%s = stp_map_insert(%s, %s); ", e, *mp, k);
-	sb_printf(m->o, "if (!%s) STP_FAIL(&c->h, %s, %s, %s); ", e, em_overflow(s),
-		  em_where(m, &n->loc, ar_printf("identifier '%s'", s->name)), m->unwind);
+	fail_if_full(m, ar_printf("!%s", e), s, &n->loc);
 	return e;
 }
 
@@ -292,11 +306,9 @@ static void stat_add(struct emit *m, struct node *n)
 		k = em_keys(m, &t->args);
 		sb_printf(m->o, "%s = ", v);
 		em_expr(m, n->rhs);
-		sb_printf(m->o, "; if (stp_pmap_add(%s, %s, %s)) STP_FAIL(&c->h, "
-			  "%s, %s, %s); %s; })",
-			  em_sym(m, s), k, v, em_overflow(s),
-			  em_where(m, &t->loc, ar_printf("identifier '%s'", s->name)),
-			  m->unwind, v);
+		out(m, "; ");
+		fail_if_full(m, ar_printf("stp_pmap_add(%s, %s, %s)", em_sym(m, s), k, v), s, &t->loc);
+		sb_printf(m->o, "%s; })", v);
 		return;
 	}
 	em_expr(m, n->rhs);
@@ -387,12 +399,8 @@ const char *em_stat(struct emit *m, struct node *arg, const char **desc)
 
 	*desc = ar_printf("%s_desc", em_sym(m, s));
 	if (arg->kind == N_INDEX) {
-		const char *k = em_keys(m, &arg->args);
-		const char *mp = em_tmp(m, "m"), *e = em_tmp(m, "e");
+		const char *mp, *e = index_find(m, arg, &mp);
 
-		sb_printf(m->o, "struct stp_map *%s = stp_pmap_agg(%s); "
-			  "struct stp_map_entry *%s = stp_map_find(%s, %s); ",
-			  mp, em_sym(m, s), e, mp, k);
 		return ar_printf("(%s ? stp_entry_stat(%s, %s) : NULL)", e, mp, e);
 	}
 	return ar_printf("stp_pstat_agg(%s)", em_sym(m, s));

@@ -185,8 +185,7 @@ static void foreach(struct emit *m, struct node *n)
 	sb_puts(m->o, "{\n");
 	m->indent++;
 	ind(m);
-	sb_printf(m->o, "struct stp_map *%s = %s;\n", mp,
-		  em_is_pmap(s) ? ar_printf("stp_pmap_agg(%s)", em_sym(m, s)) : em_sym(m, s));
+	sb_printf(m->o, "struct stp_map *%s = %s;\n", mp, em_map(m, s));
 	ind(m);
 	sb_printf(m->o, "int64_t _limit = ");
 	if (fe->limit)

@@ -43,10 +43,8 @@ static const char *helper(const char *name)
 	return name;
 }
 
-static void stprun_args(const struct session *s, struct vec *av, const char *ko,
-			const char *cmd_prefix)
+static void stprun_args(const struct session *s, struct vec *av, const char *ko)
 {
-	(void)cmd_prefix;
 	for (int i = 0; i < s->verbose; i++)
 		vec_push(av, "-v");
 	if (s->output_file) {
@@ -104,7 +102,7 @@ static int run_remote_qemu(struct session *s, const char *ko)
 		perror("stp: mkstemp");
 		return 1;
 	}
-	stprun_args(s, &cmd, ar_printf("/files/%s", base), NULL);
+	stprun_args(s, &cmd, ar_printf("/files/%s", base));
 	sb_puts(&script, "stprun");
 	for (int i = 0; i < cmd.len; i++)
 		sb_printf(&script, " %s", shell_quote(cmd.v[i]));
@@ -153,7 +151,7 @@ int run_pass5(struct session *s, const char *ko)
 		return run_remote_qemu(s, ko);
 	}
 	vec_push(&av, (void *)helper("stprun"));
-	stprun_args(s, &av, ko, NULL);
+	stprun_args(s, &av, ko);
 	vec_push(&av, NULL);
 	if (s->verbose)
 		fprintf(stderr, "Pass 5: starting run.\n");
