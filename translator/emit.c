@@ -701,6 +701,20 @@ static int display_wanted(const struct symbol *s)
 	return s->used && s->writes && !s->reads && s->file && s->file->is_user;
 }
 
+/* What follows the name: "=5", "=\"s\"" or " @count=...", a newline. */
+static void display_value(struct sbuf *b, const char *ind, const struct symbol *s,
+			  const char *g, const char *stat, const char *str, const char *lng)
+{
+	if (s->type == T_STATS)
+		sb_printf(b, "%sstp_display_stat(c->h.out, %s, &%s_desc, 1);\n", ind, stat, g);
+	else if (s->type == T_STRING)
+		sb_printf(b, "%sstp_out_char(c->h.out, '=');\n%sstp_display_str(c->h.out, %s);\n",
+			  ind, ind, str);
+	else
+		sb_printf(b, "%sstp_display_long(c->h.out, %s);\n", ind, lng);
+	sb_printf(b, "%sstp_out_char(c->h.out, '\\n');\n", ind);
+}
+
 static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables,
 			  struct vec *end_list)
 {
@@ -731,24 +745,13 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 					sb_printf(&body, "\t\t\tstp_out_long(c->h.out, stp_entry_key(m, e, %d).l);\n", k);
 			}
 			sb_puts(&body, "\t\t\tstp_out_char(c->h.out, ']');\n");
-			if (s->type == T_STATS)
-				sb_printf(&body, "\t\t\tstp_display_stat(c->h.out, stp_entry_stat(m, e), &%s_desc, 1);\n", g);
-			else if (s->type == T_STRING)
-				sb_puts(&body, "\t\t\tstp_out_char(c->h.out, '=');\n"
-					"\t\t\tstp_display_str(c->h.out, stp_entry_str(m, e));\n");
-			else
-				sb_puts(&body, "\t\t\tstp_display_long(c->h.out, *stp_entry_long(m, e));\n");
-			sb_puts(&body, "\t\t\tstp_out_char(c->h.out, '\\n');\n\t\t}\n\t}\n");
+			display_value(&body, "\t\t\t", s, g, "stp_entry_stat(m, e)",
+				      "stp_entry_str(m, e)", "*stp_entry_long(m, e)");
+			sb_puts(&body, "\t\t}\n\t}\n");
 			continue;
 		}
 		sb_printf(&body, "\tstp_out_str(c->h.out, \"%s\");\n", s->name);
-		if (s->type == T_STATS)
-			sb_printf(&body, "\tstp_display_stat(c->h.out, stp_pstat_agg(%s), &%s_desc, 1);\n", g, g);
-		else if (s->type == T_STRING)
-			sb_printf(&body, "\tstp_out_char(c->h.out, '=');\n\tstp_display_str(c->h.out, %s);\n", g);
-		else
-			sb_printf(&body, "\tstp_display_long(c->h.out, %s);\n", g);
-		sb_puts(&body, "\tstp_out_char(c->h.out, '\\n');\n");
+		display_value(&body, "\t", s, g, ar_printf("stp_pstat_agg(%s)", g), g, g);
 	}
 	if (!body.s)
 		return;
