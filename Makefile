@@ -25,10 +25,11 @@ PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass1.c translator/library.c translator/clone.c \
 	translator/ksyms.c translator/modsyms.c translator/probes.c \
-	translator/resolve.c \
+	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c \
+	translator/dwarf_probe.c translator/dwarf_var.c translator/uprobes.c \
 	translator/infer.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/emit.c translator/emit_expr.c \
-	translator/emit_stmt.c translator/build.c translator/run.c translator/driver.c
+	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)
@@ -72,7 +73,7 @@ $(B)/tests/rt_%: tests/unit/rt_%.c tests/unit/unit.h tests/unit/rt_host.c $(B)/l
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -Iruntime -o $@ $< tests/unit/rt_host.c $(B)/libstprt-host.a
 
 stp: $(DRIVER_OBJ) $(B)/libstpparse.a
-	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a -lelf
+	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a -ldw -lelf
 
 $(B)/libstpparse.a: $(PARSER_OBJ)
 	rm -f $@

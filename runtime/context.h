@@ -172,6 +172,8 @@ int stp_regex_match(const char *s, const char *re);
 #include "timer.h"
 #include "stack.h"
 #include "kprobes.h"
+#include "uprobes.h"
 #include "probe.h"
+#include "target.h"
 
 #endif

@@ -29,7 +29,8 @@
 			"-D STP_BUFFER_SIZE=N")				\
 	X(MSG_DROPPED,	"control messages dropped", NULL)		\
 	X(KRET_MISSED,	"kretprobe returns missed", ".maxactive(N)")	\
-	X(KPROBE_SKIPPED, "probe points skipped: kprobes refused them (stp -v names them)", NULL)
+	X(KPROBE_SKIPPED, "probe points skipped: kprobes refused them (stp -v names them)", NULL) \
+	X(UPROBE_SKIPPED, "probe points skipped: uprobes refused them (stp -v names them)", NULL)
 
 enum stp_event {
 #define STP_EV_ENUM(name, what, knob) STP_EV_##name,

@@ -39,6 +39,7 @@ static int stp_kprobe_register(struct stp_kprobe *k)
 
 		memset(rp, 0, sizeof(*rp));
 		rp->kp.symbol_name = k->symbol;
+		rp->kp.offset = k->offset;
 		rp->handler = stp_kretprobe_hit;
 		if (k->entry) {
 			rp->entry_handler = stp_kretprobe_entry;
@@ -49,6 +50,7 @@ static int stp_kprobe_register(struct stp_kprobe *k)
 	}
 	memset(&k->u.kp, 0, sizeof(k->u.kp));
 	k->u.kp.symbol_name = k->symbol;
+	k->u.kp.offset = k->offset;
 	k->u.kp.pre_handler = k->hit;
 	return register_kprobe(&k->u.kp);
 }

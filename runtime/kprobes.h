@@ -13,6 +13,7 @@ struct stp_kprobe {
 	kprobe_pre_handler_t hit;	/* entry probes: the generated handler,
 					 * the hit path inlined (probe.h) */
 	const char *symbol;		/* "vfs_read", or "ext4:ext4_sync_fs" */
+	unsigned int offset;		/* from the symbol (DWARF probes) */
 	int is_return, maxactive;
 	int required;			/* named, not matched by a wildcard */
 	const struct stp_probe *entry;	/* .return with @entry: its saves */

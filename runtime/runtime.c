@@ -14,4 +14,5 @@
 #include "stack.c"
 #include "timer.c"
 #include "kprobes.c"
+#include "uprobes.c"
 #include "session.c"

@@ -4,7 +4,7 @@
  * entry and exit.  States:
  *
  *   STARTING  loaded; stprun's START runs the begin probes
- *   RUNNING   begin probes done; timers and kprobes armed
+ *   RUNNING   begin probes done; timers, kprobes and uprobes armed
  *   STOPPING  exit() or stprun's STOP: nothing but end probes runs
  *   ERROR     too many errors: nothing but error probes runs
  *   DONE      end or error probes ran, output flushed
@@ -106,12 +106,18 @@ static int stp_arm(void)
 {
 	int rc = stp_kprobes_arm();
 
+	if (!rc)
+		rc = stp_uprobes_arm();
+	if (!rc)
+		rc = stp_procprobes_arm();
 	return rc ? rc : stp_timers_arm();
 }
 
 static void stp_disarm(void)
 {
 	stp_timers_disarm();
+	stp_procprobes_disarm();
+	stp_uprobes_disarm();
 	atomic_long_add(stp_kprobes_disarm(), &stp_skipped);
 }
 

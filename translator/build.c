@@ -239,6 +239,8 @@ const char *build_cache_key(const struct session *s, const char *module)
 	}
 	if (s->script_file)
 		hash_file(&h, s->script_file);
+	for (int i = 0; i < s->user_files.len; i++)	/* uprobes' offsets */
+		hash_file(&h, s->user_files.v[i]);
 	if (s->script_text)
 		sb_printf(&h, "e:%zx;", util_hash(s->script_text, strlen(s->script_text)));
 	for (int i = 0; i < s->argc; i++)

@@ -68,7 +68,11 @@ enum probe_family {
 	PF_TIMER,		/* timer.ms(N) ...; interval_ns, randomize */
 	PF_PROFILE,		/* timer.profile */
 	PF_KPROBE,		/* kprobe.function / kernel.function by symbol */
+	PF_UPROBE,		/* process("PATH").function/.statement */
+	PF_PROCESS,		/* process.begin / process.end */
 };
+
+struct dwarf_file;
 
 struct derived_probe {
 	struct probe_point *pp;		/* concrete probe point */
@@ -87,6 +91,21 @@ struct derived_probe {
 	const char *symbol;		/* kprobe: kernel symbol */
 	const char *module;		/* kprobe: module, or NULL */
 	int is_return, maxactive;
+	/* DWARF probes (kernel.function, .statement, process(...)): */
+	struct dwarf_file *dwf;		/* the debuginfo, or NULL */
+	uint64_t die;			/* the function, or inlined instance */
+	uint64_t pc;			/* where it fires (link-time address) */
+	uint64_t entry_pc;		/* the function's entry (for @entry) */
+	const char *kp_symbol;		/* kprobe: the symbol it is placed by
+					 * (symbol is the function's name) */
+	int64_t offset;			/* kprobe: from kp_symbol */
+	int inlined;			/* an inlined instance */
+	/* uprobes: */
+	const char *path;		/* the program or library */
+	uint64_t file_offset;		/* of pc in that file */
+	int process_end;		/* PF_PROCESS: .end, else .begin */
+	const char *exe;		/* .library(): fires in processes of
+					 * this program only; else NULL */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */
@@ -124,6 +143,14 @@ struct symbol *global_lookup(struct elab *e, const char *name,
 /* probes.c */
 void probes_expand_file(struct elab *e, struct lib_file *f);
 
+/* uprobes.c: process(...) points.  -1 when pp is none; 0 after an
+ * error; 1 when out holds the points found (struct derived_probe *
+ * templates: pp, family and the uprobe fields), none for an optional
+ * point that names nothing there is. */
+int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out);
+/* The uprobe fields of template t, into d. */
+void uprobes_copy(struct derived_probe *d, const struct derived_probe *t);
+
 /* ksyms.c */
 struct ksyms *ksyms_load(const struct session *s, const char **why);
 /* Why kprobes cannot take a symbol. */
@@ -136,6 +163,10 @@ enum ksym_refusal ksyms_refusal(const struct ksyms *k, const char *name);
 /* Symbols matching a glob, sorted; skipped counts blacklisted ones. */
 void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 		 int *skipped);
+
+const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
+		     unsigned long long *off);
+int ksyms_exported(const struct ksyms *k, const char *name);
 
 /* modsyms.c */
 const char *modsyms_path(const struct session *s, const char *module);

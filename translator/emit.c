@@ -557,6 +557,8 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 		sb_printf(tables, "\t.func = %s, .module = %s, .is_return = %d, .syscall = %d,\n",
 			  em_cstr_raw(d->symbol), em_cstr_raw(d->module ? d->module : "kernel"),
 			  d->is_return, !strncmp(d->symbol, "__x64_sys_", 10));
+	else if (d->family == PF_UPROBE || d->family == PF_PROCESS)
+		em_uprobe_fields(tables, d);
 	sb_puts(tables, "};\n\n");
 	free(frame.s);
 	free(body.s);
@@ -771,11 +773,14 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int idx,
 			 const struct derived_probe *d)
 {
-	const char *sym = d->module ? ar_printf("%s:%s", d->module, d->symbol) : d->symbol;
+	const char *ks = d->kp_symbol ? d->kp_symbol : d->symbol;
+	const char *sym = d->module ? ar_printf("%s:%s", d->module, ks) : ks;
 	int required = !from_wildcard(d) && !d->pp->optional;
 
 	sb_printf(o, "\t{ .probe = &stp_probe_%d, .symbol = %s, .is_return = %d, .maxactive = %d, "
 		  ".required = %d", idx, em_cstr_raw(sym), d->is_return, d->maxactive, required);
+	if (d->offset)
+		sb_printf(o, ", .offset = %lld", (long long)d->offset);
 	if (!d->is_return) {
 		/*
 		 * Each kprobe's own entry: handler and locks known here, so
@@ -927,6 +932,9 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 		case PF_KPROBE:
 			kprobe_entry(&m, &kprobes, &kp_hits, i, d);
 			break;
+		case PF_UPROBE: case PF_PROCESS:
+			em_uprobe_entry(&m, i, d);
+			break;
 		case PF_NEVER:
 			break;
 		}
@@ -975,6 +983,7 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	sb_printf(o, "%s", kp_hits.s ? kp_hits.s : "");
 	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
 		  kprobes.s ? kprobes.s : "\t{ .probe = NULL },\n", m.nkprobes);
+	em_uprobe_tables(&m, o);
 	sb_puts(o, "static void stp_gen_free(void)\n{\n");
 	for (int i = 0; i < m.foreach_sites.len; i++)
 		sb_printf(o, "\tstp_free(stp_fe%d);\n", i);

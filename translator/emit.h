@@ -51,6 +51,8 @@ struct emit {
 	struct vec entries;		/* this probe's @entry nodes */
 	struct vec extra_locals;	/* more members of the locals union */
 	int nkprobes;
+	struct sbuf uprobes, procs;	/* emit_uprobe.c's table entries */
+	int nuprobes, nprocs;
 	const char *script_name;	/* for error positions */
 };
 
@@ -85,6 +87,14 @@ const char *em_stat(struct emit *m, struct node *arg, const char **desc);
 int em_may_fail(const struct function *f);
 /* A call of a script function (value: its return, or 0). */
 void em_call(struct emit *m, struct node *n);
+
+/* emit_uprobe.c: process(...) probes */
+/* What probefunc() and probemod() read, in its struct stp_probe. */
+void em_uprobe_fields(struct sbuf *o, const struct derived_probe *d);
+/* Its entry in the uprobe or process table (probe idx, just emitted). */
+void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* The tables, stp_uprobes[] and stp_procprobes[], even when empty. */
+void em_uprobe_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);

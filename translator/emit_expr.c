@@ -534,9 +534,16 @@ void em_expr(struct emit *m, struct node *n)
 		out(m, "))");
 		return;
 	case N_AT:
-		at(m, n);
+		if (n->ref && (!strcmp(n->name, "@cast") || !strcmp(n->name, "@var")))
+			em_call(m, n);
+		else
+			at(m, n);
 		return;
 	case N_TARGET:
+		if (n->ref) {	/* DWARF's generated function (dwarf_var.c) */
+			em_call(m, n);
+			return;
+		}
 		if (!strcmp(n->name, "$return") && !n->comps.len) {
 			sb_puts(m->o, "((int64_t)stp_return_value(c->h.regs))");
 			return;

@@ -257,6 +257,8 @@ static enum type at(struct ictx *ic, struct node *n)
 {
 	const char *s = n->name;
 
+	if (n->ref && (!strcmp(s, "@cast") || !strcmp(s, "@var")))
+		return call(ic, n);
 	if (is_agg(s) || !strcmp(s, "@hist_linear") || !strcmp(s, "@hist_log")) {
 		need(ic, n->args.v[0], T_STATS);
 		for (int i = 1; i < n->args.len; i++)
@@ -361,8 +363,8 @@ static enum type ty_node(struct ictx *ic, struct node *n)
 	case N_AT:
 		return at(ic, n);
 	case N_TARGET:
-		/* only "$return" gets here without debuginfo (resolve.c) */
-		return T_LONG;
+		/* DWARF made it a call (resolve.c); else "$return" alone */
+		return n->ref ? call(ic, n) : T_LONG;
 	case N_UNARY:
 	case N_INCDEC:
 		need(ic, n->lhs, T_LONG);

@@ -36,6 +36,7 @@ struct ksyms {
 	size_t nslots;
 	char *text;
 	const char *path;
+	struct pmap exported;	/* interned names of EXPORT_SYMBOLs */
 };
 
 static struct ksym *lookup(const struct ksyms *k, const char *name)
@@ -78,7 +79,7 @@ static const char *const no_probe_sections[][2] = {
 };
 
 /* Bumped when what the cache holds changes (the sections above). */
-#define KSYMS_CACHE_VERSION 2
+#define KSYMS_CACHE_VERSION 3
 
 #define NSECTIONS (sizeof(no_probe_sections) / sizeof(no_probe_sections[0]))
 
@@ -230,6 +231,9 @@ static void save_cache(const char *path, const struct ksyms *k,
 		fprintf(f, "%llx t %s\n", k->v[i].addr, k->v[i].name);
 	for (int i = 0; i < kbl->len; i++)
 		fprintf(f, "0 d _kbl_addr_%s\n", (char *)kbl->v[i]);
+	for (size_t i = 0; i < k->exported.cap; i++)
+		if (k->exported.keys[i])
+			fprintf(f, "0 r __ksymtab_%s\n", (const char *)k->exported.keys[i]);
 	if (fclose(f) || rename(tmp, path))
 		unlink(tmp);
 }
@@ -272,6 +276,8 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 				add(k, name, addr);
 			else if (len > 10 && !memcmp(name, "_kbl_addr_", 10))
 				vec_push(&kbl, (void *)(name + 10));
+			else if (len > 10 && !memcmp(name, "__ksymtab_", 10))
+				pmap_put(&k->exported, intern(name + 10, len - 10), (void *)1);
 		}
 		p = next;
 	}
@@ -318,4 +324,34 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 		vec_push(out, (void *)intern(sym->name, strlen(sym->name)));
 	}
 	qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
+}
+
+/* The symbol a kprobe can name to reach addr: the nearest at or before
+ * it whose name is unique (kprobes look names up, and take the first
+ * of several), with the offset from it.  NULL when none is. */
+const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
+		     unsigned long long *off)
+{
+	const struct ksym *best = NULL;
+
+	for (int i = 0; i < k->n; i++) {
+		const struct ksym *s = &k->v[i];
+
+		if (s->addr <= addr && (!best || s->addr > best->addr) &&
+		    lookup(k, s->name) == s)
+			best = s;
+	}
+	if (!best)
+		return NULL;
+	for (int i = 0; i < k->n; i++)
+		if (&k->v[i] != best && !strcmp(k->v[i].name, best->name))
+			return NULL;
+	*off = addr - best->addr;
+	return intern(best->name, strlen(best->name));
+}
+
+/* Whether EXPORT_SYMBOL exports name (it leaves __ksymtab_NAME). */
+int ksyms_exported(const struct ksyms *k, const char *name)
+{
+	return pmap_get(&k->exported, intern(name, strlen(name))) != NULL;
 }

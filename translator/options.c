@@ -63,6 +63,7 @@ static void usage(FILE *f)
 "  --compatible=VERSION  language compatibility level (systemtap_v)\n"
 "  --remote=qemu  run in a throwaway QEMU guest\n"
 "  --vmlinux=PATH kernel debuginfo to use\n"
+"  -d FILE        debuginfo of a module or program (FILE.ko, FILE.debug)\n"
 "  --sysroot=DIR  the target's root directory (System.map, headers)\n"
 "  --help         this text\n"
 "  --version      version and build information\n", f);
@@ -135,7 +136,8 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case 'L': s->list_probe = arg; s->list_vars = 1; return 0;
 	case LONG_COMPATIBLE: s->compatible = arg; return 0;
 	case LONG_REMOTE: s->remote = arg; return 0;
-	case LONG_VMLINUX: return 0;
+	case LONG_VMLINUX: s->vmlinux = arg; return 0;
+	case 'd': vec_push(&s->debug_files, (void *)arg); return 0;
 	case LONG_SYSROOT: s->sysroot = arg; return 0;
 	default: return 1;
 	}
@@ -150,7 +152,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 	s->warn_mode = 1;
 	opterr = 0;
 	/* '+': options stop at the script file; the rest are its arguments */
-	while ((c = getopt_long(argc, argv, "+p:ve:I:D:G:B:gm:r:o:c:x:s:kuwWl:L:",
+	while ((c = getopt_long(argc, argv, "+p:ve:I:D:G:B:gm:r:o:c:x:s:kuwWl:L:d:",
 				long_opts, NULL)) != -1) {
 		if (c == LONG_HELP) {
 			usage(stdout);

@@ -6,6 +6,7 @@
  * types make no sense for names that did not resolve.
  */
 #include "elab.h"
+#include "dw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,8 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 	const char *line;
 
 	sb_puts(&sb, d->list_name);
+	if (with_vars && d->dwf)
+		sb_puts(&sb, dwarf_list_vars(e, d));
 	for (int k = 0; with_vars && k < d->locals.len; k++) {
 		struct symbol *s = d->locals.v[k];
 

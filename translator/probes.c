@@ -16,6 +16,7 @@
  * matches, "if (e)" conditions combine with "&&" along the way.
  */
 #include "elab.h"
+#include "dw.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -553,12 +554,221 @@ static int symbol_point(struct expansion *x, struct probe_point *pp,
 	return names.len ? 1 : 0;
 }
 
+/* ---- DWARF probe points ---- */
+
+/* The kernel's debuginfo, opened once; NULL (and *why) without it. */
+static struct dwarf_file *kernel_dwarf(struct elab *e, const char **why)
+{
+	static struct dwarf_file *f;
+	static const char *failed;
+	const char *path;
+
+	if (f || failed) {
+		*why = failed;
+		return f;
+	}
+	path = dwarf_find_kernel(e->s, NULL, why);
+	f = path ? dwarf_open(path, "kernel", 0, why) : NULL;
+	if (!f)
+		failed = *why;
+	return f;
+}
+
+/*
+ * kernel.function(P)[.call|.exported|.inline|.return[.maxactive(N)]]
+ * kernel.statement(P | ADDR)[.absolute]
+ * with the kernel's DWARF.  -1 when pp is no such point or there is no
+ * debuginfo and the symbol table can do (kernel.function("name")).
+ */
+static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+{
+	struct probe_comp *c = pp->comps;
+	struct dwarf_file *f;
+	struct dw_pattern pat;
+	const char *why = NULL;
+	int stmt, ret = 0, call = 0, inl = 0, exported = 0, absolute = 0, flags = 0;
+	int64_t maxactive = 0;
+	struct vec pts = { 0 };
+	int64_t addr = -1;
+	int made = 0;
+
+	if (pp->ncomps < 2 || !is(&c[0], "kernel") || !c[1].arg)
+		return -1;
+	stmt = is(&c[1], "statement");
+	if (!stmt && !is(&c[1], "function"))
+		return -1;
+	for (int k = 2; k < pp->ncomps; k++) {
+		if (!stmt && is(&c[k], "return") && !c[k].arg && !ret && !call && !inl)
+			ret = 1;
+		else if (!stmt && is(&c[k], "call") && !c[k].arg && !ret && !call && !inl)
+			call = 1;
+		else if (!stmt && is(&c[k], "inline") && !c[k].arg && !ret && !call && !inl)
+			inl = 1;
+		else if (!stmt && is(&c[k], "exported") && !c[k].arg && !exported)
+			exported = 1;
+		else if (stmt && is(&c[k], "absolute") && !c[k].arg && !absolute)
+			absolute = 1;
+		else if (ret && is(&c[k], "maxactive") && !maxactive) {
+			if (!num_arg(x, &c[k], &maxactive, 1))
+				return 0;
+		} else
+			return -1;
+	}
+	if (c[1].arg->kind == N_NUM) {
+		if (!stmt)
+			return -1;
+		addr = c[1].arg->num;
+	} else if (c[1].arg->kind != N_STR) {
+		return -1;
+	}
+	if (absolute && !x->e->s->guru) {
+		sem_error(&c[1].loc, "kernel.statement(...).absolute needs guru mode (-g)");
+		x->failed = 1;
+		return 0;
+	}
+	if (addr < 0 && !dwarf_parse_pattern(c[1].arg->str, &pat)) {
+		sem_error(&c[1].arg->loc, "'%s' is no function pattern: NAME[@FILE[:LINE|:N-M|:*|+N]]",
+			  c[1].arg->str);
+		x->failed = 1;
+		return 0;
+	}
+	if (stmt && addr < 0 && pat.line_lo < 0 && !pat.all_lines) {
+		sem_error(&c[1].arg->loc, "kernel.statement(\"%s\") needs a line: \"func@file:N\"",
+			  c[1].arg->str);
+		x->failed = 1;
+		return 0;
+	}
+	f = kernel_dwarf(x->e, &why);
+	if (!f) {
+		/* a plain name: the symbol table (kprobes) will do */
+		if (!stmt && addr < 0 && !pat.file && !inl && !exported)
+			return -1;
+		sem_error(&pp->loc, "%s needs the kernel's debuginfo: %s", pp_text(pp), why);
+		x->failed = 1;
+		return 0;
+	}
+	if (!need_ksyms(x, &pp->loc))
+		return 0;
+	if (addr >= 0) {
+		struct dw_point *pt = ar_alloc(sizeof(*pt));
+		struct dw_entry *fe = ar_alloc(sizeof(*fe));
+		Dwarf_Die cu, fn;
+
+		/* the function around the address, for its variables */
+		fe->name = "";
+		pt->fn = fe;
+		pt->pc = pt->entry_pc = (uint64_t)addr;
+		if (dwarf_addrdie(f->dw, (Dwarf_Addr)addr, &cu)) {
+			Dwarf_Die *scopes = NULL;
+			int n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes);
+
+			for (int i = 0; i < n; i++)
+				if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+					Dwarf_Addr lo;
+
+					fn = scopes[i];
+					pt->die = dwarf_dieoffset(&fn);
+					if (dwarf_entrypc(&fn, &lo) == 0)
+						pt->entry_pc = lo;
+					fe->name = dwarf_diename(&fn) ? intern(dwarf_diename(&fn), strlen(dwarf_diename(&fn))) : "";
+					break;
+				}
+			free(scopes);
+		}
+		vec_push(&pts, pt);
+	} else {
+		if (stmt)
+			flags |= DWP_STATEMENT;
+		if (ret)
+			flags |= DWP_NO_INLINE | DWP_AT_ENTRY;
+		if (call || exported)
+			flags |= DWP_NO_INLINE;
+		if (inl)
+			flags |= DWP_NO_CALL;
+		dwarf_points(f, &pat, flags, &pts);
+	}
+	for (int i = 0; i < pts.len; i++) {
+		struct dw_point *pt = pts.v[i];
+		unsigned long long off = 0;
+		const char *sym;
+		struct probe_point *concrete;
+		struct node *arg;
+		struct derived_probe *d;
+
+		if (exported && !ksyms_exported(x->e->ksyms, pt->fn->name))
+			continue;
+		sym = ksyms_at(x->e->ksyms, pt->pc, &off);
+		if (!sym || ksyms_refusal(x->e->ksyms, sym) != KSYM_PROBEABLE) {
+			if (addr < 0 && !strpbrk(pat.name, "*?[") && !pp->optional && pts.len == 1) {
+				sem_error(&c[1].arg->loc, "kernel function '%s' cannot be probed: %s",
+					  pt->fn->name, !sym ? "no symbol leads to it" :
+					  ksyms_refusal(x->e->ksyms, sym) == KSYM_BOOT_ONLY ?
+					  "it is boot-time code (.init.text), freed once the kernel has started" :
+					  "kprobes refuse it (NOKPROBE_SYMBOL, or entry/noinstr code)");
+				x->failed = 1;
+				free(pts.v);
+				return 0;
+			}
+			continue;
+		}
+		if (ret && off) {
+			/* a kretprobe goes on a function's first instruction */
+			continue;
+		}
+		concrete = pp_join(pp, 0, pp->ncomps, NULL, NULL, 0);
+		arg = node_new(addr >= 0 ? N_NUM : N_STR, &c[1].arg->loc);
+		if (addr >= 0) {
+			arg->num = addr;
+			arg->str = ar_printf("0x%llx", (unsigned long long)addr);
+		} else if (stmt) {
+			arg->str = ar_printf("%s@%s:%d", pt->fn->name, pt->fn->file ? pt->fn->file : "?", pt->line);
+		} else {
+			arg->str = ar_printf("%s@%s:%d", pt->fn->name, pt->fn->file ? pt->fn->file : "?",
+					     pt->fn->line);
+		}
+		concrete->comps[1].arg = arg;
+		d = make_probe(x, concrete, cond, PF_KPROBE);
+		d->symbol = *pt->fn->name ? pt->fn->name : sym;
+		d->kp_symbol = sym;
+		d->offset = (int64_t)off;
+		d->is_return = ret;
+		d->maxactive = (int)maxactive;
+		d->dwf = f;
+		d->die = pt->die;
+		d->pc = pt->pc;
+		d->entry_pc = pt->entry_pc;
+		d->inlined = pt->inlined;
+		made++;
+	}
+	free(pts.v);
+	return made ? 1 : 0;
+}
+
+/* process(...) points (uprobes.c): one probe per address found. */
+static int process_point(struct expansion *x, struct probe_point *pp,
+			 struct node *cond)
+{
+	struct vec found = { 0 };
+	int r = uprobes_match(x->e, pp, &found);
+
+	if (!r)
+		x->failed = 1;
+	for (int i = 0; i < found.len; i++) {
+		struct derived_probe *t = found.v[i];
+
+		uprobes_copy(make_probe(x, t->pp, cond, t->family), t);
+	}
+	free(found.v);
+	return r;
+}
+
 static int builtin_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond)
 {
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
-		order_point, timer_point, symbol_point,
+		order_point, timer_point, dwarf_point, symbol_point,
+		process_point,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
@@ -624,6 +834,8 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"timer.us", "timer.ns", "timer.jiffies", "timer.hz",
 		"timer.profile", "kprobe.function", "kernel.function",
 		"module.function", "kprobe.module.function",
+		"process.function", "process.statement", "process.begin",
+		"process.end",
 	};
 	const char *best = NULL;
 	int best_d = 3;

@@ -13,6 +13,7 @@
  * only in functions, probe conditions only on globals.
  */
 #include "elab.h"
+#include "dw.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ struct scope {
 	struct derived_probe *probe;	/* NULL in a function */
 	int loops;
 	int in_cond;			/* a probe point condition */
+	int in_entry;			/* inside @entry(...) */
 	struct symbol *iterating[16];	/* arrays of the enclosing foreach */
 	int niterating;
 };
@@ -354,12 +356,109 @@ static void histogram(struct node *n)
 	}
 }
 
+/* ---- DWARF: $vars, @cast, @var ---- */
+
+static int dwarf_probe(const struct scope *sc)
+{
+	return sc->probe && sc->probe->dwf;
+}
+
+/* The probe as @entry sees it: at the function's entry, not returning. */
+static struct derived_probe *entry_view(struct scope *sc)
+{
+	struct derived_probe *d = sc->probe;
+
+	if (d && sc->in_entry && d->is_return) {
+		struct derived_probe *v = ar_alloc(sizeof(*v));
+
+		*v = *d;
+		v->pc = d->entry_pc;
+		v->is_return = 0;
+		return v;
+	}
+	return d;
+}
+
+/* n, resolved by DWARF, calls the function it generated (dwarf_var.c). */
+static void dwarf_call(struct scope *sc, struct node *n)
+{
+	struct node *decl = n->ref;
+	struct function *f;
+
+	pmap_put(&sc->e->node_file, decl, sc->file);
+	f = function_of(sc->e, decl);
+	use_function(sc->e, f);
+	if (sc->fn)
+		vec_push(&sc->fn->calls, f);
+	n->ref = f;
+	for (int i = 0; i < n->args.len; i++)
+		expr(sc, n->args.v[i], 0);
+}
+
+/* A .return probe reads parameters as they were on entry: $x there is
+ * @entry($x).  0 when n needs no wrapping. */
+static int entry_wrap(struct scope *sc, struct node *n)
+{
+	struct node *inner;
+
+	if (!sc->probe || !sc->probe->is_return || sc->in_entry ||
+	    !strcmp(n->name, "$return") || !strncmp(n->name, "$$return", 8))
+		return 0;
+	inner = node_new(N_TARGET, &n->loc);
+	*inner = *n;
+	memset(&n->args, 0, sizeof(n->args));
+	n->kind = N_AT;
+	n->name = "@entry";
+	n->comps.v = NULL;
+	n->comps.len = n->comps.cap = 0;
+	n->addr = n->pretty = 0;
+	n->ref = NULL;
+	vec_push_ar(&n->args, inner);
+	sc->in_entry = 1;
+	if (dwarf_target(sc->e, entry_view(sc), inner, 0, 0))
+		dwarf_call(sc, inner);
+	sc->in_entry = 0;
+	return 1;
+}
+
+static void target(struct scope *sc, struct node *n, int write)
+{
+	if (!write && entry_wrap(sc, n))
+		return;
+	if (write && sc->probe && sc->probe->is_return && strcmp(n->name, "$return")) {
+		sem_error(&n->loc, "'%s' cannot be written in a .return probe: it is read at entry",
+			  n->name);
+		return;
+	}
+	if (dwarf_target(sc->e, entry_view(sc), n, write, 0))
+		dwarf_call(sc, n);
+}
+
+/* @defined(e) of a DWARF expression: whether it resolves. */
+static int dwarf_defined(struct scope *sc, struct node *arg)
+{
+	struct node probe_copy;
+
+	if (arg->kind != N_TARGET && !(arg->kind == N_AT && (!strcmp(arg->name, "@cast") ||
+							       !strcmp(arg->name, "@var"))))
+		return -1;
+	if (arg->kind == N_TARGET && !dwarf_probe(sc))
+		return -1;
+	probe_copy = *arg;
+	memset(&probe_copy.args, 0, sizeof(probe_copy.args));
+	for (int i = 0; i < arg->args.len; i++)
+		vec_push_ar(&probe_copy.args, arg->args.v[i]);
+	return dwarf_target(sc->e, entry_view(sc), &probe_copy, 0, 1);
+}
+
 static void at(struct scope *sc, struct node *n)
 {
 	const char *s = n->name;
 
 	if (!strcmp(s, "@defined")) {
-		fold(n, !mentions_target(n->args.v[0]));
+		int k = dwarf_defined(sc, n->args.v[0]);
+
+		fold(n, k >= 0 ? k : !mentions_target(n->args.v[0]));
 		return;
 	}
 	if (!strcmp(s, "@probewrite")) {
@@ -377,13 +476,20 @@ static void at(struct scope *sc, struct node *n)
 		return;
 	}
 	if (!strcmp(s, "@cast") || !strcmp(s, "@var")) {
-		needs_dwarf(n, s);
+		if (n->ref)
+			return;		/* resolved already (@entry's copy) */
+		if (dwarf_target(sc->e, entry_view(sc), n, 0, 0))
+			dwarf_call(sc, n);
 		return;
 	}
 	if (!strcmp(s, "@entry")) {
+		int was = sc->in_entry;
+
 		if (!sc->probe || !sc->probe->is_return)
 			sem_error(&n->loc, "@entry is only available in .return probes");
+		sc->in_entry = 1;
 		expr(sc, n->args.v[0], 0);
+		sc->in_entry = was;
 		return;
 	}
 	if (!strcmp(s, "@hist_linear") || !strcmp(s, "@hist_log") ||
@@ -479,6 +585,12 @@ static void expr(struct scope *sc, struct node *n, int write)
 			needs_dwarf(n, "a typed member access ('->')");
 		return;
 	case N_TARGET:
+		if (n->ref)
+			return;
+		if (dwarf_probe(sc)) {
+			target(sc, n, write);
+			return;
+		}
 		/* a kretprobe's return value is in its registers */
 		if (!strcmp(n->name, "$return") && !n->comps.len && !n->addr &&
 		    !n->pretty && sc->probe && sc->probe->family == PF_KPROBE &&
@@ -513,6 +625,20 @@ static void expr(struct scope *sc, struct node *n, int write)
 		iterated_check(sc, n->lhs);
 		return;
 	case N_ASSIGN:
+		if (n->lhs->kind == N_TARGET && dwarf_probe(sc) && sc->e->s->guru) {
+			struct node *lhs = n->lhs, *rhs = n->rhs;
+
+			if (n->op != OP_ASSIGN) {
+				sem_error(&n->loc, "a target variable is written with '=' only");
+				return;
+			}
+			expr(sc, rhs, 0);
+			target(sc, lhs, 1);
+			/* the assignment becomes the setter's call */
+			vec_push_ar(&lhs->args, rhs);
+			*n = *lhs;
+			return;
+		}
 		lvalue_check(sc, n->lhs);
 		expr(sc, n->rhs, 0);
 		if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)

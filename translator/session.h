@@ -34,6 +34,10 @@ struct session {
 	const char *compatible;	/* --compatible */
 	const char *remote;	/* --remote */
 	const char *sysroot;	/* --sysroot: the target's root directory */
+	const char *vmlinux;	/* --vmlinux: the kernel's debuginfo */
+	struct vec debug_files;	/* -d FILE: debuginfo of modules, programs */
+	struct vec user_files;	/* pass 2: programs and libraries probed
+				 * (paths here), hashed into the cache key */
 	int buffer_mb;		/* -s */
 	int argc;		/* script arguments */
 	char **argv;

@@ -262,6 +262,7 @@ publish_section "pass 1 (parse)" "$SECTION" always
 
 # ---- pass 2 (elaborate): its own script and section -------------------------
 "$ROOT/tests/bench/pass2.sh"
+"$ROOT/tests/bench/dwarf.sh"
 
 # ---- runtime data structures (host) ----------------------------------------
 rt_bench

@@ -11,13 +11,19 @@
 #                Output that does not end in a newline is followed by a
 #                newline and the line "--- no newline at end".
 #   NAME.opts    (optional) one line of extra stp options, e.g. -g -D MAXACTION=100
+#   NAME.lines   (optional) the kernel lines it runs on, e.g. "6.1" for a
+#                test that needs the kernel's DWARF (only 6.1's -dbg is
+#                fetched); on the others it is not run
 #   NAME.run     (optional) one line of extra stprun options, put before the
 #                module in the guest's shell script as they are (quotes work):
 #                -c "dd if=/dev/zero of=/dev/null bs=1 count=3"   -G n=5
 # NAME is what stp's -m takes: letters, digits and underscores.
 # Besides stprun and the modules, the guest's /files holds "loop"
 # (tests/bench/guest/loop.c, built static) for workloads that must make
-# an exact number of system calls: -c "exec /files/loop getppid 1000 >/dev/null"
+# an exact number of system calls: -c "exec /files/loop getppid 1000 >/dev/null",
+# and the programs of tests/guest/prog (build.sh says which) for uprobes:
+# -c "exec /files/add >/dev/null".  stp gets the guest's root as its
+# --sysroot: the kernel's files, and those programs in /files.
 #
 # For each kernel line, all modules are built on the host in parallel, then
 # one guest boots and runs them in turn; a test fails on a build failure
@@ -158,6 +164,19 @@ for line in $STP_LINES; do
 		indent <"$lw/kernel.err"
 		continue
 	fi
+	# The tests' --sysroot is the guest's root: the kernel's files and
+	# /files with the user-space workloads (tests/guest/prog), which
+	# process("/files/...") probes are found in.  At a fixed place, so
+	# that the kernel's files keep their paths (and the caches their keys).
+	groot=$top/build/guest-root/$line
+	mkdir -p "$groot"
+	for e in "$root"/*; do ln -sfn "$e" "$groot/"; done
+	if ! tests/guest/prog/build.sh "$groot/files" >"$lw/prog.err" 2>&1; then
+		for t in "${tests[@]}"; do failed "$t" "cannot build tests/guest/prog"; done
+		indent <"$lw/prog.err"
+		continue
+	fi
+	root=$groot
 	bdir=$lw/build
 	mkdir -p "$bdir"
 	export root krel bdir
@@ -165,7 +184,11 @@ for line in $STP_LINES; do
 	# Build every module first, JOBS at a time.
 	runnable=()
 	for t in "${tests[@]}"; do
-		if [[ ! $t =~ ^[A-Za-z0-9_]+$ ]]; then
+		# NAME.lines: the kernel lines the test is for (those with
+		# debuginfo, for DWARF tests)
+		if [ -f "$E2E_DIR/$t.lines" ] && ! grep -qw -- "$line" "$E2E_DIR/$t.lines"; then
+			continue
+		elif [[ ! $t =~ ^[A-Za-z0-9_]+$ ]]; then
 			failed "$t" "not a module name (letters, digits, underscores)"
 		elif [ ! -f "$E2E_DIR/$t.stp" ]; then
 			failed "$t" "no $E2E_DIR/$t.stp"
@@ -191,6 +214,7 @@ for line in $STP_LINES; do
 	done
 	[ ${#built[@]} -gt 0 ] || continue
 	cp "$STPRUN" "$lw/files/stprun"
+	cp "$groot"/files/* "$lw/files/"
 	if ! gcc -O2 -static -o "$lw/files/loop" tests/bench/guest/loop.c 2>"$lw/loop.err"; then
 		for t in "${built[@]}"; do failed "$t" "cannot build tests/bench/guest/loop.c"; done
 		indent <"$lw/loop.err"

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the code generated for DWARF target variables calls
+ * (translator/dwarf_var.c): memory reads and writes that never fault,
+ * and the pieces of $var$ / $$vars text.
+ */
+#ifndef STP_TARGET_H
+#define STP_TARGET_H
+
+#include <linux/uaccess.h>
+
+/* 0, or non-zero when addr cannot be read. */
+static inline int stp_tv_read(void *dst, unsigned long addr, size_t n, int user)
+{
+	if (user)
+		return copy_from_user_nofault(dst, (const void __user *)addr, n) ? -EFAULT : 0;
+	return copy_from_kernel_nofault(dst, (const void *)addr, n) ? -EFAULT : 0;
+}
+
+static inline int stp_tv_write(unsigned long addr, const void *src, size_t n, int user)
+{
+	if (user)
+		return copy_to_user_nofault((void __user *)addr, src, n) ? -EFAULT : 0;
+	return copy_to_kernel_nofault((void *)addr, src, n) ? -EFAULT : 0;
+}
+
+/* A char array (size bytes, 0: unknown) as a string. */
+static inline int stp_tv_string(char *dst, unsigned long addr, long size, int user)
+{
+	long n = size > 0 && size < MAXSTRINGLEN ? size : MAXSTRINGLEN - 1, i;
+
+	for (i = 0; i < n; i++) {
+		if (stp_tv_read(&dst[i], addr + i, 1, user)) {
+			dst[0] = '\0';
+			return -EFAULT;
+		}
+		if (!dst[i])
+			return 0;
+	}
+	dst[i] = '\0';
+	return 0;
+}
+
+static inline void stp_tv_hex(char *out, u64 v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "%#llx", (unsigned long long)v);
+	stp_str_append(out, b);
+}
+
+/* "text", escaped as SystemTap prints strings in $$vars. */
+static inline void stp_tv_quoted(char *out, unsigned long addr, long size, int user)
+{
+	char raw[MAXSTRINGLEN], esc[MAXSTRINGLEN];
+
+	if (!addr || stp_tv_string(raw, addr, size, user)) {
+		stp_str_append(out, addr ? "?" : "(null)");
+		return;
+	}
+	stp_text_escape(esc, raw, MAXSTRINGLEN / 4, 1);
+	stp_str_append(out, esc);
+}
+
+#endif

@@ -1,0 +1,36 @@
+#!/bin/bash
+# The guest tests' user-space workloads, built into DIR (the guest's
+# /files), each file written whole or not at all:
+#
+#   add           add.c, static, -g -O0: uprobe_* tests
+#   addlib        addlib.c, dynamic, -g -O0, linked against
+#   libstpadd.so  libstpadd.c, -g -O0: process().library() tests
+#   ld-linux-x86-64.so.2, libc.so.6   the host's, for addlib: the guest
+#                 has no /lib, so addlib names /files/ld-linux-x86-64.so.2
+#                 as its interpreter and /files as its library path
+#
+#   tests/guest/prog/build.sh DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "${1:?usage: build.sh DIR}"
+out=$(cd "$1" && pwd)
+tmp=$(mktemp -d "$out/.build.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# Built where the sources are, with the directory mapped to ".": DWARF
+# names the files "add.c", wherever the tree is, and the same sources
+# give the same programs.
+cd "$here"
+cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
+"${cc[@]}" -static -o "$tmp/add" add.c
+"${cc[@]}" -shared -fPIC -Wl,--disable-new-dtags,-rpath,/files \
+	-o "$tmp/libstpadd.so" libstpadd.c
+"${cc[@]}" -o "$tmp/addlib" addlib.c -L"$tmp" -lstpadd \
+	-Wl,--disable-new-dtags,-rpath,/files \
+	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
+cp -L "$(gcc -print-file-name=libc.so.6)" "$tmp/libc.so.6"
+cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
+for f in add addlib libstpadd.so libc.so.6 ld-linux-x86-64.so.2; do
+	# unchanged files keep their time: stp's module cache hashes them
+	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
+done

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Debuginfo: the DWARF of the kernel, a module or a program, read with
+ * elfutils libdw.
+ *
+ *   dwarf_find.c   where the debuginfo file is (distribution paths,
+ *                  build-id links, --vmlinux, -d)
+ *   dwarf_index.c  names -> DIEs (functions, inline functions, global
+ *                  variables), built once per file and cached by build-id
+ *   dwarf_probe.c  probe points: function patterns, source lines,
+ *                  prologues, inline instances
+ *   dwarf_var.c    $variables: scopes, location expressions -> C
+ *   dwarf_type.c   types: members, arrays, bitfields, pretty printing
+ */
+#ifndef STP_DW_H
+#define STP_DW_H
+
+#include <stdint.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#include "session.h"
+
+enum dw_kind {
+	DWK_FUNC,		/* a function with code: lowpc is its entry */
+	DWK_INLINE,		/* an abstract inline function: its instances
+				 * are in the same CU */
+	DWK_VAR,		/* a global or static variable with a location */
+};
+
+struct dw_entry {
+	const char *name;	/* interned */
+	const char *file;	/* declaring file, as DWARF names it */
+	uint64_t die;		/* offset in .debug_info */
+	uint64_t lowpc, highpc;	/* DWK_FUNC */
+	int line;		/* declaring line */
+	unsigned char kind;
+	unsigned char external;
+	struct dw_entry *next;	/* the next of the same name */
+};
+
+struct dwarf_file {
+	const char *path;
+	const char *build_id;	/* hex, or NULL */
+	const char *module;	/* "kernel", a module's name, or a program path */
+	int user;		/* a program or library: uprobes, user memory */
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+	Dwarf_CFI *cfi;		/* .debug_frame, then .eh_frame */
+	struct dw_entry *entries;
+	int nentries;
+	struct pmap names;	/* interned name -> first struct dw_entry */
+	int from_cache;
+};
+
+/* dwarf_find.c: the kernel's (module NULL) or a module's debuginfo file.
+ * NULL and *why (naming the package to install) when there is none. */
+const char *dwarf_find_kernel(const struct session *s, const char *module,
+			      const char **why);
+
+/* dwarf_index.c: open a debuginfo file and its index (cached by
+ * build-id under STP_CACHE or ~/.cache/stp); NULL and *why on failure. */
+struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
+			      const char **why);
+/* Entries whose name matches a glob (and file glob, may be NULL), in
+ * name and address order. */
+void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
+		 struct vec *out);
+const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
+/* The first defining DIE of a named type ("struct task_struct", a
+ * typedef name), searching every CU; 0 when there is none. */
+int dwarf_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out);
+/* A variable's declaration (for linker-defined ones), a symbol's address. */
+int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
+int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);
+
+/* dwarf_probe.c */
+struct dw_pattern {
+	const char *name;	/* glob */
+	const char *file;	/* glob, or NULL */
+	int line_lo, line_hi;	/* -1 when none */
+	int relative;		/* "+N": from the declaration line */
+	int all_lines;		/* ":*" */
+};
+
+struct dw_point {
+	const struct dw_entry *fn;	/* the function (abstract, if inlined) */
+	uint64_t die;		/* the function, or the inlined instance */
+	uint64_t pc;		/* where the probe goes */
+	uint64_t entry_pc;	/* the function's (or instance's) entry */
+	int line;		/* .statement: the source line */
+	int inlined;
+};
+
+enum {
+	DWP_NO_CALL = 1,	/* .inline: no out-of-line functions */
+	DWP_NO_INLINE = 2,	/* .call, .return: no inlined copies */
+	DWP_AT_ENTRY = 4,	/* .return: the entry, not past the prologue */
+	DWP_STATEMENT = 8,	/* .statement: line addresses */
+};
+
+/* "name[@file[:N|:N-M|:*|+N]]" into p; 0 when malformed. */
+int dwarf_parse_pattern(const char *pattern, struct dw_pattern *p);
+/* The points p names (struct dw_point *), by name then address. */
+void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
+		  struct vec *out);
+uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e);
+
+/* dwarf_var.c */
+struct derived_probe;
+struct elab;
+struct node;
+/* Resolve the target expression n ($var..., @cast, @var, $$vars, a
+ * write when write) in probe d (NULL outside probes: @cast and @var
+ * only): n gets ref = a generated function, args = its arguments.
+ * With quiet, return 0 instead of reporting (for @defined). */
+int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
+		 int write, int quiet);
+/* -L: " $file:struct file* $buf:char* ..." for probe d. */
+const char *dwarf_list_vars(struct elab *e, struct derived_probe *d);
+
+#endif

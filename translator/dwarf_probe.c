@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe points found in DWARF: the functions a pattern
+ * "name[@file[:line|:N-M|:*|+N]]" names, where each one's body starts
+ * (after the prologue, so that the parameters are where its DWARF says
+ * they are), the copies the compiler inlined, and the addresses of
+ * source lines (.statement).
+ */
+#include "dw.h"
+#include "elab.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dwarf_parse_pattern(const char *pattern, struct dw_pattern *p)
+{
+	const char *at = strchr(pattern, '@'), *colon, *plus;
+
+	memset(p, 0, sizeof(*p));
+	p->line_lo = p->line_hi = -1;
+	if (!at) {
+		p->name = pattern;
+		return strpbrk(pattern, ":+") ? 0 : 1;
+	}
+	p->name = ar_strndup(pattern, (size_t)(at - pattern));
+	colon = strchr(at + 1, ':');
+	plus = strchr(at + 1, '+');
+	if (colon && plus)
+		return 0;
+	if (!colon && !plus) {
+		p->file = at + 1;
+		return *p->file != '\0';
+	}
+	if (!colon)
+		colon = plus;
+	p->file = ar_strndup(at + 1, (size_t)(colon - at - 1));
+	p->relative = *colon == '+';
+	if (!strcmp(colon + 1, "*")) {
+		p->all_lines = 1;
+		return *p->file != '\0' && !p->relative;
+	}
+	{
+		char *end;
+		long lo = strtol(colon + 1, &end, 10), hi = lo;
+
+		if (end == colon + 1 || lo < 0)
+			return 0;
+		if (*end == '-') {
+			const char *h = end + 1;
+
+			hi = strtol(h, &end, 10);
+			if (end == h || hi < lo || p->relative)
+				return 0;
+		}
+		if (*end)
+			return 0;
+		p->line_lo = (int)lo;
+		p->line_hi = (int)hi;
+	}
+	return *p->file != '\0';
+}
+
+static int cu_of(struct dwarf_file *f, uint64_t die_off, Dwarf_Die *cu)
+{
+	Dwarf_Die die;
+
+	return dwarf_offdie(f->dw, die_off, &die) && dwarf_diecu(&die, cu, NULL, NULL);
+}
+
+/* Line rows of fn's CU inside [lo, hi), in address order. */
+static Dwarf_Lines *cu_lines(struct dwarf_file *f, uint64_t die_off, size_t *n)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+
+	if (!cu_of(f, die_off, &cu) || dwarf_getsrclines(&cu, &lines, n))
+		return NULL;
+	return lines;
+}
+
+/*
+ * Where a function's body starts: the first row the compiler marked
+ * prologue_end, else the first statement row past the entry whose line
+ * is not the function's own declaration line (GCC starts the body's
+ * first line there), else the entry itself.
+ */
+uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e)
+{
+	size_t n;
+	Dwarf_Lines *lines = cu_lines(f, e->die, &n);
+	uint64_t best = 0;
+
+	if (!lines || e->highpc <= e->lowpc)
+		return e->lowpc;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool pe = false, stmt = false;
+		int line = 0;
+
+		if (dwarf_lineaddr(l, &a) || a <= e->lowpc || a >= e->highpc)
+			continue;
+		dwarf_lineprologueend(l, &pe);
+		if (pe)
+			return a;
+		dwarf_linebeginstatement(l, &stmt);
+		dwarf_lineno(l, &line);
+		if (stmt && line != e->line && (!best || a < best))
+			best = a;
+	}
+	return best ? best : e->lowpc;
+}
+
+/* The lowest statement address of each line of [lo, hi] inside
+ * [lowpc, highpc), into out (pairs: line, address). */
+static void line_addrs(struct dwarf_file *f, const struct dw_entry *e, int lo, int hi,
+		       struct vec *out)
+{
+	size_t n;
+	Dwarf_Lines *lines = cu_lines(f, e->die, &n);
+
+	for (int want = lo; lines && want <= hi; want++) {
+		uint64_t best = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			Dwarf_Addr a;
+			int line = 0;
+			bool stmt = false;
+			const char *src = dwarf_linesrc(l, NULL, NULL);
+
+			if (dwarf_lineaddr(l, &a) || a < e->lowpc || a >= e->highpc)
+				continue;
+			dwarf_lineno(l, &line);
+			dwarf_linebeginstatement(l, &stmt);
+			/* a line of an inlined header is no line of this file */
+			if (line != want || !stmt || !src || !e->file ||
+			    strcmp(src + strlen(src) - (strlen(src) >= strlen(e->file) ? strlen(e->file) : strlen(src)), e->file))
+				continue;
+			if (!best || a < best)
+				best = a;
+		}
+		if (best) {
+			vec_push(out, (void *)(intptr_t)want);
+			vec_push(out, (void *)(uintptr_t)best);
+		}
+	}
+}
+
+struct inline_walk {
+	uint64_t origin;
+	struct vec *out;	/* struct dw_point * */
+	const struct dw_entry *e;
+};
+
+static void find_inlines(Dwarf_Die *die, struct inline_walk *w, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Attribute a;
+			Dwarf_Die origin;
+			Dwarf_Addr pc;
+
+			if (dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
+			    dwarf_formref_die(&a, &origin) &&
+			    dwarf_dieoffset(&origin) == w->origin &&
+			    dwarf_entrypc(&child, &pc) == 0) {
+				struct dw_point *p = ar_alloc(sizeof(*p));
+
+				p->fn = w->e;
+				p->die = dwarf_dieoffset(&child);
+				p->pc = p->entry_pc = pc;
+				p->inlined = 1;
+				vec_push(w->out, p);
+			}
+		}
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		    tag == DW_TAG_inlined_subroutine)
+			find_inlines(&child, w, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int cmp_point(const void *pa, const void *pb)
+{
+	const struct dw_point *a = *(const struct dw_point *const *)pa;
+	const struct dw_point *b = *(const struct dw_point *const *)pb;
+	int c = strcmp(a->fn->name, b->fn->name);
+
+	if (c)
+		return c;
+	return a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
+		  struct vec *out)
+{
+	struct vec found = { 0 };
+	int first = out->len;
+	struct pmap seen_pc = { 0 };
+
+	dwarf_match(f, p->name, p->file, &found);
+	for (int i = 0; i < found.len; i++) {
+		const struct dw_entry *e = found.v[i];
+		int lo = p->line_lo, hi = p->line_hi;
+
+		if (e->kind == DWK_VAR)
+			continue;
+		if (p->relative) {
+			lo += e->line;
+			hi += e->line;
+		}
+		if (flags & DWP_STATEMENT) {
+			struct vec la = { 0 };
+
+			if (e->kind != DWK_FUNC)
+				continue;
+			if (p->all_lines) {
+				lo = e->line;
+				hi = e->line + 100000;
+			}
+			if (lo < 0)
+				continue;
+			line_addrs(f, e, lo, hi, &la);
+			for (int k = 0; k + 1 < la.len; k += 2) {
+				struct dw_point *pt = ar_alloc(sizeof(*pt));
+				uint64_t pc = (uint64_t)(uintptr_t)la.v[k + 1];
+
+				if (pmap_get(&seen_pc, (void *)(uintptr_t)pc))
+					continue;
+				pmap_put(&seen_pc, (void *)(uintptr_t)pc, pt);
+				pt->fn = e;
+				pt->die = e->die;
+				pt->pc = pc;
+				pt->entry_pc = e->lowpc;
+				pt->line = (int)(intptr_t)la.v[k];
+				vec_push(out, pt);
+			}
+			free(la.v);
+			continue;
+		}
+		/* .function("f@file:N"): functions declared on those lines */
+		if (lo >= 0 && (e->line < lo || e->line > hi))
+			continue;
+		if (e->kind == DWK_FUNC && !(flags & DWP_NO_CALL)) {
+			struct dw_point *pt = ar_alloc(sizeof(*pt));
+
+			pt->fn = e;
+			pt->die = e->die;
+			pt->entry_pc = e->lowpc;
+			pt->pc = (flags & DWP_AT_ENTRY) ? e->lowpc : dwarf_prologue_end(f, e);
+			pt->line = e->line;
+			vec_push(out, pt);
+		} else if (e->kind == DWK_INLINE && !(flags & DWP_NO_INLINE)) {
+			Dwarf_Die cu;
+			struct inline_walk w = { e->die, out, e };
+
+			if (cu_of(f, e->die, &cu))
+				find_inlines(&cu, &w, 0);
+		}
+	}
+	free(found.v);
+	free(seen_pc.keys);
+	free(seen_pc.vals);
+	qsort(out->v + first, (size_t)(out->len - first), sizeof(void *), cmp_point);
+}

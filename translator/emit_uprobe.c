@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3 for user space: the tables runtime/uprobes.c arms, one entry
+ * per uprobe (a file, an offset in it, entry or return) and per
+ * process.begin / .end probe, and what probefunc() and probemod() read
+ * in each one's probe descriptor.
+ */
+#include "emit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void em_uprobe_fields(struct sbuf *o, const struct derived_probe *d)
+{
+	sb_printf(o, "\t.func = %s, .module = %s, .is_return = %d,\n",
+		  d->symbol ? em_cstr_raw(d->symbol) : "NULL",
+		  d->module ? em_cstr_raw(d->module) : "NULL", d->is_return);
+}
+
+void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
+{
+	/* named, not matched by a wildcard: the session cannot do without it */
+	int required = !strpbrk(d->user_name, "*?[") && !d->pp->optional;
+
+	if (d->family == PF_PROCESS) {
+		sb_printf(&m->procs, "\t{ .probe = &stp_probe_%d, .path = %s, .end = %d },\n",
+			  idx, d->path ? em_cstr_raw(d->path) : "NULL", d->process_end);
+		m->nprocs++;
+		return;
+	}
+	/* uprobes keep no per-call data for a return probe's @entry */
+	if (d->is_return && m->entries.len)
+		em_error(&((struct node *)m->entries.v[0])->loc,
+			 "@entry is not supported in process(...).return probes");
+	sb_printf(&m->uprobes, "\t{ .probe = &stp_probe_%d, .path = %s, .exe = %s, "
+		  ".offset = 0x%llx, .is_return = %d, .required = %d },\n",
+		  idx, em_cstr_raw(d->path), d->exe ? em_cstr_raw(d->exe) : "NULL",
+		  (unsigned long long)d->file_offset, d->is_return, required);
+	m->nuprobes++;
+}
+
+void em_uprobe_tables(struct emit *m, struct sbuf *o)
+{
+	sb_printf(o, "static struct stp_uprobe stp_uprobes[] = {\n%s};\n#define STP_NUPROBES %d\n\n",
+		  m->uprobes.s ? m->uprobes.s : "\t{ .probe = NULL },\n", m->nuprobes);
+	sb_printf(o, "static struct stp_procprobe stp_procprobes[] = {\n%s};\n"
+		  "#define STP_NPROCPROBES %d\n\n",
+		  m->procs.s ? m->procs.s : "\t{ .probe = NULL },\n", m->nprocs);
+	free(m->uprobes.s);
+	free(m->procs.s);
+}

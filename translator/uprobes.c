@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * User-space probe points (SystemTap's names):
+ *
+ *   process("PATH").function("PATTERN")[.call|.return|.inline]
+ *   process("PATH").statement("FUNC@FILE:LINE") or .statement(ADDRESS)
+ *   process("PATH").library("LIB").function(...) or .statement(...)
+ *   process.begin, process.end, process("PATH").begin, .end
+ *
+ * PATH is found as a shell finds a command: as given when it holds a
+ * '/' (a relative one from here), else in $PATH.  A path names a file of
+ * the target, looked for under --sysroot first, then on this machine.
+ * LIB is a path, or a glob over the program's DT_NEEDED names, found in
+ * its DT_RPATH/DT_RUNPATH and the usual library directories; its probes
+ * fire only in processes of PATH.
+ *
+ * Functions and lines come from the file's DWARF (its own, else a
+ * separate file found by build-id or .gnu_debuglink, or given with -d)
+ * through dwarf_points(), which places a function's probe after its
+ * prologue.  Each address becomes what uprobes want, an offset in the
+ * file, through the PT_LOAD segment that maps it.  The runtime's half
+ * is runtime/uprobes.c.
+ */
+#include "dw.h"
+#include "elab.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <elfutils/libdwelf.h>
+
+/* What a process(...) point names, component by component. */
+struct uspec {
+	struct probe_comp *proc;	/* process("PATH") or process */
+	struct probe_comp *lib;		/* library("LIB"), or NULL */
+	struct probe_comp *what;	/* function, statement, begin, end */
+	int flags;			/* DWP_* */
+	int ret;			/* .return */
+};
+
+/* A program or library: where it is, its ELF and its DWARF. */
+struct ufile {
+	const char *target;		/* its path on the target */
+	const char *host;		/* where this machine reads it */
+	int fd;
+	Elf *elf;
+	struct dwarf_file *dwf;		/* NULL until needed */
+	const char *dw_why;		/* why there is no dwf */
+};
+
+static int is(const struct probe_comp *c, const char *name)
+{
+	return c->name && !strcmp(c->name, name);
+}
+
+static int str_arg(const struct probe_comp *c)
+{
+	return c->arg && c->arg->kind == N_STR;
+}
+
+/* ---- the probe point ---- */
+
+/* SystemTap's process probes stp does not have. */
+static const char *const unsupported[] = {
+	"plt", "mark", "provider", "thread", "syscall", "insn", "label",
+	"callee", "callees", "exported", "nearest", "absolute",
+};
+
+static int refuse_unsupported(const struct probe_comp *c)
+{
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
+		if (is(c, unsupported[i])) {
+			sem_error(&c->loc, "'.%s' probes of processes are not supported", c->name);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The suffixes after .function(...): one of .call, .return, .inline. */
+static int fn_suffix(struct probe_point *pp, int k, struct uspec *u)
+{
+	struct probe_comp *c = &pp->comps[k];
+
+	if (k >= pp->ncomps)
+		return 1;
+	if (k + 1 < pp->ncomps || c->arg) {
+		if (refuse_unsupported(c))
+			return 0;
+		return -1;
+	}
+	if (is(c, "return")) {
+		u->ret = 1;
+		u->flags = DWP_NO_INLINE | DWP_AT_ENTRY;
+	} else if (is(c, "call")) {
+		u->flags = DWP_NO_INLINE;
+	} else if (is(c, "inline")) {
+		u->flags = DWP_NO_CALL;
+	} else {
+		return refuse_unsupported(c) ? 0 : -1;
+	}
+	return 1;
+}
+
+/* -1: pp is no process point; 0: an error was reported; 1: u is set. */
+static int uspec(struct probe_point *pp, struct uspec *u)
+{
+	struct probe_comp *c = pp->comps;
+	int i = 1;
+
+	memset(u, 0, sizeof(*u));
+	if (!is(&c[0], "process"))
+		return -1;
+	u->proc = &c[0];
+	if (c[0].arg && c[0].arg->kind != N_STR) {
+		sem_error(&c[0].arg->loc, "process(PID) probes are not supported: name the "
+			  "program, or run with -x PID");
+		return 0;
+	}
+	if (i < pp->ncomps && is(&c[i], "library")) {
+		if (!c[0].arg || !str_arg(&c[i]))
+			return -1;
+		u->lib = &c[i++];
+	}
+	if (i >= pp->ncomps)
+		return -1;
+	u->what = &c[i];
+	if (is(u->what, "begin") || is(u->what, "end"))
+		return !u->lib && !u->what->arg && pp->ncomps == i + 1 ? 1 : -1;
+	if (!c[0].arg)
+		return refuse_unsupported(u->what) ? 0 : -1;
+	if (is(u->what, "function") && str_arg(u->what))
+		return fn_suffix(pp, i + 1, u);
+	if (is(u->what, "statement") && u->what->arg && pp->ncomps == i + 1) {
+		u->flags = DWP_STATEMENT;
+		return 1;
+	}
+	if (i + 1 < pp->ncomps && is(u->what, "statement") && refuse_unsupported(&c[i + 1]))
+		return 0;
+	return refuse_unsupported(u->what) ? 0 : -1;
+}
+
+struct ctx {
+	struct elab *e;
+	struct probe_point *pp;
+	struct uspec *u;
+	struct ufile *prog;	/* process("PATH") */
+	struct vec *out;
+};
+
+/* Something the point names is not there: an error, unless "?". */
+static void miss(struct ctx *x, const struct loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void miss(struct ctx *x, const struct loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->pp->optional)
+		return;
+	va_start(ap, fmt);
+	diag_vat(loc, "semantic error", fmt, ap);
+	va_end(ap);
+}
+
+/* ---- finding files ---- */
+
+static int regular(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* Where this machine reads the target's file t: under --sysroot, else t. */
+static const char *host_of(const struct session *s, const char *t)
+{
+	const char *p;
+
+	if (s->sysroot && regular(p = ar_printf("%s%s", s->sysroot, t)))
+		return p;
+	return regular(t) ? t : NULL;
+}
+
+/* A program named as a shell would run it; 0 when there is none. */
+static int find_program(const struct session *s, const char *name, const char **target,
+			const char **host)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/')) {
+		if (name[0] != '/') {
+			if (!realpath(name, buf) || !regular(buf))
+				return 0;
+			*target = *host = ar_strdup(buf);
+			return 1;
+		}
+		*target = name;
+		*host = host_of(s, name);
+		return *host != NULL;
+	}
+	while (path && *path) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		const char *t = ar_printf("%.*s/%s", (int)n, n ? path : ".", name);
+
+		path += n + (colon != NULL);
+		if (t[0] == '/' && (*host = host_of(s, t)) && !access(*host, X_OK)) {
+			*target = t;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int has_section(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (n = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *build_id_hex(Elf *elf)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	struct sbuf sb = { 0 };
+	const char *hex;
+
+	if (n <= 1)
+		return NULL;
+	for (ssize_t i = 0; i < n; i++)
+		sb_printf(&sb, "%02x", ((const unsigned char *)id)[i]);
+	hex = ar_strdup(sb.s);
+	free(sb.s);
+	return hex;
+}
+
+/* A -d FILE with the same build-id. */
+static const char *from_d(const struct session *s, const char *id)
+{
+	for (int i = 0; id && i < s->debug_files.len; i++) {
+		const char *p = s->debug_files.v[i];
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		const char *other = elf ? build_id_hex(elf) : NULL;
+
+		if (elf)
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+		if (other && !strcmp(other, id))
+			return p;
+	}
+	return NULL;
+}
+
+/* Separate debuginfo of f: -d, /usr/lib/debug/.build-id, .gnu_debuglink. */
+static const char *separate_debug(const struct session *s, const struct ufile *f,
+				  struct sbuf *tried)
+{
+	const char *id = build_id_hex(f->elf), *p, *link;
+	const char *root = s->sysroot ? s->sysroot : "";
+	GElf_Word crc;
+
+	if ((p = from_d(s, id)))
+		return p;
+	if (id) {
+		const char *rel = ar_printf("/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+
+		if ((p = host_of(s, rel)))
+			return p;
+		sb_printf(tried, ", %s%s", root, rel);
+	}
+	link = dwelf_elf_gnu_debuglink(f->elf, &crc);
+	if (link) {
+		const char *slash = strrchr(f->host, '/');
+		const char *dir = ar_strndup(f->host, slash ? (size_t)(slash - f->host) : 0);
+		const char *tslash = strrchr(f->target, '/');
+		const char *tdir = ar_strndup(f->target, tslash ? (size_t)(tslash - f->target) : 0);
+		const char *cand[] = {
+			ar_printf("%s/%s", dir, link),
+			ar_printf("%s/.debug/%s", dir, link),
+			ar_printf("%s/usr/lib/debug%s/%s", root, tdir, link),
+		};
+
+		for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+			if (strcmp(cand[i], f->host) && regular(cand[i]))
+				return cand[i];
+			sb_printf(tried, ", %s", cand[i]);
+		}
+	}
+	return NULL;
+}
+
+/* The ELF of a found file; NULL with an error at where. */
+static struct ufile *open_file(const char *target, const char *host, const struct loc *where)
+{
+	struct ufile *f = ar_alloc(sizeof(*f));
+
+	f->target = target;
+	f->host = host;
+	f->fd = open(host, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		sem_error(where, "cannot read '%s': %s", host, strerror(errno));
+		return NULL;
+	}
+	elf_version(EV_CURRENT);
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		sem_error(where, "'%s' is not an ELF program or library", target);
+		return NULL;
+	}
+	return f;
+}
+
+/* The file's DWARF; NULL with an error at where. */
+static struct dwarf_file *need_dwarf(struct ctx *x, struct ufile *f, const struct loc *where,
+				     const char *what)
+{
+	struct elab *e = x->e;
+	struct sbuf tried = { 0 };
+	const char *dbg, *why = NULL;
+
+	if (f->dwf)
+		return f->dwf;
+	sb_printf(&tried, "%s", f->host);
+	dbg = has_section(f->elf, ".debug_info") ? f->host : separate_debug(e->s, f, &tried);
+	if (!dbg) {
+		miss(x, where, "%s has no debuginfo: build it with -g, or install its debug "
+			  "symbols (Debian: its -dbgsym package); looked in %s", what, tried.s);
+		free(tried.s);
+		return NULL;
+	}
+	free(tried.s);
+	f->dwf = dwarf_open(dbg, f->target, 1, &why);
+	if (!f->dwf) {
+		sem_error(where, "%s: %s", what, why);
+		return NULL;
+	}
+	if (e->s->verbose)
+		fprintf(stderr, "note: %s: debuginfo %s\n", f->target, dbg);
+	return f->dwf;
+}
+
+/* Each file is opened once, however many points name it. */
+static struct pmap opened;
+
+static struct ufile *file_at(struct elab *e, const char *target, const char *host,
+			     const struct loc *where)
+{
+	struct ufile *f = pmap_get(&opened, intern(host, strlen(host)));
+
+	if (f)
+		return f;
+	f = open_file(target, host, where);
+	if (f) {
+		pmap_put(&opened, intern(host, strlen(host)), f);
+		/* what the module is built from: part of its cache key */
+		vec_push(&e->s->user_files, (void *)host);
+	}
+	return f;
+}
+
+static const char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash != path ? ar_strndup(path, (size_t)(slash - path)) : "/";
+}
+
+/* The program's DT_NEEDED names and its library path (DT_RPATH, then
+ * DT_RUNPATH, then the usual directories). */
+static void dynamic(struct ufile *f, struct vec *needed, struct vec *dirs)
+{
+	static const char *const usual[] = {
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
+		"/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib",
+	};
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
+			GElf_Dyn d;
+			const char *v;
+
+			if (!gelf_getdyn(data, (int)i, &d))
+				break;
+			v = elf_strptr(f->elf, sh.sh_link, d.d_un.d_val);
+			if (!v)
+				continue;
+			if (d.d_tag == DT_NEEDED) {
+				vec_push(needed, (void *)ar_strdup(v));
+			} else if (d.d_tag == DT_RPATH || d.d_tag == DT_RUNPATH) {
+				for (const char *p = v; *p;) {
+					size_t n = strcspn(p, ":");
+					const char *dir = ar_strndup(p, n);
+
+					if (!strncmp(dir, "$ORIGIN", 7))
+						dir = ar_printf("%s%s", dir_of(f->target), dir + 7);
+					vec_push(dirs, (void *)dir);
+					p += n + (p[n] == ':');
+				}
+			}
+		}
+	}
+	for (size_t i = 0; i < sizeof(usual) / sizeof(usual[0]); i++)
+		vec_push(dirs, (void *)usual[i]);
+}
+
+/* The libraries of prog that lib names, into out (struct ufile *). */
+static int find_libraries(struct ctx *x, const struct probe_comp *c, struct vec *out)
+{
+	struct elab *e = x->e;
+	struct ufile *prog = x->prog;
+	const char *lib = c->arg->str, *host;
+	struct vec needed = { 0 }, dirs = { 0 };
+	struct sbuf names = { 0 };
+	const char *lost = NULL;	/* a match the library path lacks */
+	struct ufile *f;
+
+	if (strchr(lib, '/')) {
+		const char *target;
+
+		if (!find_program(e->s, lib, &target, &host)) {
+			miss(x, &c->arg->loc, "no library '%s': no such file", lib);
+			return 0;
+		}
+		f = file_at(e, target, host, &c->arg->loc);
+		if (f)
+			vec_push(out, f);
+		return f != NULL;
+	}
+	dynamic(prog, &needed, &dirs);
+	for (int i = 0; i < needed.len; i++) {
+		const char *n = needed.v[i];
+		int k;
+
+		sb_printf(&names, "%s%s", i ? ", " : "", n);
+		if (fnmatch(lib, n, 0))
+			continue;
+		for (k = 0; k < dirs.len; k++) {
+			const char *t = ar_printf("%s/%s", (const char *)dirs.v[k], n);
+
+			if ((host = host_of(e->s, t))) {
+				if ((f = file_at(e, t, host, &c->arg->loc)))
+					vec_push(out, f);
+				break;
+			}
+		}
+		if (k == dirs.len && !lost)
+			lost = n;
+	}
+	if (!out->len && lost)
+		miss(x, &c->arg->loc, "library '%s' of %s is not in its library path "
+		     "(DT_RPATH, DT_RUNPATH, /lib, /usr/lib, ...)", lost, prog->target);
+	else if (!out->len)
+		miss(x, &c->arg->loc, "no library of %s matches '%s' (it needs: %s)",
+		     prog->target, lib, names.s ? names.s : "none");
+	free(names.s);
+	free(needed.v);
+	free(dirs.v);
+	return out->len > 0;
+}
+
+/* ---- addresses ---- */
+
+/* The file offset of link-time address pc, in an executable PT_LOAD. */
+static int file_offset(Elf *elf, uint64_t pc, uint64_t *off)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X))
+			continue;
+		if (pc >= ph.p_vaddr && pc < ph.p_vaddr + ph.p_filesz) {
+			*off = pc - ph.p_vaddr + ph.p_offset;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The function whose code holds pc, or NULL. */
+static const struct dw_entry *function_at(struct dwarf_file *f, uint64_t pc)
+{
+	const struct dw_entry *best = NULL;
+
+	for (int i = 0; i < f->nentries; i++) {
+		const struct dw_entry *e = &f->entries[i];
+
+		if (e->kind == DWK_FUNC && pc >= e->lowpc && pc < e->highpc)
+			best = e;
+	}
+	return best;
+}
+
+/* ---- derived probes ---- */
+
+static struct probe_point *copy_point(const struct probe_point *pp)
+{
+	struct probe_point *p = ar_alloc(sizeof(*p));
+
+	*p = *pp;
+	p->comps = ar_alloc((size_t)pp->ncomps * sizeof(*p->comps));
+	memcpy(p->comps, pp->comps, (size_t)pp->ncomps * sizeof(*p->comps));
+	return p;
+}
+
+static void set_str(struct probe_comp *c, const char *s)
+{
+	struct node *n = node_new(N_STR, &c->arg->loc);
+
+	n->str = s;
+	c->arg = n;
+}
+
+
+/* A template for probes.c: the point, its family, the uprobe fields. */
+static struct derived_probe *templ(struct ctx *x, struct ufile *f, const char *fn,
+				   const char *arg)
+{
+	struct derived_probe *t = ar_alloc(sizeof(*t));
+	int at = (int)(x->u->what - x->pp->comps);
+
+	t->pp = copy_point(x->pp);
+	set_str(&t->pp->comps[0], x->prog->target);
+	if (x->u->lib)
+		set_str(&t->pp->comps[1], f->target);
+	if (arg)
+		set_str(&t->pp->comps[at], arg);
+	t->family = PF_UPROBE;
+	t->dwf = f->dwf;
+	t->path = f->target;
+	t->module = f->target;
+	t->exe = x->u->lib ? x->prog->target : NULL;
+	t->symbol = fn;
+	t->is_return = x->u->ret;
+	vec_push(x->out, t);
+	return t;
+}
+
+/* .statement(ADDRESS) */
+static int address_point(struct ctx *x, struct ufile *f)
+{
+	uint64_t pc = (uint64_t)x->u->what->arg->num, off;
+	const struct dw_entry *fn = function_at(f->dwf, pc);
+	struct derived_probe *t;
+
+	if (!file_offset(f->elf, pc, &off)) {
+		sem_error(&x->u->what->arg->loc, "address 0x%llx is not in the code of %s",
+			  (unsigned long long)pc, f->target);
+		return 0;
+	}
+	t = templ(x, f, fn ? fn->name : NULL, NULL);
+	t->pc = pc;
+	t->file_offset = off;
+	t->die = fn ? fn->die : 0;
+	t->entry_pc = fn ? fn->lowpc : pc;
+	return 1;
+}
+
+static const char *point_text(const struct dw_point *pt, int statement)
+{
+	const char *file = pt->fn->file ? pt->fn->file : "";
+
+	if (!strncmp(file, "./", 2))
+		file += 2;
+	return ar_printf("%s@%s:%d", pt->fn->name, file, statement ? pt->line : pt->fn->line);
+}
+
+/* The functions or lines of one file that the pattern names. */
+static int file_points(struct ctx *x, struct ufile *f)
+{
+	struct probe_comp *w = x->u->what;
+	struct dw_pattern p;
+	struct vec pts = { 0 };
+	int statement = x->u->flags & DWP_STATEMENT;
+
+	if (!need_dwarf(x, f, &x->u->proc->arg->loc, ar_printf("process(\"%s\")", f->target)))
+		return 0;
+	if (w->arg->kind == N_NUM)
+		return address_point(x, f);
+	if (!dwarf_parse_pattern(w->arg->str, &p)) {
+		sem_error(&w->arg->loc, "'%s' is no function pattern: NAME[@FILE[:LINE]]",
+			  w->arg->str);
+		return 0;
+	}
+	if (statement && p.line_lo < 0 && !p.all_lines) {
+		sem_error(&w->arg->loc, "'.statement' needs a line: \"%s@FILE:LINE\"", p.name);
+		return 0;
+	}
+	dwarf_points(f->dwf, &p, x->u->flags, &pts);
+	for (int i = 0; i < pts.len; i++) {
+		const struct dw_point *pt = pts.v[i];
+		struct derived_probe *t;
+		uint64_t off;
+
+		if (!file_offset(f->elf, pt->pc, &off))
+			continue;	/* not in the file's code */
+		t = templ(x, f, pt->fn->name, point_text(pt, statement));
+		t->die = pt->die;
+		t->pc = pt->pc;
+		t->entry_pc = pt->entry_pc;
+		t->inlined = pt->inlined;
+		t->file_offset = off;
+	}
+	free(pts.v);
+	return 1;
+}
+
+/* process.begin, process.end, process("PATH").begin, .end */
+static int lifetime_point(struct ctx *x)
+{
+	struct derived_probe *t = ar_alloc(sizeof(*t));
+
+	t->pp = copy_point(x->pp);
+	t->family = PF_PROCESS;
+	t->process_end = is(x->u->what, "end");
+	if (x->prog) {
+		set_str(&t->pp->comps[0], x->prog->target);
+		t->path = x->prog->target;
+	}
+	vec_push(x->out, t);
+	return 1;
+}
+
+/* The program process("PATH") names, into x->prog. */
+static int program(struct ctx *x)
+{
+	const struct probe_comp *c = x->u->proc;
+	const char *target, *host;
+
+	if (!find_program(x->e->s, c->arg->str, &target, &host)) {
+		if (strchr(c->arg->str, '/'))
+			miss(x, &c->arg->loc, "no program '%s': no such file%s", c->arg->str,
+				  x->e->s->sysroot ? " (under --sysroot or here)" : "");
+		else
+			miss(x, &c->arg->loc, "no program '%s' in $PATH", c->arg->str);
+		return 0;
+	}
+	x->prog = file_at(x->e, target, host, &c->arg->loc);
+	return x->prog != NULL;
+}
+
+static int match(struct ctx *x)
+{
+	struct vec libs = { 0 };
+	int ok = 1, before = x->out->len;
+
+	if (x->u->proc->arg && !program(x))
+		return 0;
+	if (x->u->what->arg == NULL)
+		return lifetime_point(x);
+	if (x->u->lib) {
+		if (!find_libraries(x, x->u->lib, &libs))
+			return 0;
+	} else {
+		vec_push(&libs, x->prog);
+	}
+	for (int i = 0; ok && i < libs.len; i++)
+		ok = file_points(x, libs.v[i]);
+	free(libs.v);
+	if (ok && x->out->len == before && !x->pp->optional) {
+		struct probe_comp *w = x->u->what;
+
+		if (w->arg->kind == N_STR)
+			sem_error(&w->arg->loc, "no %s of %s matches '%s'",
+				  x->u->flags & DWP_STATEMENT ? "line" : "function",
+				  x->u->lib ? "the library" : x->prog->target, w->arg->str);
+		return 0;
+	}
+	return ok;
+}
+
+int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out)
+{
+	struct uspec u;
+	struct ctx x = { e, pp, &u, NULL, out };
+	int r = uspec(pp, &u), errors = diag_errors(), ok;
+
+	if (r <= 0)
+		return r;
+	ok = match(&x);
+	if (!ok && pp->optional && diag_errors() == errors)
+		return 1;
+	return ok;
+}
+
+void uprobes_copy(struct derived_probe *d, const struct derived_probe *t)
+{
+	d->dwf = t->dwf;
+	d->die = t->die;
+	d->pc = t->pc;
+	d->entry_pc = t->entry_pc;
+	d->inlined = t->inlined;
+	d->path = t->path;
+	d->exe = t->exe;
+	d->file_offset = t->file_offset;
+	d->symbol = t->symbol;
+	d->module = t->module;
+	d->is_return = t->is_return;
+	d->process_end = t->process_end;
+}
