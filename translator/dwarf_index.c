@@ -26,7 +26,7 @@
 #include <elfutils/libdwelf.h>
 
 /* Bumped when what an index holds changes. */
-#define DWIDX_VERSION 1
+#define DWIDX_VERSION 2
 #define DWIDX_MAGIC "STPDWIDX"
 
 struct rec {			/* one entry in the cache file */
@@ -439,10 +439,12 @@ static int cmp_entry(const void *pa, const void *pb)
 	return a->die < b->die ? -1 : a->die > b->die;
 }
 
-/* Sorted by name then address, chained by name. */
-static void finish(struct dwarf_file *f)
+/* Sorted by name then address (the cache keeps them so), chained by
+ * name. */
+static void finish(struct dwarf_file *f, int sorted)
 {
-	qsort(f->entries, (size_t)f->nentries, sizeof(*f->entries), cmp_entry);
+	if (!sorted)
+		qsort(f->entries, (size_t)f->nentries, sizeof(*f->entries), cmp_entry);
 	for (int i = f->nentries - 1; i >= 0; i--) {
 		struct dw_entry *e = &f->entries[i];
 
@@ -623,10 +625,12 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		for (int i = 0; i < b.list.len; i++)
 			f->entries[i] = *(struct dw_entry *)b.list.v[i];
 		free(b.list.v);
+		finish(f, 0);
 		if (cpath)
 			save(f, cpath);
 	}
-	finish(f);
+	if (f->from_cache)
+		finish(f, 1);
 	pmap_put(&opened, key, f);
 	return f;
 }

@@ -85,13 +85,42 @@ static Dwarf_Lines *cu_lines(struct dwarf_file *f, uint64_t die_off, size_t *n)
  * is not the function's own declaration line (GCC starts the body's
  * first line there), else the entry itself.
  */
+/*
+ * Optimized code describes its parameters with location lists, valid
+ * from the first instruction: the probe goes on the entry, where the
+ * arguments are all still in their registers (SystemTap's
+ * --prologue-searching=auto).  Code built without optimization keeps
+ * them in the frame, which the prologue sets up first.
+ */
+static int has_location_lists(struct dwarf_file *f, const struct dw_entry *e)
+{
+	Dwarf_Die fn, child;
+
+	if (!dwarf_offdie(f->dw, e->die, &fn) || dwarf_child(&fn, &child) != 0)
+		return 1;
+	do {
+		Dwarf_Attribute a;
+		int tag = dwarf_tag(&child);
+
+		if ((tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) &&
+		    dwarf_attr(&child, DW_AT_location, &a) &&
+		    (dwarf_whatform(&a) == DW_FORM_sec_offset ||
+		     dwarf_whatform(&a) == DW_FORM_loclistx))
+			return 1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
 uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e)
 {
 	size_t n;
-	Dwarf_Lines *lines = cu_lines(f, e->die, &n);
+	Dwarf_Lines *lines;
 	uint64_t best = 0;
 
-	if (!lines || e->highpc <= e->lowpc)
+	if (e->highpc <= e->lowpc || has_location_lists(f, e))
+		return e->lowpc;
+	lines = cu_lines(f, e->die, &n);
+	if (!lines)
 		return e->lowpc;
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);

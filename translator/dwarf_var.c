@@ -748,38 +748,99 @@ static const char *die_name(Dwarf_Die *d)
 	return n ? dwarf_formstring(n) : NULL;
 }
 
-/* The scopes to search at pc: the probe's function and its blocks
- * around pc, not the inlined functions it calls there. */
+/* The DIEs under die containing pc, outermost first, into v. */
+static void inner_scopes(Dwarf_Die *die, uint64_t pc, struct vec *v, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+		    dwarf_haspc(&child, pc) == 1) {
+			Dwarf_Die *copy = ar_alloc(sizeof(*copy));
+
+			*copy = child;
+			vec_push(v, copy);
+			inner_scopes(&child, pc, v, depth + 1);
+			return;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The subprogram of the CU whose code holds pc (for an inlined copy's
+ * frame base). */
+static int subprogram_at(Dwarf_Die *cu, uint64_t pc, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_haspc(&child, pc) == 1) {
+			*out = child;
+			return 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/*
+ * The scopes to search at pc, innermost first: the blocks of the
+ * probe's function around pc (not the inlined functions it calls
+ * there), the function, then the CU.  Walked down from the function's
+ * own DIE: dwarf_getscopes() would walk the whole CU for each probe.
+ */
 static int scopes_at(struct tv *t, Dwarf_Die **scopes, int *from, int *to)
 {
 	Dwarf_Die cu, fn;
-	int n, fidx = -1;
+	struct vec inner = { 0 };
+	int n, k = 0;
 
 	if (!dwarf_offdie(t->f->dw, t->d->die, &fn) || !dwarf_diecu(&fn, &cu, NULL, NULL))
 		return 0;
-	n = dwarf_getscopes(&cu, t->pc, scopes);
-	if (n <= 0)
-		return 0;
-	for (int i = 0; i < n; i++)
-		if (dwarf_dieoffset(&(*scopes)[i]) == t->d->die) {
-			fidx = i;
-			break;
+	inner_scopes(&fn, t->pc, &inner, 0);
+	n = inner.len + 2;
+	*scopes = xcalloc((size_t)n, sizeof(**scopes));
+	for (int i = inner.len - 1; i >= 0; i--) {
+		Dwarf_Die *d = inner.v[i];
+
+		/* a call inlined here: its variables are not the function's */
+		if (dwarf_tag(d) == DW_TAG_inlined_subroutine) {
+			k = 0;
+			continue;
 		}
-	if (fidx < 0)
-		return 0;
+		(*scopes)[k++] = *d;
+	}
+	/* blocks above the last inlined call only (the loop kept them) */
+	{
+		int keep = 0;
+
+		for (int i = 0; i < inner.len; i++) {
+			Dwarf_Die *d = inner.v[i];
+
+			if (dwarf_tag(d) == DW_TAG_inlined_subroutine)
+				break;
+			keep++;
+		}
+		k = 0;
+		for (int i = keep - 1; i >= 0; i--)
+			(*scopes)[k++] = *(Dwarf_Die *)inner.v[i];
+	}
 	*from = 0;
-	for (int i = 0; i < fidx; i++)
-		if (dwarf_tag(&(*scopes)[i]) == DW_TAG_inlined_subroutine)
-			*from = i + 1;
-	*to = fidx;
-	/* the frame base belongs to the function the code is in */
-	for (int i = fidx; i < n; i++)
-		if (dwarf_tag(&(*scopes)[i]) == DW_TAG_subprogram) {
-			t->fn_scope = (*scopes)[i];
-			t->have_fn_scope = 1;
-			break;
-		}
-	return n;
+	*to = k;
+	(*scopes)[k++] = fn;
+	(*scopes)[k++] = cu;
+	free(inner.v);
+	if (dwarf_tag(&fn) == DW_TAG_subprogram) {
+		t->fn_scope = fn;
+		t->have_fn_scope = 1;
+	} else if (subprogram_at(&cu, t->pc, &t->fn_scope)) {
+		t->have_fn_scope = 1;
+	}
+	return k;
 }
 
 /* Parameters and locals visible at the probe, innermost first, each

@@ -12,6 +12,7 @@
  */
 #include "elab.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,17 @@ struct ksyms {
 	char *text;
 	const char *path;
 	struct pmap exported;	/* interned names of EXPORT_SYMBOLs */
+	const struct ksym **by_addr;	/* unique names, by address (ksyms_at) */
+	int nby_addr;
 };
+
+static int cmp_addr(const void *pa, const void *pb)
+{
+	const struct ksym *a = *(const struct ksym *const *)pa;
+	const struct ksym *b = *(const struct ksym *const *)pb;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
 
 static struct ksym *lookup(const struct ksyms *k, const char *name)
 {
@@ -332,22 +343,39 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
 		     unsigned long long *off)
 {
-	const struct ksym *best = NULL;
+	struct ksyms *m = (struct ksyms *)k;
+	int lo = 0, hi;
 
-	for (int i = 0; i < k->n; i++) {
-		const struct ksym *s = &k->v[i];
+	/* once: the symbols kprobes can name, by address */
+	if (!m->by_addr) {
+		struct pmap count = { 0 };
 
-		if (s->addr <= addr && (!best || s->addr > best->addr) &&
-		    lookup(k, s->name) == s)
-			best = s;
+		for (int i = 0; i < k->n; i++) {
+			const char *n = intern(k->v[i].name, strlen(k->v[i].name));
+
+			pmap_put(&count, n, (void *)((uintptr_t)pmap_get(&count, n) + 1));
+		}
+		m->by_addr = xmalloc((size_t)(k->n + 1) * sizeof(*m->by_addr));
+		for (int i = 0; i < k->n; i++)
+			if ((uintptr_t)pmap_get(&count, intern(k->v[i].name, strlen(k->v[i].name))) == 1)
+				m->by_addr[m->nby_addr++] = &k->v[i];
+		qsort(m->by_addr, (size_t)m->nby_addr, sizeof(*m->by_addr), cmp_addr);
+		free(count.keys);
+		free(count.vals);
 	}
-	if (!best)
+	hi = m->nby_addr;
+	while (lo < hi) {	/* the first above addr */
+		int mid = (lo + hi) / 2;
+
+		if (m->by_addr[mid]->addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
 		return NULL;
-	for (int i = 0; i < k->n; i++)
-		if (&k->v[i] != best && !strcmp(k->v[i].name, best->name))
-			return NULL;
-	*off = addr - best->addr;
-	return intern(best->name, strlen(best->name));
+	*off = addr - m->by_addr[lo - 1]->addr;
+	return intern(m->by_addr[lo - 1]->name, strlen(m->by_addr[lo - 1]->name));
 }
 
 /* Whether EXPORT_SYMBOL exports name (it leaves __ksymtab_NAME). */

@@ -686,6 +686,10 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		if (inl)
 			flags |= DWP_NO_CALL;
 		dwarf_points(f, &pat, flags, &pts);
+		/* not in DWARF (macro-made syscall wrappers, assembly):
+		 * the symbol table may still know a plain name */
+		if (!pts.len && !stmt && !pat.file && !inl && !exported)
+			return -1;
 	}
 	for (int i = 0; i < pts.len; i++) {
 		struct dw_point *pt = pts.v[i];
