@@ -681,18 +681,9 @@ static enum type finish_value(struct tv *t, struct walk *w, int addr_of)
 		fail(t, &t->n->loc, "'%s' has no type (void)", t->n->name);
 		return T_LONG;
 	}
+	/* an array's value is its address (kernel_string() reads a char
+	 * array, as in SystemTap) */
 	if (tag == DW_TAG_array_type) {
-		Dwarf_Die el;
-
-		if (type_of(p, &el) && is_char(&el) && w->v.w == W_MEM) {
-			int size = byte_size(p);
-
-			sb_printf(&t->c, "\tif (stp_tv_string(STAP_RETVALUE, %s, %d, %d))\n"
-				  "\t\tSTAP_ERROR(\"%s string copy fault at 0x%%016lx (addr)\", (unsigned long)%s);\n",
-				  w->v.expr, size > 0 ? size : 0, t->user,
-				  t->user ? "user" : "kernel", w->v.expr);
-			return T_STRING;
-		}
 		if (w->v.w == W_MEM) {	/* an array's value is its address */
 			sb_printf(&t->c, "\tSTAP_RETVALUE = (int64_t)%s;\n", w->v.expr);
 			return T_LONG;
