@@ -26,10 +26,13 @@ enum dw_kind {
 	DWK_INLINE,		/* an abstract inline function: its instances
 				 * are in the same CU */
 	DWK_VAR,		/* a global or static variable with a location */
+	DWK_INSTANCE,		/* an inlined copy: die is the
+				 * DW_TAG_inlined_subroutine, lowpc its entry,
+				 * name and declaration its origin's */
 };
 
 struct dw_entry {
-	const char *name;	/* interned */
+	const char *name;	/* equal names share the string */
 	const char *file;	/* declaring file, as DWARF names it */
 	uint64_t die;		/* offset in .debug_info */
 	uint64_t lowpc, highpc;	/* DWK_FUNC */
@@ -48,9 +51,11 @@ struct dwarf_file {
 	Elf *elf;
 	Dwarf *dw;
 	Dwarf_CFI *cfi;		/* .debug_frame, then .eh_frame */
-	struct dw_entry *entries;
+	const void *recs;	/* the index: records by name, then address */
+	const char *tab;	/* and their strings */
+	uint32_t tab_size;
 	int nentries;
-	struct pmap names;	/* interned name -> first struct dw_entry */
+	struct dw_entry **made;	/* entries made from records so far */
 	int from_cache;
 };
 
@@ -68,12 +73,20 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 		 struct vec *out);
 const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
+/* Entry i of the index (0 .. nentries - 1), by name then address. */
+struct dw_entry *dwarf_entry(struct dwarf_file *f, int i);
+/* The function whose code holds pc, or NULL. */
+const struct dw_entry *dwarf_function_at(struct dwarf_file *f, uint64_t pc);
 /* The first defining DIE of a named type ("struct task_struct", a
  * typedef name), searching every CU; 0 when there is none. */
 int dwarf_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 /* A variable's declaration (for linker-defined ones), a symbol's address. */
 int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);
+
+/* dwarf_scan.c: the entries of f's .debug_info into out; 0 when it
+ * cannot be read. */
+int dwarf_scan(struct dwarf_file *f, struct vec *out);
 
 /* dwarf_probe.c */
 struct dw_pattern {

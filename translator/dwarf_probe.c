@@ -177,45 +177,6 @@ static void line_addrs(struct dwarf_file *f, const struct dw_entry *e, int lo, i
 	}
 }
 
-struct inline_walk {
-	uint64_t origin;
-	struct vec *out;	/* struct dw_point * */
-	const struct dw_entry *e;
-};
-
-static void find_inlines(Dwarf_Die *die, struct inline_walk *w, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > 64 || dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-
-		if (tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Attribute a;
-			Dwarf_Die origin;
-			Dwarf_Addr pc;
-
-			if (dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
-			    dwarf_formref_die(&a, &origin) &&
-			    dwarf_dieoffset(&origin) == w->origin &&
-			    dwarf_entrypc(&child, &pc) == 0) {
-				struct dw_point *p = ar_alloc(sizeof(*p));
-
-				p->fn = w->e;
-				p->die = dwarf_dieoffset(&child);
-				p->pc = p->entry_pc = pc;
-				p->inlined = 1;
-				vec_push(w->out, p);
-			}
-		}
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
-		    tag == DW_TAG_inlined_subroutine)
-			find_inlines(&child, w, depth + 1);
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
 static int cmp_point(const void *pa, const void *pb)
 {
 	const struct dw_point *a = *(const struct dw_point *const *)pa;
@@ -239,7 +200,9 @@ void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 		const struct dw_entry *e = found.v[i];
 		int lo = p->line_lo, hi = p->line_hi;
 
-		if (e->kind == DWK_VAR)
+		if (e->kind == DWK_VAR || e->kind == DWK_INLINE)
+			continue;
+		if (e->kind == DWK_INSTANCE && (flags & DWP_STATEMENT))
 			continue;
 		if (p->relative) {
 			lo += e->line;
@@ -286,12 +249,15 @@ void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 			pt->pc = (flags & DWP_AT_ENTRY) ? e->lowpc : dwarf_prologue_end(f, e);
 			pt->line = e->line;
 			vec_push(out, pt);
-		} else if (e->kind == DWK_INLINE && !(flags & DWP_NO_INLINE)) {
-			Dwarf_Die cu;
-			struct inline_walk w = { e->die, out, e };
+		} else if (e->kind == DWK_INSTANCE && !(flags & DWP_NO_INLINE)) {
+			struct dw_point *pt = ar_alloc(sizeof(*pt));
 
-			if (cu_of(f, e->die, &cu))
-				find_inlines(&cu, &w, 0);
+			pt->fn = e;
+			pt->die = e->die;
+			pt->pc = pt->entry_pc = e->lowpc;
+			pt->line = e->line;
+			pt->inlined = 1;
+			vec_push(out, pt);
 		}
 	}
 	free(found.v);

@@ -25,6 +25,7 @@ struct ksym {
 	const char *name;
 	unsigned long long addr;
 	int blacklisted;	/* enum ksym_refusal */
+	int dup;		/* its name is another symbol's too */
 };
 
 /* Names point into the map's text, kept in memory and cut into
@@ -72,8 +73,12 @@ static void build_index(struct ksyms *k)
 		int dup = 0;
 
 		for (; k->slots[j] >= 0; j = (j + 1) & (k->nslots - 1))
-			if (!strcmp(k->v[k->slots[j]].name, k->v[i].name))
+			if (!strcmp(k->v[k->slots[j]].name, k->v[i].name)) {
 				dup = 1;
+				k->v[k->slots[j]].dup = 1;
+				k->v[i].dup = 1;
+				break;
+			}
 		if (!dup)
 			k->slots[j] = i;
 	}
@@ -132,6 +137,7 @@ static void add(struct ksyms *k, const char *name, unsigned long long addr)
 	k->v[k->n].name = name;
 	k->v[k->n].addr = addr;
 	k->v[k->n].blacklisted = 0;
+	k->v[k->n].dup = 0;
 	k->n++;
 }
 
@@ -348,20 +354,11 @@ const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
 
 	/* once: the symbols kprobes can name, by address */
 	if (!m->by_addr) {
-		struct pmap count = { 0 };
-
-		for (int i = 0; i < k->n; i++) {
-			const char *n = intern(k->v[i].name, strlen(k->v[i].name));
-
-			pmap_put(&count, n, (void *)((uintptr_t)pmap_get(&count, n) + 1));
-		}
 		m->by_addr = xmalloc((size_t)(k->n + 1) * sizeof(*m->by_addr));
 		for (int i = 0; i < k->n; i++)
-			if ((uintptr_t)pmap_get(&count, intern(k->v[i].name, strlen(k->v[i].name))) == 1)
+			if (!k->v[i].dup)
 				m->by_addr[m->nby_addr++] = &k->v[i];
 		qsort(m->by_addr, (size_t)m->nby_addr, sizeof(*m->by_addr), cmp_addr);
-		free(count.keys);
-		free(count.vals);
 	}
 	hi = m->nby_addr;
 	while (lo < hi) {	/* the first above addr */

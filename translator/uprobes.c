@@ -53,7 +53,6 @@ struct ufile {
 	int fd;
 	Elf *elf;
 	struct dwarf_file *dwf;		/* NULL until needed */
-	const char *dw_why;		/* why there is no dwf */
 };
 
 static int is(const struct probe_comp *c, const char *name)
@@ -88,10 +87,11 @@ static int refuse_unsupported(const struct probe_comp *c)
 /* The suffixes after .function(...): one of .call, .return, .inline. */
 static int fn_suffix(struct probe_point *pp, int k, struct uspec *u)
 {
-	struct probe_comp *c = &pp->comps[k];
+	struct probe_comp *c;
 
 	if (k >= pp->ncomps)
 		return 1;
+	c = &pp->comps[k];
 	if (k + 1 < pp->ncomps || c->arg) {
 		if (refuse_unsupported(c))
 			return 0;
@@ -135,6 +135,11 @@ static int uspec(struct probe_point *pp, struct uspec *u)
 	u->what = &c[i];
 	if (is(u->what, "begin") || is(u->what, "end"))
 		return !u->lib && !u->what->arg && pp->ncomps == i + 1 ? 1 : -1;
+	if (!c[0].arg && (is(u->what, "function") || is(u->what, "statement"))) {
+		sem_error(&u->what->loc, "process.%s needs the program: "
+			  "process(\"PATH\").%s(...)", u->what->name, u->what->name);
+		return 0;
+	}
 	if (!c[0].arg)
 		return refuse_unsupported(u->what) ? 0 : -1;
 	if (is(u->what, "function") && str_arg(u->what))
@@ -301,14 +306,17 @@ static const char *separate_debug(const struct session *s, const struct ufile *f
 		const char *cand[] = {
 			ar_printf("%s/%s", dir, link),
 			ar_printf("%s/.debug/%s", dir, link),
-			ar_printf("%s/usr/lib/debug%s/%s", root, tdir, link),
 		};
+		const char *global = ar_printf("/usr/lib/debug%s/%s", tdir, link);
 
 		for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
 			if (strcmp(cand[i], f->host) && regular(cand[i]))
 				return cand[i];
 			sb_printf(tried, ", %s", cand[i]);
 		}
+		if ((p = host_of(s, global)))
+			return p;
+		sb_printf(tried, ", %s%s", root, global);
 	}
 	return NULL;
 }
@@ -348,7 +356,9 @@ static struct dwarf_file *need_dwarf(struct ctx *x, struct ufile *f, const struc
 	dbg = has_section(f->elf, ".debug_info") ? f->host : separate_debug(e->s, f, &tried);
 	if (!dbg) {
 		miss(x, where, "%s has no debuginfo: build it with -g, or install its debug "
-			  "symbols (Debian: its -dbgsym package); looked in %s", what, tried.s);
+		     "symbols (Debian: its -dbgsym package)", what);
+		if (e->s->verbose)
+			fprintf(stderr, "note: looked in %s\n", tried.s);
 		free(tried.s);
 		return NULL;
 	}
@@ -515,15 +525,7 @@ static int file_offset(Elf *elf, uint64_t pc, uint64_t *off)
 /* The function whose code holds pc, or NULL. */
 static const struct dw_entry *function_at(struct dwarf_file *f, uint64_t pc)
 {
-	const struct dw_entry *best = NULL;
-
-	for (int i = 0; i < f->nentries; i++) {
-		const struct dw_entry *e = &f->entries[i];
-
-		if (e->kind == DWK_FUNC && pc >= e->lowpc && pc < e->highpc)
-			best = e;
-	}
-	return best;
+	return dwarf_function_at(f, pc);
 }
 
 /* ---- derived probes ---- */
@@ -608,19 +610,20 @@ static int file_points(struct ctx *x, struct ufile *f)
 	struct vec pts = { 0 };
 	int statement = x->u->flags & DWP_STATEMENT;
 
+	/* the point's own mistakes first, whatever the file */
+	if (w->arg->kind == N_STR && !dwarf_parse_pattern(w->arg->str, &p)) {
+		sem_error(&w->arg->loc, "'%s' is no function pattern: "
+			  "NAME[@FILE[:LINE|:N-M|:*|+N]]", w->arg->str);
+		return 0;
+	}
+	if (w->arg->kind == N_STR && statement && p.line_lo < 0 && !p.all_lines) {
+		sem_error(&w->arg->loc, "'.statement' needs a line: \"%s@FILE:LINE\"", p.name);
+		return 0;
+	}
 	if (!need_dwarf(x, f, &x->u->proc->arg->loc, ar_printf("process(\"%s\")", f->target)))
 		return 0;
 	if (w->arg->kind == N_NUM)
 		return address_point(x, f);
-	if (!dwarf_parse_pattern(w->arg->str, &p)) {
-		sem_error(&w->arg->loc, "'%s' is no function pattern: NAME[@FILE[:LINE]]",
-			  w->arg->str);
-		return 0;
-	}
-	if (statement && p.line_lo < 0 && !p.all_lines) {
-		sem_error(&w->arg->loc, "'.statement' needs a line: \"%s@FILE:LINE\"", p.name);
-		return 0;
-	}
 	dwarf_points(f->dwf, &p, x->u->flags, &pts);
 	for (int i = 0; i < pts.len; i++) {
 		const struct dw_point *pt = pts.v[i];
@@ -650,7 +653,7 @@ static int lifetime_point(struct ctx *x)
 	t->process_end = is(x->u->what, "end");
 	if (x->prog) {
 		set_str(&t->pp->comps[0], x->prog->target);
-		t->path = x->prog->target;
+		t->path = t->module = x->prog->target;
 	}
 	vec_push(x->out, t);
 	return 1;
