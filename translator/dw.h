@@ -73,6 +73,8 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 		 struct vec *out);
 const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
+/* Unmap the pages read so far (they stay in the page cache). */
+void dwarf_release(struct dwarf_file *f);
 /* Entry i of the index (0 .. nentries - 1), by name then address. */
 struct dw_entry *dwarf_entry(struct dwarf_file *f, int i);
 /* The function whose code holds pc, or NULL. */
@@ -84,9 +86,10 @@ int dwarf_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);
 
-/* dwarf_scan.c: the entries of f's .debug_info into out; 0 when it
- * cannot be read. */
-int dwarf_scan(struct dwarf_file *f, struct vec *out);
+/* dwarf_scan.c: the entries of f's .debug_info into out, allocated in
+ * the blocks chunks lists (the caller frees them); 0 when it cannot be
+ * read. */
+int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks);
 
 /* dwarf_probe.c */
 struct dw_pattern {

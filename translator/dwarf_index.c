@@ -87,7 +87,10 @@ static uint32_t str_off(struct sbuf *tab, struct pmap *seen, const char *s)
 	return off;
 }
 
+static char *map_file(const char *path, size_t *size);
+
 static const char *sort_tab;
+static const struct rec *sort_recs;
 
 static int cmp_rec(const void *pa, const void *pb)
 {
@@ -101,20 +104,44 @@ static int cmp_rec(const void *pa, const void *pb)
 	return a->die < b->die ? -1 : a->die > b->die;
 }
 
+static int cmp_ix(const void *pa, const void *pb)
+{
+	return cmp_rec(&sort_recs[*(const uint32_t *)pa], &sort_recs[*(const uint32_t *)pb]);
+}
+
 /*
  * The scan's entries as an image: header, records, strings.  Strings
  * are shared by pointer (the scan's names point into .debug_str, where
  * the linker merged equal strings), and a second time by text for the
  * file names that each CU spells anew.
  */
-static char *make_image(struct vec *list, size_t *size)
+static void make_dirs(const char *path)
+{
+	char *p = ar_strdup(path);
+
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+}
+
+static void write_all(FILE *fp, const void *p, size_t n, int *ok)
+{
+	if (n && fwrite(p, n, 1, fp) != 1)
+		*ok = 0;
+}
+
+/* Into the cache file path, mapped back (or, path NULL or it cannot be
+ * written, into memory): the image. */
+static char *make_image(struct vec *list, const char *path, size_t *size)
 {
 	struct sbuf tab = { 0 };
 	struct pmap seen = { 0 };
 	size_t n = (size_t)list->len, head = 8 + 3 * sizeof(uint32_t);
 	struct rec *r = xcalloc(n + 1, sizeof(*r));
 	uint32_t hdr[3];
-	char *img;
+	char *img = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct dw_entry *e = list->v[i];
@@ -128,49 +155,71 @@ static char *make_image(struct vec *list, size_t *size)
 		r[i].kind = e->kind;
 		r[i].external = e->external;
 	}
+	free(seen.keys);
+	free(seen.vals);
+	/* sorted through an index: qsort of the records themselves would
+	 * copy them all once more */
 	sort_tab = tab.s;
-	qsort(r, n, sizeof(*r), cmp_rec);
+	sort_recs = r;
+	{
+		uint32_t *ix = xmalloc((n + 1) * sizeof(*ix));
+		struct rec tmp;
+
+		for (size_t i = 0; i < n; i++)
+			ix[i] = (uint32_t)i;
+		qsort(ix, n, sizeof(*ix), cmp_ix);
+		/* apply the permutation in place, cycle by cycle */
+		for (size_t i = 0; i < n; i++) {
+			size_t j = i;
+
+			if (ix[i] == UINT32_MAX)
+				continue;
+			tmp = r[i];
+			while (ix[j] != i) {
+				size_t k = ix[j];
+
+				r[j] = r[k];
+				ix[j] = UINT32_MAX;
+				j = k;
+			}
+			r[j] = tmp;
+			ix[j] = UINT32_MAX;
+		}
+		free(ix);
+	}
 	hdr[0] = DWIDX_VERSION;
 	hdr[1] = (uint32_t)n;
 	hdr[2] = (uint32_t)tab.len;
 	*size = head + n * sizeof(*r) + tab.len;
-	img = xmalloc(*size + 1);
-	memcpy(img, DWIDX_MAGIC, 8);
-	memcpy(img + 8, hdr, sizeof(hdr));
-	memcpy(img + head, r, n * sizeof(*r));
-	if (tab.len)
-		memcpy(img + head + n * sizeof(*r), tab.s, tab.len);
+	if (path) {
+		char *tmp = ar_printf("%s.%d", path, (int)getpid());
+		FILE *fp;
+		int ok = 1;
+
+		make_dirs(path);
+		fp = fopen(tmp, "wb");
+		if (fp) {
+			write_all(fp, DWIDX_MAGIC, 8, &ok);
+			write_all(fp, hdr, sizeof(hdr), &ok);
+			write_all(fp, r, n * sizeof(*r), &ok);
+			write_all(fp, tab.s, tab.len, &ok);
+			if ((fclose(fp) == 0) & ok && !rename(tmp, path))
+				img = map_file(path, size);
+			else
+				unlink(tmp);
+		}
+	}
+	if (!img) {
+		img = xmalloc(*size + 1);
+		memcpy(img, DWIDX_MAGIC, 8);
+		memcpy(img + 8, hdr, sizeof(hdr));
+		memcpy(img + head, r, n * sizeof(*r));
+		if (tab.len)
+			memcpy(img + head + n * sizeof(*r), tab.s, tab.len);
+	}
 	free(r);
 	free(tab.s);
-	free(seen.keys);
-	free(seen.vals);
 	return img;
-}
-
-static void make_dirs(const char *path)
-{
-	char *p = ar_strdup(path);
-
-	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-}
-
-static void save(const char *img, size_t size, const char *path)
-{
-	char *tmp = ar_printf("%s.%d", path, (int)getpid());
-	FILE *fp;
-
-	make_dirs(path);
-	fp = fopen(tmp, "wb");
-	if (!fp)
-		return;
-	if ((fwrite(img, size, 1, fp) == 1) & (fclose(fp) == 0))
-		rename(tmp, path);
-	else
-		unlink(tmp);
 }
 
 /* Use an image (kept: entries point into it); 0 if it is not a good
@@ -297,6 +346,16 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		close(f->fd);
 		return NULL;
 	}
+	{
+		/* Elaboration reads the file here and there: without this the
+		 * kernel maps 16 pages around each one it reads, and the
+		 * process's size counts them all. */
+		size_t fsize;
+		char *base = elf_rawfile(f->elf, &fsize);
+
+		if (base && !((uintptr_t)base % (uintptr_t)sysconf(_SC_PAGESIZE)))
+			madvise(base, fsize, MADV_RANDOM);
+	}
 	f->cfi = dwarf_getcfi(f->dw);
 	if (!f->cfi)
 		f->cfi = dwarf_getcfi_elf(f->elf);
@@ -311,20 +370,21 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		if (img && use_image(f, img, size)) {
 			f->from_cache = 1;
 		} else {
-			struct vec list = { 0 };
+			struct vec list = { 0 }, chunks = { 0 };
 
 			if (img)
 				munmap(img, size);
-			if (!dwarf_scan(f, &list)) {
+			if (!dwarf_scan(f, &list, &chunks)) {
 				*why = ar_printf("cannot read the DWARF of %s (an unsupported form or a "
 						 "damaged file)", path);
 				free(list.v);
 				return NULL;
 			}
-			img = make_image(&list, &size);
+			img = make_image(&list, cpath, &size);
 			free(list.v);
-			if (cpath)
-				save(img, size, cpath);
+			for (int i = 0; i < chunks.len; i++)
+				free(chunks.v[i]);
+			free(chunks.v);
 			if (!use_image(f, img, size)) {
 				*why = ar_printf("cannot index the DWARF of %s", path);
 				return NULL;
@@ -351,6 +411,18 @@ static int lower_bound(const struct dwarf_file *f, const char *key, size_t n)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Give back the file pages reading the DWARF mapped: they are the
+ * page cache's, and read again if wanted, but count as this process's
+ * size while mapped. */
+void dwarf_release(struct dwarf_file *f)
+{
+	size_t size;
+	char *base = elf_rawfile(f->elf, &size);
+
+	if (base && !((uintptr_t)base % (uintptr_t)sysconf(_SC_PAGESIZE)))
+		madvise(base, size, MADV_DONTNEED);
 }
 
 const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name)

@@ -11,8 +11,7 @@
  *
  * Names of out-of-line and inlined copies come from their abstract
  * origin (or specification), resolved once the pass is over.  Addresses
- * the pass cannot take from the attributes (a copy described only by
- * DW_AT_ranges) are left to libdw afterwards, DIE by DIE.
+ * come from DW_AT_entry_pc, DW_AT_low_pc or the first of DW_AT_ranges.
  */
 #include "dw.h"
 #include "elab.h"
@@ -99,19 +98,25 @@ struct sec {
 
 struct scan {
 	struct dwarf_file *f;
-	struct sec info, abbrev, str, line_str, line, str_offsets, addr;
+	struct sec info, abbrev, str, line_str, line, str_offsets, addr, rnglists, ranges;
 	struct vec *out;
+	struct vec *chunks;	/* where entries are allocated, freed by
+				 * the caller once it has made the index */
+	struct dw_entry *chunk;
+	int chunk_used;
 	/* DIEs others name by reference: offset -> struct named */
 	struct pmap named;
 	struct vec pending;	/* struct dw_entry * whose name is its origin's */
 	struct vec pending_origin;	/* and that origin's offset, same index */
-	struct vec need_pc;	/* struct dw_entry * libdw must place */
 	/* this CU */
 	int version, offset_size, addr_size;
-	uint64_t cu_off, str_offsets_base, addr_base, cu_low;
-	const char **files;
-	unsigned char *file_interned;
-	int nfiles;
+	uint64_t cu_off, str_offsets_base, addr_base, cu_low, rnglists_base;
+	/* this CU's file names: directory and name as the line table
+	 * has them, joined and interned when an entry first uses one;
+	 * the arrays are reused from CU to CU */
+	const char **fdir, **fname, **fdone;
+	const char **dirs;
+	int nfiles, cap_files, cap_dirs;
 };
 
 /* What a reference to a DIE can borrow: its name and declaration. */
@@ -157,12 +162,6 @@ static uint64_t addrx(struct scan *sc, uint64_t i)
 
 /* ---- a CU's file names, from its line program's header ---- */
 
-static const char *join(const char *dir, const char *name)
-{
-	if (!dir || !*dir || *name == '/')
-		return name;
-	return ar_printf("%s/%s", dir, name);
-}
 
 /* A DWARF 5 directory or file entry attribute: a string when it is one. */
 static const char *entry_value(struct scan *sc, struct cursor *c, uint64_t form, int offset_size,
@@ -195,15 +194,35 @@ static const char *entry_value(struct scan *sc, struct cursor *c, uint64_t form,
 	}
 }
 
+static void add_file(struct scan *sc, const char *dir, const char *name)
+{
+	if (sc->nfiles == sc->cap_files) {
+		sc->cap_files = sc->cap_files ? 2 * sc->cap_files : 256;
+		sc->fdir = xrealloc(sc->fdir, (size_t)sc->cap_files * sizeof(*sc->fdir));
+		sc->fname = xrealloc(sc->fname, (size_t)sc->cap_files * sizeof(*sc->fname));
+		sc->fdone = xrealloc(sc->fdone, (size_t)sc->cap_files * sizeof(*sc->fdone));
+	}
+	sc->fdir[sc->nfiles] = dir;
+	sc->fname[sc->nfiles] = name;
+	sc->fdone[sc->nfiles] = NULL;
+	sc->nfiles++;
+}
+
+static void add_dir(struct scan *sc, int *ndirs, const char *dir)
+{
+	if (*ndirs == sc->cap_dirs) {
+		sc->cap_dirs = sc->cap_dirs ? 2 * sc->cap_dirs : 64;
+		sc->dirs = xrealloc(sc->dirs, (size_t)sc->cap_dirs * sizeof(*sc->dirs));
+	}
+	sc->dirs[(*ndirs)++] = dir;
+}
+
 static void cu_files(struct scan *sc, uint64_t off)
 {
 	struct cursor c;
 	uint64_t len, hlen;
-	int offset_size = 4, version, opcode_base;
-	const char **dirs = NULL;
-	uint64_t ndirs = 0;
+	int offset_size = 4, version, opcode_base, ndirs = 0;
 
-	sc->files = NULL;
 	sc->nfiles = 0;
 	if (!sc->line.d || off >= sc->line.n)
 		return;
@@ -241,12 +260,6 @@ static void cu_files(struct scan *sc, uint64_t off)
 			count = get_uleb(&c);
 			if (c.bad || count > 1000000)
 				return;
-			if (pass == 0) {
-				dirs = ar_alloc((count + 1) * sizeof(*dirs));
-				ndirs = count;
-			} else {
-				sc->files = ar_alloc((count + 1) * sizeof(*sc->files));
-			}
 			for (uint64_t k = 0; k < count && !c.bad; k++) {
 				const char *name = NULL;
 				uint64_t dir = 0, num;
@@ -260,37 +273,26 @@ static void cu_files(struct scan *sc, uint64_t off)
 						dir = num;
 				}
 				if (pass == 0)
-					dirs[k] = name;
+					add_dir(sc, &ndirs, name);
 				else
-					sc->files[sc->nfiles++] = name ?
-						join(dir && dir < ndirs ? dirs[dir] : NULL, name) : NULL;
+					add_file(sc, dir && dir < (uint64_t)ndirs ? sc->dirs[dir] : NULL, name);
 			}
 		}
 		return;
 	}
 	/* DWARF 2-4: directories from 1, files from 1 */
-	{
-		struct vec dv = { 0 }, fv = { 0 };
+	add_dir(sc, &ndirs, NULL);
+	while (c.p < c.end && *c.p && !c.bad)
+		add_dir(sc, &ndirs, entry_value(sc, &c, DW_FORM_string, offset_size, &len));
+	c.p++;
+	add_file(sc, NULL, NULL);
+	while (c.p < c.end && *c.p && !c.bad) {
+		const char *name = entry_value(sc, &c, DW_FORM_string, offset_size, &len);
+		uint64_t dir = get_uleb(&c);
 
-		vec_push(&dv, NULL);
-		while (c.p < c.end && *c.p && !c.bad)
-			vec_push(&dv, (void *)entry_value(sc, &c, DW_FORM_string, offset_size, &len));
-		c.p++;
-		vec_push(&fv, NULL);
-		while (c.p < c.end && *c.p && !c.bad) {
-			const char *name = entry_value(sc, &c, DW_FORM_string, offset_size, &len);
-			uint64_t dir = get_uleb(&c);
-
-			get_uleb(&c);
-			get_uleb(&c);
-			vec_push(&fv, name ? (void *)join(dir && dir < (uint64_t)dv.len ? dv.v[dir] : NULL,
-							  name) : NULL);
-		}
-		sc->files = ar_alloc((size_t)(fv.len + 1) * sizeof(*sc->files));
-		memcpy(sc->files, fv.v, (size_t)fv.len * sizeof(*sc->files));
-		sc->nfiles = fv.len;
-		free(dv.v);
-		free(fv.v);
+		get_uleb(&c);
+		get_uleb(&c);
+		add_file(sc, dir && dir < (uint64_t)ndirs ? sc->dirs[dir] : NULL, name);
 	}
 }
 
@@ -491,8 +493,96 @@ static uint64_t ref_of(struct scan *sc, uint32_t form, uint64_t u)
 struct die {
 	struct val name, decl_file, decl_line, external, declaration, inline_, low_pc, high_pc,
 		   ranges, location, origin, spec, entry_pc;
-	uint32_t origin_form, spec_form, high_form;
+	uint32_t origin_form, spec_form, high_form, ranges_form;
 };
+
+/* The first range of DW_AT_ranges: where a function split in parts
+ * (hot and .cold) starts, and where that part ends.  0 if unknown. */
+static int first_range(struct scan *sc, const struct die *d, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t base = sc->cu_low, off = d->ranges.u;
+	struct cursor c;
+
+	if (sc->version < 5) {
+		if (!sc->ranges.d || off >= sc->ranges.n)
+			return 0;
+		c.p = sc->ranges.d + off;
+		c.end = sc->ranges.d + sc->ranges.n;
+		c.bad = 0;
+		while (!c.bad) {
+			uint64_t a = get_n(&c, sc->addr_size), b = get_n(&c, sc->addr_size);
+
+			if (!a && !b)
+				return 0;
+			if (a == (sc->addr_size == 8 ? UINT64_MAX : 0xffffffffu)) {
+				base = b;
+				continue;
+			}
+			*lo = base + a;
+			*hi = base + b;
+			return 1;
+		}
+		return 0;
+	}
+	if (d->ranges_form == DW_FORM_rnglistx) {
+		struct cursor x;
+
+		if (!sc->rnglists.d || sc->rnglists_base + (off + 1) * (uint64_t)sc->offset_size >
+		    sc->rnglists.n)
+			return 0;
+		x.p = sc->rnglists.d + sc->rnglists_base + off * (uint64_t)sc->offset_size;
+		x.end = sc->rnglists.d + sc->rnglists.n;
+		x.bad = 0;
+		off = sc->rnglists_base + get_n(&x, sc->offset_size);
+	}
+	if (!sc->rnglists.d || off >= sc->rnglists.n)
+		return 0;
+	c.p = sc->rnglists.d + off;
+	c.end = sc->rnglists.d + sc->rnglists.n;
+	c.bad = 0;
+	while (!c.bad) {
+		uint64_t a, b;
+
+		switch (get_n(&c, 1)) {
+		case DW_RLE_end_of_list:
+			return 0;
+		case DW_RLE_base_addressx:
+			base = addrx(sc, get_uleb(&c));
+			continue;
+		case DW_RLE_base_address:
+			base = get_n(&c, sc->addr_size);
+			continue;
+		case DW_RLE_startx_endx:
+			a = addrx(sc, get_uleb(&c));
+			b = addrx(sc, get_uleb(&c));
+			break;
+		case DW_RLE_startx_length:
+			a = addrx(sc, get_uleb(&c));
+			b = a + get_uleb(&c);
+			break;
+		case DW_RLE_offset_pair:
+			a = base + get_uleb(&c);
+			b = base + get_uleb(&c);
+			break;
+		case DW_RLE_start_end:
+			a = get_n(&c, sc->addr_size);
+			b = get_n(&c, sc->addr_size);
+			break;
+		case DW_RLE_start_length:
+			a = get_n(&c, sc->addr_size);
+			b = a + get_uleb(&c);
+			break;
+		default:
+			return 0;
+		}
+		if (a == b)
+			continue;
+		*lo = a;
+		*hi = b;
+		return 1;
+	}
+	return 0;
+}
 
 static const char *intern_z(const char *s)
 {
@@ -505,13 +595,25 @@ static const char *file_of(struct scan *sc, const struct die *d)
 {
 	uint64_t i = d->decl_file.u;
 
-	if (!d->decl_file.present || i >= (uint64_t)sc->nfiles || !sc->files[i])
+	if (!d->decl_file.present || i >= (uint64_t)sc->nfiles || !sc->fname[i])
 		return NULL;
-	if (!sc->file_interned[i]) {
-		sc->files[i] = intern_z(sc->files[i]);
-		sc->file_interned[i] = 1;
+	if (!sc->fdone[i]) {
+		const char *dir = sc->fdir[i], *name = sc->fname[i];
+
+		if (!dir || !*dir || *name == '/') {
+			sc->fdone[i] = intern_z(name);
+		} else {
+			size_t dl = strlen(dir), nl = strlen(name);
+			char *buf = xmalloc(dl + nl + 2);
+
+			memcpy(buf, dir, dl);
+			buf[dl] = '/';
+			memcpy(buf + dl + 1, name, nl + 1);
+			sc->fdone[i] = intern(buf, dl + nl + 1);
+			free(buf);
+		}
 	}
-	return sc->files[i];
+	return sc->fdone[i];
 }
 
 static void remember(struct scan *sc, uint64_t off, const struct die *d)
@@ -532,8 +634,14 @@ static void remember(struct scan *sc, uint64_t off, const struct die *d)
 static struct dw_entry *entry(struct scan *sc, uint64_t off, const struct die *d,
 			      enum dw_kind kind)
 {
-	struct dw_entry *e = ar_alloc(sizeof(*e));
+	struct dw_entry *e;
 
+	if (!sc->chunk || sc->chunk_used == 4096) {
+		sc->chunk = xcalloc(4096, sizeof(*sc->chunk));
+		sc->chunk_used = 0;
+		vec_push(sc->chunks, sc->chunk);
+	}
+	e = &sc->chunk[sc->chunk_used++];
 	e->kind = kind;
 	e->die = off;
 	e->name = val_str(sc, &d->name);
@@ -562,8 +670,19 @@ static void place(struct scan *sc, struct dw_entry *e, const struct die *d)
 		e->highpc = d->high_pc.is_addr ? d->high_pc.u : d->low_pc.u + d->high_pc.u;
 	if (d->entry_pc.present && !d->entry_pc.is_addr && d->low_pc.present)
 		e->lowpc = d->low_pc.u + d->entry_pc.u;	/* DWARF 5: an offset */
-	if (!e->lowpc)
-		vec_push(&sc->need_pc, e);
+	if (!e->lowpc && d->ranges.present) {
+		uint64_t lo, hi;
+
+		if (first_range(sc, d, &lo, &hi)) {
+			e->lowpc = d->entry_pc.present && d->entry_pc.is_addr ? d->entry_pc.u : lo;
+			e->highpc = hi;
+		}
+	} else if (e->kind == DWK_FUNC && !e->highpc && d->ranges.present) {
+		uint64_t lo, hi;
+
+		if (first_range(sc, d, &lo, &hi))
+			e->highpc = hi;
+	}
 }
 
 static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
@@ -598,13 +717,13 @@ static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
 			case DW_AT_inline: to = &d.inline_; break;
 			case DW_AT_low_pc: to = &d.low_pc; break;
 			case DW_AT_high_pc: to = &d.high_pc; d.high_form = s->form; break;
-			case DW_AT_ranges: to = &d.ranges; break;
+			case DW_AT_ranges: to = &d.ranges; d.ranges_form = s->form; break;
 			case DW_AT_location: to = &d.location; break;
 			case DW_AT_abstract_origin: to = &d.origin; d.origin_form = s->form; break;
 			case DW_AT_specification: to = &d.spec; d.spec_form = s->form; break;
 			case DW_AT_entry_pc: to = &d.entry_pc; break;
 			case DW_AT_str_offsets_base: case DW_AT_addr_base:
-			case DW_AT_stmt_list:
+			case DW_AT_stmt_list: case DW_AT_rnglists_base:
 				break;
 			default:
 				read_form(sc, c, s->form, s->implicit, &v);
@@ -616,10 +735,10 @@ static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
 					sc->str_offsets_base = v.u;
 				else if (s->name == DW_AT_addr_base)
 					sc->addr_base = v.u;
-				else if (s->name == DW_AT_stmt_list && depth == 0) {
+				else if (s->name == DW_AT_rnglists_base)
+					sc->rnglists_base = v.u;
+				else if (s->name == DW_AT_stmt_list && depth == 0)
 					cu_files(sc, v.u);
-					sc->file_interned = ar_alloc((size_t)sc->nfiles + 1);
-				}
 				continue;
 			}
 			read_form(sc, c, s->form, s->implicit, to);
@@ -720,7 +839,7 @@ static const struct named *origin_named(struct scan *sc, uint64_t off)
 	return NULL;
 }
 
-int dwarf_scan(struct dwarf_file *f, struct vec *out)
+int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 {
 	struct scan sc = { 0 };
 	struct abbrevs ab = { 0 };
@@ -731,6 +850,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out)
 
 	sc.f = f;
 	sc.out = out;
+	sc.chunks = chunks;
 	sc.info = section(f->elf, ".debug_info");
 	sc.abbrev = section(f->elf, ".debug_abbrev");
 	sc.str = section(f->elf, ".debug_str");
@@ -738,6 +858,8 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out)
 	sc.line = section(f->elf, ".debug_line");
 	sc.str_offsets = section(f->elf, ".debug_str_offsets");
 	sc.addr = section(f->elf, ".debug_addr");
+	sc.rnglists = section(f->elf, ".debug_rnglists");
+	sc.ranges = section(f->elf, ".debug_ranges");
 	if (!sc.info.d || !sc.abbrev.d)
 		return 0;
 	while (off + 11 <= sc.info.n && ok) {
@@ -770,9 +892,9 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out)
 		sc.cu_off = off;
 		sc.str_offsets_base = sc.offset_size == 8 ? 16 : 8;
 		sc.addr_base = 8;
-		sc.files = NULL;
 		sc.nfiles = 0;
 		sc.cu_low = 0;
+		sc.rnglists_base = 0;
 		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
 			if (abbrev_off != last_abbrev) {
 				ok = read_abbrevs(&sc, abbrev_off, &ab, &pool, &pool_cap);
@@ -782,7 +904,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out)
 				ok = scan_cu(&sc, &c, &ab);
 		}
 		off = next;
-		if (++ncu % 64 == 0)
+		if (++ncu % 16 == 0)
 			drop_pages(f->elf);
 	}
 	drop_pages(f->elf);
@@ -804,26 +926,8 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out)
 		}
 		e->external |= n->external;
 	}
-	if (getenv("STP_SCAN_DEBUG"))
-		fprintf(stderr, "scan: %d entries, %d pending, %d need_pc\n", out->len, sc.pending.len, sc.need_pc.len);
-	/* what only libdw can place (DW_AT_ranges alone) */
-	for (int i = 0; i < sc.need_pc.len; i++) {
-		struct dw_entry *e = sc.need_pc.v[i];
-		Dwarf_Die die;
-		Dwarf_Addr lo = 0, hi = 0, base;
-
-		if (!e->name || !dwarf_offdie(f->dw, e->die, &die))
-			continue;
-		if (dwarf_entrypc(&die, &lo) == 0) {
-			e->lowpc = lo;
-		} else if (dwarf_ranges(&die, 0, &base, &lo, &hi) > 0) {
-			e->lowpc = lo;
-			if (!e->highpc)
-				e->highpc = hi;
-		}
-		if (e->kind == DWK_FUNC && !e->highpc && dwarf_highpc(&die, &hi) == 0)
-			e->highpc = hi;
-	}
+	/* what has no address in the forms read here is left out: asking
+	 * libdw would make it read every CU before (~100 MB) */
 	/* drop what has no name or no place */
 	{
 		int k = 0;
@@ -837,9 +941,12 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out)
 		}
 		out->len = k;
 	}
+	free(sc.fdir);
+	free(sc.fname);
+	free(sc.fdone);
+	free(sc.dirs);
 	free(sc.pending.v);
 	free(sc.pending_origin.v);
-	free(sc.need_pc.v);
 	free(sc.named.keys);
 	free(sc.named.vals);
 	return ok;

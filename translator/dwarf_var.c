@@ -1328,12 +1328,19 @@ int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 	}
 	t.user = t.f->user;
 	t.pc = d ? d->pc : 0;
-	if (n->kind == N_AT) {
-		/* the args are the function's: the rest come from comps */
-		return at_expr(&t, write, quiet);
+	{
+		int ok;
+
+		if (n->kind == N_AT) {
+			/* the args are the function's: the rest come from comps */
+			ok = at_expr(&t, write, quiet);
+		} else {
+			n->args.len = 0;
+			ok = target_var(&t, write, quiet);
+		}
+		dwarf_release(t.f);
+		return ok;
 	}
-	n->args.len = 0;
-	return target_var(&t, write, quiet);
 }
 
 /* ---- -L ---- */

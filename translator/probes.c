@@ -744,6 +744,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		d->inlined = pt->inlined;
 		made++;
 	}
+	dwarf_release(f);
 	free(pts.v);
 	return made ? 1 : 0;
 }
