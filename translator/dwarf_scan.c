@@ -306,9 +306,43 @@ struct attr_spec {
 struct abbrev {
 	uint32_t tag;
 	unsigned char children;
+	unsigned char wanted;	/* a DIE the index may want */
 	int nattrs;
+	int fixed;		/* bytes of all its attributes, when every
+				 * form has a fixed size here; else -1 */
 	struct attr_spec *attrs;
 };
+
+/* A form's size in this CU, or -1 when it is read to be known. */
+static int form_size(const struct scan *sc, uint32_t form)
+{
+	switch (form) {
+	case DW_FORM_addr: return sc->addr_size;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return sc->offset_size;
+	case DW_FORM_ref_addr:
+		return sc->version == 2 ? sc->addr_size : sc->offset_size;
+	case DW_FORM_flag_present: case DW_FORM_implicit_const:
+		return 0;
+	default:
+		return -1;
+	}
+}
 
 struct abbrevs {
 	struct abbrev *v;	/* by code */
@@ -354,6 +388,19 @@ static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 			used++;
 		}
 		ab.nattrs = (int)(used - first);
+		ab.wanted = tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit ||
+			    tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+			    tag == DW_TAG_variable;
+		ab.fixed = 0;
+		for (size_t k = first; k < used; k++) {
+			int sz = form_size(sc, (*pool)[k].form);
+
+			if (sz < 0) {
+				ab.fixed = -1;
+				break;
+			}
+			ab.fixed += sz;
+		}
 		ab.attrs = (struct attr_spec *)(uintptr_t)first;
 		if (code >= a->n) {
 			size_t n = a->n ? a->n : 256;
@@ -703,6 +750,28 @@ static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
 		if (code >= ab->n || !(ab->v[code].children & 2))
 			return 0;
 		a = &ab->v[code];
+		/* most DIEs (types, members, parameters, blocks) only pass by */
+		if (!a->wanted || (a->tag == DW_TAG_variable && depth != 1)) {
+			if (a->fixed >= 0) {
+				skip(c, (uint64_t)a->fixed);
+			} else {
+				struct val v;
+
+				for (int i = 0; i < a->nattrs; i++) {
+					int sz = form_size(sc, a->attrs[i].form);
+
+					if (sz >= 0)
+						skip(c, (uint64_t)sz);
+					else
+						read_form(sc, c, a->attrs[i].form, a->attrs[i].implicit, &v);
+				}
+			}
+			if (a->children & 1)
+				depth++;
+			else if (depth == 0)
+				return 1;
+			continue;
+		}
 		memset(&d, 0, sizeof(d));
 		for (int i = 0; i < a->nattrs; i++) {
 			const struct attr_spec *s = &a->attrs[i];
