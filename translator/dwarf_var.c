@@ -622,11 +622,26 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 			w->type = mt;
 			w->bit_size = w->bit_off = 0;
 			if (dwarf_attr(&member, DW_AT_bit_size, &a) && !dwarf_formudata(&a, &bs)) {
+				int unit = byte_size(&mt) > 0 ? byte_size(&mt) : 1;
+
 				w->bit_size = (int)bs;
-				if (dwarf_attr(&member, DW_AT_data_bit_offset, &a) && !dwarf_formudata(&a, &bo))
-					w->bit_off = (int)bo;
-				else if (dwarf_attr(&member, DW_AT_bit_offset, &a) && !dwarf_formudata(&a, &bo))
-					w->bit_off = byte_size(&mt) * 8 - (int)bo - (int)bs;
+				if (dwarf_attr(&member, DW_AT_data_bit_offset, &a) && !dwarf_formudata(&a, &bo)) {
+					/* DWARF 5: bits from the start of the struct;
+					 * read the storage unit that holds them */
+					int64_t byte = (int64_t)(bo / 8) / unit * unit;
+
+					if ((int64_t)bo - 8 * byte + (int64_t)bs > 8 * unit)
+						byte = (int64_t)(bo / 8);	/* straddles: bytes */
+					w->v.expr = ar_printf("(%s + %lld)", w->v.expr, (long long)byte);
+					w->bit_off = (int)((int64_t)bo - 8 * byte);
+				} else if (dwarf_attr(&member, DW_AT_bit_offset, &a) && !dwarf_formudata(&a, &bo)) {
+					w->bit_off = unit * 8 - (int)bo - (int)bs;
+				}
+				if (w->bit_off < 0 || w->bit_off + w->bit_size > 64) {
+					fail(t, &c->loc, "bitfield '%s' is laid out in a way stp does not read",
+					     c->name);
+					return 0;
+				}
 			}
 		} else {	/* [index] */
 			Dwarf_Die el;
@@ -1328,6 +1343,26 @@ int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 	}
 	t.user = t.f->user;
 	t.pc = d ? d->pc : 0;
+	{
+		int text = n->pretty || (n->kind == N_TARGET && !strncmp(n->name, "$$", 2));
+
+		if (write && text) {
+			if (!quiet)
+				sem_error(&n->loc, "'%s%s' is text made from variables: it cannot be written",
+					  n->name, n->pretty == 2 ? "$$" : n->pretty ? "$" : "");
+			return 0;
+		}
+		if (write && n->addr) {
+			if (!quiet)
+				sem_error(&n->loc, "an address ('&%s') cannot be written", n->name);
+			return 0;
+		}
+		if (n->addr && text) {
+			if (!quiet)
+				sem_error(&n->loc, "'%s' is text: it has no address", n->name);
+			return 0;
+		}
+	}
 	{
 		int ok;
 

@@ -589,7 +589,8 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 	int stmt, ret = 0, call = 0, inl = 0, exported = 0, absolute = 0, flags = 0;
 	int64_t maxactive = 0;
 	struct vec pts = { 0 };
-	int64_t addr = -1;
+	uint64_t addr = 0;
+	int has_addr = 0;
 	int made = 0;
 
 	if (pp->ncomps < 2 || !is(&c[0], "kernel") || !c[1].arg)
@@ -617,7 +618,8 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 	if (c[1].arg->kind == N_NUM) {
 		if (!stmt)
 			return -1;
-		addr = c[1].arg->num;
+		addr = (uint64_t)c[1].arg->num;
+		has_addr = 1;
 	} else if (c[1].arg->kind != N_STR) {
 		return -1;
 	}
@@ -626,13 +628,13 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		x->failed = 1;
 		return 0;
 	}
-	if (addr < 0 && !dwarf_parse_pattern(c[1].arg->str, &pat)) {
+	if (!has_addr && !dwarf_parse_pattern(c[1].arg->str, &pat)) {
 		sem_error(&c[1].arg->loc, "'%s' is no function pattern: NAME[@FILE[:LINE|:N-M|:*|+N]]",
 			  c[1].arg->str);
 		x->failed = 1;
 		return 0;
 	}
-	if (stmt && addr < 0 && pat.line_lo < 0 && !pat.all_lines) {
+	if (stmt && !has_addr && pat.line_lo < 0 && !pat.all_lines) {
 		sem_error(&c[1].arg->loc, "kernel.statement(\"%s\") needs a line: \"func@file:N\"",
 			  c[1].arg->str);
 		x->failed = 1;
@@ -641,7 +643,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 	f = kernel_dwarf(x->e, &why);
 	if (!f) {
 		/* a plain name: the symbol table (kprobes) will do */
-		if (!stmt && addr < 0 && !pat.file && !inl && !exported)
+		if (!stmt && !has_addr && !pat.file && !inl && !exported)
 			return -1;
 		sem_error(&pp->loc, "%s needs the kernel's debuginfo: %s", pp_text(pp), why);
 		x->failed = 1;
@@ -649,7 +651,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 	}
 	if (!need_ksyms(x, &pp->loc))
 		return 0;
-	if (addr >= 0) {
+	if (has_addr) {
 		struct dw_point *pt = ar_alloc(sizeof(*pt));
 		struct dw_entry *fe = ar_alloc(sizeof(*fe));
 		Dwarf_Die cu, fn;
@@ -657,7 +659,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		/* the function around the address, for its variables */
 		fe->name = "";
 		pt->fn = fe;
-		pt->pc = pt->entry_pc = (uint64_t)addr;
+		pt->pc = pt->entry_pc = addr;
 		if (dwarf_addrdie(f->dw, (Dwarf_Addr)addr, &cu)) {
 			Dwarf_Die *scopes = NULL;
 			int n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes);
@@ -703,7 +705,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 			continue;
 		sym = ksyms_at(x->e->ksyms, pt->pc, &off);
 		if (!sym || ksyms_refusal(x->e->ksyms, sym) != KSYM_PROBEABLE) {
-			if (addr < 0 && !strpbrk(pat.name, "*?[") && !pp->optional && pts.len == 1) {
+			if (!has_addr && !strpbrk(pat.name, "*?[") && !pp->optional && pts.len == 1) {
 				sem_error(&c[1].arg->loc, "kernel function '%s' cannot be probed: %s",
 					  pt->fn->name, !sym ? "no symbol leads to it" :
 					  ksyms_refusal(x->e->ksyms, sym) == KSYM_BOOT_ONLY ?
@@ -720,9 +722,9 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 			continue;
 		}
 		concrete = pp_join(pp, 0, pp->ncomps, NULL, NULL, 0);
-		arg = node_new(addr >= 0 ? N_NUM : N_STR, &c[1].arg->loc);
-		if (addr >= 0) {
-			arg->num = addr;
+		arg = node_new(has_addr ? N_NUM : N_STR, &c[1].arg->loc);
+		if (has_addr) {
+			arg->num = (int64_t)addr;
 			arg->str = ar_printf("0x%llx", (unsigned long long)addr);
 		} else if (stmt) {
 			arg->str = ar_printf("%s@%s:%d", pt->fn->name, pt->fn->file ? pt->fn->file : "?", pt->line);

@@ -59,10 +59,12 @@ int is_print_builtin(const char *name)
 	return 0;
 }
 
+/* A target expression where no DWARF gives it a meaning. */
 static void needs_dwarf(const struct node *n, const char *what)
 {
-	sem_error(&n->loc, "%s needs the kernel's debuginfo (DWARF), which this "
-		  "stp cannot read yet", what);
+	sem_error(&n->loc, "%s has no meaning here: target variables and typed values exist "
+		  "only in probes found in debuginfo (kernel.function, kernel.statement, "
+		  "process(\"...\").function); elsewhere use @cast(value, \"type\")", what);
 }
 
 /* ---- variables ---- */
@@ -358,6 +360,11 @@ static void histogram(struct node *n)
 
 /* ---- DWARF: $vars, @cast, @var ---- */
 
+static int is_cast_or_var(const struct node *n)
+{
+	return n->kind == N_AT && (!strcmp(n->name, "@cast") || !strcmp(n->name, "@var"));
+}
+
 static int dwarf_probe(const struct scope *sc)
 {
 	return sc->probe && sc->probe->dwf;
@@ -619,21 +626,38 @@ static void expr(struct scope *sc, struct node *n, int write)
 		expr(sc, n->lhs, 0);
 		return;
 	case N_INCDEC:
+		if ((n->lhs->kind == N_TARGET && dwarf_probe(sc)) || is_cast_or_var(n->lhs)) {
+			sem_error(&n->lhs->loc, sc->e->s->guru ? "a target variable is written with '=' only" :
+				  "writing to a target variable needs guru mode (-g)");
+			return;
+		}
 		lvalue_check(sc, n->lhs);
 		expr(sc, n->lhs, 0);
 		expr(sc, n->lhs, 1);
 		iterated_check(sc, n->lhs);
 		return;
 	case N_ASSIGN:
-		if (n->lhs->kind == N_TARGET && dwarf_probe(sc) && sc->e->s->guru) {
+		if ((n->lhs->kind == N_TARGET && dwarf_probe(sc)) || is_cast_or_var(n->lhs)) {
 			struct node *lhs = n->lhs, *rhs = n->rhs;
+
+			if (!sc->e->s->guru) {
+				sem_error(&n->lhs->loc, "writing to a target variable needs guru mode (-g)");
+				return;
+			}
 
 			if (n->op != OP_ASSIGN) {
 				sem_error(&n->loc, "a target variable is written with '=' only");
 				return;
 			}
 			expr(sc, rhs, 0);
-			target(sc, lhs, 1);
+			if (lhs->kind == N_AT) {
+				if (dwarf_target(sc->e, entry_view(sc), lhs, 1, 0))
+					dwarf_call(sc, lhs);
+			} else {
+				target(sc, lhs, 1);
+			}
+			if (!lhs->ref)
+				return;
 			/* the assignment becomes the setter's call */
 			vec_push_ar(&lhs->args, rhs);
 			*n = *lhs;
