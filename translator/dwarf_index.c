@@ -24,9 +24,10 @@
 #include <gelf.h>
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
 
 /* Bumped when what an index holds changes. */
-#define DWIDX_VERSION 4
+#define DWIDX_VERSION 5
 #define DWIDX_MAGIC "STPDWIDX"
 
 struct rec {			/* one entry in the cache file */
@@ -311,6 +312,40 @@ static char *map_file(const char *path, size_t *size)
 	return p;
 }
 
+static int is_relocatable(Elf *elf)
+{
+	GElf_Ehdr eh;
+
+	return gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
+}
+
+static char *no_debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &no_debuginfo_path,
+};
+
+static Dwarf *relocated_dwarf(struct dwarf_file *f, const char *path, const char *module,
+			      Elf **elf)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	if (!dwfl)
+		return NULL;
+	mod = dwfl_report_offline(dwfl, module ? module : "module", path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias)))
+		return NULL;
+	*elf = dwarf_getelf(dw);
+	f->relocated = 1;
+	return dw;
+}
+
 /* Opened files, by path: a script may name the same program often. */
 static struct pmap opened;
 
@@ -339,7 +374,15 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		close(f->fd);
 		return NULL;
 	}
-	f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	if (is_relocatable(f->elf)) {
+		/* a kernel module: its DWARF is right once relocated, which
+		 * libdwfl does, laying its sections out from address 0 */
+		elf_end(f->elf);
+		f->elf = NULL;
+		f->dw = relocated_dwarf(f, path, module, &f->elf);
+	} else {
+		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	}
 	if (!f->dw) {
 		*why = ar_printf("%s has no DWARF debuginfo (%s)", path, dwarf_errmsg(-1));
 		elf_end(f->elf);

@@ -839,6 +839,9 @@ static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
 			}
 			break;
 		case DW_TAG_variable:
+			/* a definition may take its name from a declaration */
+			if (depth == 1 && d.declaration.present && d.name.present)
+				remember(sc, off, &d);
 			if (depth == 1 && d.location.present && !(d.declaration.present && d.declaration.u))
 				entry(sc, off, &d, DWK_VAR);
 			break;
@@ -853,7 +856,7 @@ static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
 	return !c->bad;
 }
 
-static struct sec section(Elf *elf, const char *want)
+static struct sec section(Elf *elf, const char *want, int relocated)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -867,9 +870,14 @@ static struct sec section(Elf *elf, const char *want)
 		Elf_Data *d;
 
 		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
-		    strcmp(name, want) || (sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS)
+		    strcmp(name, want) || sh.sh_type == SHT_NOBITS)
 			continue;
-		d = elf_rawdata(scn, NULL);
+		/* a module's debug sections may come compressed; and libdwfl
+		 * relocated them where elf_getdata() finds them */
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return s;
+		d = relocated || (sh.sh_flags & SHF_COMPRESSED) ? elf_getdata(scn, NULL)
+								: elf_rawdata(scn, NULL);
 		if (d && d->d_buf) {
 			s.d = d->d_buf;
 			s.n = d->d_size;
@@ -920,15 +928,15 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 	sc.f = f;
 	sc.out = out;
 	sc.chunks = chunks;
-	sc.info = section(f->elf, ".debug_info");
-	sc.abbrev = section(f->elf, ".debug_abbrev");
-	sc.str = section(f->elf, ".debug_str");
-	sc.line_str = section(f->elf, ".debug_line_str");
-	sc.line = section(f->elf, ".debug_line");
-	sc.str_offsets = section(f->elf, ".debug_str_offsets");
-	sc.addr = section(f->elf, ".debug_addr");
-	sc.rnglists = section(f->elf, ".debug_rnglists");
-	sc.ranges = section(f->elf, ".debug_ranges");
+	sc.info = section(f->elf, ".debug_info", f->relocated);
+	sc.abbrev = section(f->elf, ".debug_abbrev", f->relocated);
+	sc.str = section(f->elf, ".debug_str", f->relocated);
+	sc.line_str = section(f->elf, ".debug_line_str", f->relocated);
+	sc.line = section(f->elf, ".debug_line", f->relocated);
+	sc.str_offsets = section(f->elf, ".debug_str_offsets", f->relocated);
+	sc.addr = section(f->elf, ".debug_addr", f->relocated);
+	sc.rnglists = section(f->elf, ".debug_rnglists", f->relocated);
+	sc.ranges = section(f->elf, ".debug_ranges", f->relocated);
 	if (!sc.info.d || !sc.abbrev.d)
 		return 0;
 	while (off + 11 <= sc.info.n && ok) {

@@ -26,6 +26,7 @@ struct tv {
 	struct derived_probe *d;
 	struct dwarf_file *f;
 	struct node *n;
+	const char *what;	/* the expression so far, for messages */
 	struct sbuf c;		/* the function's body */
 	struct sbuf decls;	/* its temporaries, declared first */
 	int ntmp;
@@ -80,7 +81,7 @@ static const char *reg(struct tv *t, unsigned r)
 {
 	if (r >= sizeof(regname) / sizeof(regname[0])) {
 		fail(t, &t->n->loc, "'%s' lives in DWARF register %u, which stp does not read",
-		     t->n->name, r);
+		     t->what, r);
 		return "0";
 	}
 	t->uses_regs = 1;
@@ -113,7 +114,7 @@ static const char *static_addr(struct tv *t, uint64_t a)
 
 	if (t->user) {
 		fail(t, &t->n->loc, "'%s' is static data of a program, which stp does not read yet",
-		     t->n->name);
+		     t->what);
 		return "0";
 	}
 	link = kernel_reloc_base(t, &sym);
@@ -134,13 +135,13 @@ static int frame_cfa(struct tv *t, struct lval *out, int depth)
 
 	if (!t->f->cfi || dwarf_cfi_addrframe(t->f->cfi, t->pc, &frame)) {
 		fail(t, &t->n->loc, "no call frame information for 0x%llx, where '%s' is found "
-		     "relative to the frame", (unsigned long long)t->pc, t->n->name);
+		     "relative to the frame", (unsigned long long)t->pc, t->what);
 		return 0;
 	}
 	if (dwarf_frame_cfa(frame, &ops, &n) || !n) {
 		free(frame);
 		fail(t, &t->n->loc, "no frame address at 0x%llx for '%s'", (unsigned long long)t->pc,
-		     t->n->name);
+		     t->what);
 		return 0;
 	}
 	{
@@ -161,7 +162,7 @@ static int frame_base(struct tv *t, struct lval *out, int depth)
 
 	if (!t->have_fn_scope || !dwarf_attr_integrate(&t->fn_scope, DW_AT_frame_base, &a) ||
 	    dwarf_getlocation_addr(&a, t->pc, &ops, &n, 1) <= 0) {
-		fail(t, &t->n->loc, "no frame base for '%s' here", t->n->name);
+		fail(t, &t->n->loc, "no frame base for '%s' here", t->what);
 		return 0;
 	}
 	if (!translate_ops(t, ops, n, out, depth + 1))
@@ -183,7 +184,7 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out
 	enum where w = W_MEM;
 
 	if (depth > 4) {
-		fail(t, &t->n->loc, "the location of '%s' nests too deeply", t->n->name);
+		fail(t, &t->n->loc, "the location of '%s' nests too deeply", t->what);
 		return 0;
 	}
 #define PUSH(x) do { const char *x_ = (x); if (sp >= 64) goto complex; st[sp++] = x_; } while (0)
@@ -297,7 +298,7 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out
 			}
 			fail(t, &t->n->loc, "'%s' is not available here: only the value it had on "
 			     "entry to the function is known (DW_OP_entry_value); use @entry(%s) in "
-			     "a .return probe, or probe the function's entry", t->n->name, t->n->name);
+			     "a .return probe, or probe the function's entry", t->what, t->what);
 			return 0;
 		}
 		case DW_OP_implicit_value:
@@ -324,11 +325,11 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out
 	return !t->err;
 pieces:
 	fail(t, &t->n->loc, "'%s' is split in pieces across registers here, which stp does not "
-	     "read yet", t->n->name);
+	     "read yet", t->what);
 	return 0;
 complex:
 	fail(t, &t->n->loc, "the location of '%s' uses DWARF operation 0x%x, which stp does not "
-	     "translate", t->n->name, n ? ops[0].atom : 0);
+	     "translate", t->what, n ? ops[0].atom : 0);
 	return 0;
 #undef PUSH
 #undef NEED
@@ -378,6 +379,31 @@ static void type_name_of(Dwarf_Die *t, struct sbuf *sb, int depth)
 	}
 	switch (dwarf_tag(t)) {
 	case DW_TAG_pointer_type:
+		if (type_of(t, &inner) && dwarf_tag(&inner) == DW_TAG_subroutine_type) {
+			Dwarf_Die ret, param;
+			int first = 1;
+
+			type_name_of(type_of(&inner, &ret), sb, depth + 1);
+			sb_puts(sb, " (*)(");
+			if (dwarf_child(&inner, &param) == 0) {
+				do {
+					Dwarf_Die pt;
+
+					if (dwarf_tag(&param) == DW_TAG_unspecified_parameters) {
+						sb_puts(sb, first ? "..." : ", ...");
+						first = 0;
+					}
+					if (dwarf_tag(&param) != DW_TAG_formal_parameter)
+						continue;
+					if (!first)
+						sb_puts(sb, ", ");
+					first = 0;
+					type_name_of(type_of(&param, &pt), sb, depth + 1);
+				} while (dwarf_siblingof(&param, &param) == 0);
+			}
+			sb_puts(sb, ")");
+			return;
+		}
 		type_name_of(type_of(t, &inner), sb, depth + 1);
 		sb_puts(sb, "*");
 		return;
@@ -534,7 +560,7 @@ static const char *as_pointer(struct tv *t, struct lval *v, Dwarf_Die *p)
 	}
 	if (v->w == W_MEM)
 		return v->expr;
-	fail(t, &t->n->loc, "'%s' is not in memory here (it is in a register)", t->n->name);
+	fail(t, &t->n->loc, "'%s' is not in memory here (it is in a register)", t->what);
 	return "0";
 }
 
@@ -545,7 +571,7 @@ static const char *rvalue(struct tv *t, struct lval *v, Dwarf_Die *p)
 
 	if (size <= 0 || size > 8) {
 		fail(t, &t->n->loc, "'%s' has a type of %d bytes, which is not a number",
-		     t->n->name, size);
+		     t->what, size);
 		return "0";
 	}
 	if (v->w == W_MEM)
@@ -572,7 +598,7 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 		int tag = p ? dwarf_tag(p) : 0;
 
 		if (!p) {
-			fail(t, &c->loc, "'%s' has no type here to take %s of", t->n->name,
+			fail(t, &c->loc, "'%s' has no type here to take %s of", t->what,
 			     c->kind == N_MEMBER ? "a member" : "an element");
 			return 0;
 		}
@@ -587,22 +613,35 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 
 				if (!type_of(p, &pointee) || !(pp = peel(&pointee, &pbuf))) {
 					fail(t, &c->loc, "'%s' is a void pointer: it has no member '%s' "
-					     "(use @cast)", t->n->name, c->name);
+					     "(use @cast)", t->what, c->name);
 					return 0;
 				}
 				w->v.expr = as_pointer(t, &w->v, p);
 				w->v.w = W_MEM;
+				/* a pointer to a pointer: followed as far as it goes */
+				for (int k = 0; k < 4 && dwarf_tag(pp) == DW_TAG_pointer_type; k++) {
+					Dwarf_Die inner;
+
+					if (!type_of(pp, &inner) || !(pp = peel(&inner, &pbuf)))
+						break;
+					w->v.expr = ar_printf("(unsigned long)%s", read_mem(t, w->v.expr, 8, 0));
+				}
+				if (!pp) {
+					fail(t, &c->loc, "'%s' is a void pointer: it has no member '%s' "
+					     "(use @cast)", t->what, c->name);
+					return 0;
+				}
 				agg = *pp;
 				tag = dwarf_tag(pp);
 			}
 			if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
-				fail(t, &c->loc, "'%s' is '%s', which has no member '%s'", t->n->name,
+				fail(t, &c->loc, "'%s' is '%s', which has no member '%s'", t->what,
 				     type_text(&w->type), c->name);
 				return 0;
 			}
 			if (!dwarf_hasattr(&agg, DW_AT_byte_size)) {
 				fail(t, &c->loc, "'%s' is an incomplete type ('%s'): its members are "
-				     "not known here", t->n->name, type_text(&agg));
+				     "not known here", t->what, type_text(&agg));
 				return 0;
 			}
 			if (!find_member(&agg, c->name, &member, &off, 0)) {
@@ -611,7 +650,7 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 			}
 			if (w->v.w != W_MEM) {
 				fail(t, &c->loc, "'%s' is in registers here: its members cannot be read",
-				     t->n->name);
+				     t->what);
 				return 0;
 			}
 			w->v.expr = ar_printf("(%s + %lld)", w->v.expr, (long long)off);
@@ -655,12 +694,12 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 				vec_push_ar(&t->n->args, c->lhs);
 			}
 			if (tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) {
-				fail(t, &c->loc, "'%s' is '%s', which cannot be indexed", t->n->name,
+				fail(t, &c->loc, "'%s' is '%s', which cannot be indexed", t->what,
 				     type_text(&w->type));
 				return 0;
 			}
 			if (!type_of(p, &el) || !(size = byte_size(&el))) {
-				fail(t, &c->loc, "'%s' points to elements of unknown size", t->n->name);
+				fail(t, &c->loc, "'%s' points to elements of unknown size", t->what);
 				return 0;
 			}
 			w->v.expr = ar_printf("(%s + %s * %d)", as_pointer(t, &w->v, p), idx, size);
@@ -669,6 +708,8 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 		}
 		if (t->err)
 			return 0;
+		t->what = c->kind == N_MEMBER ? ar_printf("%s->%s", t->what, c->name)
+					      : ar_printf("%s[...]", t->what);
 	}
 	return 1;
 }
@@ -682,7 +723,7 @@ static enum type finish_value(struct tv *t, struct walk *w, int addr_of)
 
 	if (addr_of) {
 		if (w->v.w != W_MEM) {
-			fail(t, &t->n->loc, "'%s' has no address here (it is in a register)", t->n->name);
+			fail(t, &t->n->loc, "'%s' has no address here (it is in a register)", t->what);
 			return T_LONG;
 		}
 		if (w->bit_size) {
@@ -693,7 +734,7 @@ static enum type finish_value(struct tv *t, struct walk *w, int addr_of)
 		return T_LONG;
 	}
 	if (!p) {
-		fail(t, &t->n->loc, "'%s' has no type (void)", t->n->name);
+		fail(t, &t->n->loc, "'%s' has no type (void)", t->what);
 		return T_LONG;
 	}
 	/* an array's value is its address (kernel_string() reads a char
@@ -706,8 +747,8 @@ static enum type finish_value(struct tv *t, struct walk *w, int addr_of)
 	}
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
 		fail(t, &t->n->loc, "'%s' is a %s ('%s'): name one of its members, or print it "
-		     "with '%s$'", t->n->name, tag == DW_TAG_union_type ? "union" : "struct",
-		     type_text(&w->type), t->n->name);
+		     "with '%s$'", t->what, tag == DW_TAG_union_type ? "union" : "struct",
+		     type_text(&w->type), t->what);
 		return T_LONG;
 	}
 	if (w->bit_size) {
@@ -1021,6 +1062,27 @@ static void pretty(struct tv *t, struct lval *v, Dwarf_Die *type, int depth, int
 		sb_printf(&t->c, "\tstp_str_append(%s, \"[...]\");\n", out);
 		return;
 	}
+	if (tag == DW_TAG_pointer_type && strings && depth == 0) {
+		Dwarf_Die el, ebuf, *ep;
+
+		/* $ptr$ shows the struct it points to */
+		if (type_of(p, &el) && (ep = peel(&el, &ebuf)) &&
+		    (dwarf_tag(ep) == DW_TAG_structure_type || dwarf_tag(ep) == DW_TAG_union_type) &&
+		    dwarf_hasattr(ep, DW_AT_byte_size)) {
+			const char *pv = tmp(t);
+
+			sb_printf(&t->decls, "\tu64 %s;\n", pv);
+			if (v->w == W_MEM)
+				sb_printf(&t->c, "\tif (stp_tv_read(&%s, %s, 8, %d))\n\t\t%s = 0;\n", pv,
+					  v->expr, t->user, pv);
+			else
+				sb_printf(&t->c, "\t%s = (u64)%s;\n", pv, v->expr);
+			sb_printf(&t->c, "\tif (!%s) {\n\tstp_str_append(%s, \"NULL\");\n\t} else {\n", pv, out);
+			pretty_members(t, ar_printf("(unsigned long)%s", pv), ep, depth, strings, out);
+			sb_puts(&t->c, "\t}\n");
+			return;
+		}
+	}
 	if (tag == DW_TAG_pointer_type && strings) {
 		Dwarf_Die el;
 
@@ -1133,7 +1195,7 @@ static struct node *make_function(struct tv *t, const char *name, enum type ret,
 	sb_puts(&code, t->decls.s ? t->decls.s : "");
 	if (t->uses_regs)
 		sb_printf(&code, "\n\tif (!regs)\n\t\tSTAP_ERROR(\"no registers to read '%s' from in this probe\");\n",
-			  t->n->name);
+			  t->what);
 	sb_puts(&code, t->c.s ? t->c.s : "");
 	body->str = ar_strdup(code.s);
 	free(code.s);
@@ -1177,13 +1239,13 @@ static int value_chain(struct tv *t, struct walk *w, int write, int quiet)
 		    (dwarf_tag(p) != DW_TAG_base_type && dwarf_tag(p) != DW_TAG_pointer_type &&
 		     dwarf_tag(p) != DW_TAG_enumeration_type)) {
 			fail(t, &t->n->loc, "'%s' cannot be written: only numbers and pointers can",
-			     t->n->name);
+			     t->what);
 			return finish(t, "w", T_LONG, 1, quiet);
 		}
 		if (w->v.w != W_MEM) {
 			if (strncmp(w->v.expr, "(unsigned long)regs->", 21)) {
 				fail(t, &t->n->loc, "'%s' is a computed value here and cannot be written",
-				     t->n->name);
+				     t->what);
 				return finish(t, "w", T_LONG, 1, quiet);
 			}
 			sb_printf(&t->c, "\tregs->%s = (unsigned long)STAP_ARG_value;\n", w->v.expr + 21);
@@ -1203,16 +1265,16 @@ static int value_chain(struct tv *t, struct walk *w, int write, int quiet)
 
 static int target_var(struct tv *t, int write, int quiet)
 {
-	const char *name = t->n->name + 1;
+	const char *name = t->what + 1;
 	struct walk w = { 0 };
 	Dwarf_Die var;
 
-	if (!strncmp(t->n->name, "$$", 2)) {
+	if (!strncmp(t->what, "$$", 2)) {
 		if (t->n->comps.len) {
-			fail(t, &t->n->loc, "'%s' is text: it has no members", t->n->name);
+			fail(t, &t->n->loc, "'%s' is text: it has no members", t->what);
 			return finish(t, "x", T_STRING, 0, quiet);
 		}
-		return finish(t, "vars", pretty_all(t, t->n->name, t->n->pretty ? 1 + t->n->pretty : 0),
+		return finish(t, "vars", pretty_all(t, t->what, t->n->pretty ? 1 + t->n->pretty : 0),
 			      0, quiet);
 	}
 	if (!strcmp(name, "return")) {
@@ -1238,14 +1300,14 @@ static int target_var(struct tv *t, int write, int quiet)
 		visible_vars(t, &vars, 0);
 		for (int i = 0; i < vars.len && i < 12; i++)
 			sb_printf(&have, "%s$%s", i ? " " : "", die_name(vars.v[i]));
-		fail(t, &t->n->loc, "unable to find '%s' in %s (it has: %s)", t->n->name,
+		fail(t, &t->n->loc, "unable to find '%s' in %s (it has: %s)", t->what,
 		     t->d->symbol ? t->d->symbol : t->d->name, have.s ? have.s : "no variables");
 		free(have.s);
 		free(vars.v);
 		return finish(t, "x", T_LONG, 0, quiet);
 	}
 	w.have_type = type_of(&var, &w.type) != NULL;
-	if (!var_location(t, &var, t->n->name, &w.v))
+	if (!var_location(t, &var, t->what, &w.v))
 		return finish(t, "x", T_LONG, 0, quiet);
 	return value_chain(t, &w, write, quiet);
 }
@@ -1329,6 +1391,7 @@ int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 	t.e = e;
 	t.d = d;
 	t.n = n;
+	t.what = n->name;
 	if (d && d->dwf) {
 		t.f = d->dwf;
 	} else {
@@ -1396,12 +1459,19 @@ const char *dwarf_list_vars(struct elab *e, struct derived_probe *d)
 	t.pc = d->pc;
 	fake.name = "$$vars";
 	t.n = &fake;
+	t.what = fake.name;
 	/* a .return probe reads parameters as on entry; locals not at all */
 	if (d->is_return)
 		t.pc = d->entry_pc;
 	visible_vars(&t, &vars, d->is_return ? 1 : 0);
 	for (int i = 0; i < vars.len; i++) {
 		Dwarf_Die ty;
+		struct lval v;
+
+		/* only what can be read here, as SystemTap lists */
+		t.err = NULL;
+		if (!var_location(&t, vars.v[i], die_name(vars.v[i]), &v) || t.err)
+			continue;
 
 		sb_printf(&sb, " $%s:%s", die_name(vars.v[i]),
 			  type_of(vars.v[i], &ty) ? type_text(&ty) : "void");
