@@ -11,6 +11,8 @@
 #   lib/modules/KREL/kernel/..., modules.order   (its modules)
 #   usr/lib/debug/boot/vmlinux-KREL         from linux-image-KREL-dbg (DWARF;
 #                                           6.1 only, see below)
+#   usr/lib/debug/lib/modules/KREL/kernel/fs/ext4/ext4.ko   the same, for
+#                                           module("ext4") probes
 #   boot/System.map-KREL                    the kernel's symbol table
 #                                           (Debian's own is a stub)
 #   lib/modules/KREL/build                  -> the installed headers
@@ -92,8 +94,17 @@ if [ ! -f "$root/boot/vmlinuz-$krel" ] || [ ! -f "$root/lib/modules/$krel/module
 fi
 ln -sfn "/lib/modules/$krel/build" "$root/lib/modules/$krel/build"
 map=$root/boot/System.map-$krel
+# The DWARF: vmlinux, and the debug files of the modules the tests
+# probe (module("ext4")), from one download.
+dbg_modules="kernel/fs/ext4/ext4.ko"
 if [ "$line" = 6.1 ] || [ "${STP_KERNEL_DBG:-0}" = 1 ]; then
-	[ -f "$vmlinux" ] || fetch "linux-image-$krel-dbg" "./usr/lib/debug/boot/vmlinux-$krel"
+	want=()
+	[ -f "$vmlinux" ] || want+=("./usr/lib/debug/boot/vmlinux-$krel")
+	for m in $dbg_modules; do
+		[ -f "$root/usr/lib/debug/lib/modules/$krel/$m" ] ||
+			want+=("./usr/lib/debug/lib/modules/$krel/$m")
+	done
+	[ ${#want[@]} -eq 0 ] || fetch "linux-image-$krel-dbg" "${want[@]}"
 fi
 if [ ! -s "$map.full" ] && [ -f "$vmlinux" ]; then
 	nm -n "$vmlinux" | grep -v ' [aUw] ' >"$map.tmp"

@@ -57,6 +57,8 @@ struct dwarf_file {
 	int nentries;
 	struct dw_entry **made;	/* entries made from records so far */
 	int from_cache;
+	int relocated;		/* a module, relocated by libdwfl in memory */
+	struct Dwfl_Module *dwfl_module;	/* then its libdwfl module */
 };
 
 /* dwarf_find.c: the kernel's (module NULL) or a module's debuginfo file.
@@ -73,6 +75,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 		 struct vec *out);
 const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
+const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off);
 /* Unmap the pages read so far (they stay in the page cache). */
 void dwarf_release(struct dwarf_file *f);
 /* Entry i of the index (0 .. nentries - 1), by name then address. */

@@ -343,6 +343,7 @@ static Dwarf *relocated_dwarf(struct dwarf_file *f, const char *path, const char
 		return NULL;
 	*elf = dwarf_getelf(dw);
 	f->relocated = 1;
+	f->dwfl_module = mod;
 	return dw;
 }
 
@@ -456,13 +457,35 @@ static int lower_bound(const struct dwarf_file *f, const char *key, size_t n)
 	return lo;
 }
 
+/* The ELF symbol of a module at pc (its function may be named
+ * "f.isra.0" there, and kprobes look the symbol up), and pc's offset
+ * from it; NULL when there is none. */
+const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off)
+{
+	GElf_Off o = 0;
+	GElf_Sym sym;
+	const char *name;
+
+	if (!f->dwfl_module)
+		return NULL;
+	name = dwfl_module_addrinfo(f->dwfl_module, pc, &o, &sym, NULL, NULL, NULL);
+	if (!name)
+		return NULL;
+	*off = o;
+	return intern(name, strlen(name));
+}
+
 /* Give back the file pages reading the DWARF mapped: they are the
  * page cache's, and read again if wanted, but count as this process's
  * size while mapped. */
 void dwarf_release(struct dwarf_file *f)
 {
 	size_t size;
-	char *base = elf_rawfile(f->elf, &size);
+	char *base;
+
+	if (f->relocated)	/* its pages hold the relocations */
+		return;
+	base = elf_rawfile(f->elf, &size);
 
 	if (base && !((uintptr_t)base % (uintptr_t)sysconf(_SC_PAGESIZE)))
 		madvise(base, size, MADV_DONTNEED);

@@ -888,7 +888,8 @@ static struct sec section(Elf *elf, const char *want, int relocated)
 }
 
 /* The file is mapped: pages the pass has read count as ours until
- * dropped.  They are clean file pages, read again if wanted. */
+ * dropped.  They are clean file pages, read again if wanted (not so a
+ * module's: relocating it wrote to them). */
 static void drop_pages(Elf *elf)
 {
 	size_t size;
@@ -981,10 +982,11 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 				ok = scan_cu(&sc, &c, &ab);
 		}
 		off = next;
-		if (++ncu % 16 == 0)
+		if (++ncu % 16 == 0 && !f->relocated)
 			drop_pages(f->elf);
 	}
-	drop_pages(f->elf);
+	if (!f->relocated)
+		drop_pages(f->elf);
 	free(ab.v);
 	free(pool);
 	/* names from origins */

@@ -592,8 +592,13 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 	uint64_t addr = 0;
 	int has_addr = 0;
 	int made = 0;
+	const char *module = NULL;
 
-	if (pp->ncomps < 2 || !is(&c[0], "kernel") || !c[1].arg)
+	if (pp->ncomps < 2 || !c[1].arg)
+		return -1;
+	if (is(&c[0], "module") && c[0].arg && c[0].arg->kind == N_STR)
+		module = c[0].arg->str;
+	else if (!is(&c[0], "kernel"))
 		return -1;
 	stmt = is(&c[1], "statement");
 	if (!stmt && !is(&c[1], "function"))
@@ -640,7 +645,16 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		x->failed = 1;
 		return 0;
 	}
-	f = kernel_dwarf(x->e, &why);
+	if (module) {
+		const char *path = dwarf_find_kernel(x->e->s, module, &why);
+
+		/* a module's name and symbol only: its symbol table does */
+		f = path ? dwarf_open(path, module, 0, &why) : NULL;
+		if (!f && strpbrk(module, "*?["))
+			return -1;
+	} else {
+		f = kernel_dwarf(x->e, &why);
+	}
 	if (!f) {
 		/* a plain name: the symbol table (kprobes) will do */
 		if (!stmt && !has_addr && !pat.file && !inl && !exported)
@@ -649,8 +663,14 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		x->failed = 1;
 		return 0;
 	}
-	if (!need_ksyms(x, &pp->loc))
+	if (!module && !need_ksyms(x, &pp->loc))
 		return 0;
+	if (module && (has_addr || exported)) {
+		sem_error(&c[1].loc, "%s of a module is not supported: name its functions",
+			  has_addr ? "a statement address" : "'.exported'");
+		x->failed = 1;
+		return 0;
+	}
 	if (has_addr) {
 		struct dw_point *pt = ar_alloc(sizeof(*pt));
 		struct dw_entry *fe = ar_alloc(sizeof(*fe));
@@ -703,8 +723,19 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 
 		if (exported && !ksyms_exported(x->e->ksyms, pt->fn->name))
 			continue;
-		sym = ksyms_at(x->e->ksyms, pt->pc, &off);
-		if (!sym || ksyms_refusal(x->e->ksyms, sym) != KSYM_PROBEABLE) {
+		if (module) {
+			/* "module:function" + offset: kprobes find the module's
+			 * symbol when it is loaded */
+			uint64_t o = 0;
+
+			sym = dwarf_module_symbol(f, pt->pc, &o);
+			off = o;
+			if (!sym)
+				continue;
+		} else {
+			sym = ksyms_at(x->e->ksyms, pt->pc, &off);
+		}
+		if (!module && (!sym || ksyms_refusal(x->e->ksyms, sym) != KSYM_PROBEABLE)) {
 			if (!has_addr && !strpbrk(pat.name, "*?[") && !pp->optional && pts.len == 1) {
 				sem_error(&c[1].arg->loc, "kernel function '%s' cannot be probed: %s",
 					  pt->fn->name, !sym ? "no symbol leads to it" :
@@ -739,6 +770,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		d->offset = (int64_t)off;
 		d->is_return = ret;
 		d->maxactive = (int)maxactive;
+		d->module = module;
 		d->dwf = f;
 		d->die = pt->die;
 		d->pc = pt->pc;
