@@ -33,7 +33,9 @@ struct tv {
 	const char *err;	/* the first error, reported at the end */
 	struct loc err_loc;
 	int user;
-	int nparams;		/* subscript parameters: i0, i1... */
+	int nparams;		/* parameters i0, i1...: the @cast/@var's own
+				 * arguments, then subscripts */
+	enum type ptype[64];	/* theirs (T_UNKNOWN: a number) */
 	int uses_regs;
 	uint64_t pc;
 	Dwarf_Die fn_scope;	/* the subprogram (frame base) */
@@ -690,6 +692,10 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 			if (c->lhs->kind == N_NUM) {
 				idx = ar_printf("%lldL", (long long)c->lhs->num);
 			} else {
+				if (t->nparams >= 60) {
+					fail(t, &c->loc, "'%s' has too many subscripts", t->what);
+					return 0;
+				}
 				idx = ar_printf("(long)STAP_ARG_i%d", t->nparams++);
 				vec_push_ar(&t->n->args, c->lhs);
 			}
@@ -1181,7 +1187,7 @@ static struct node *make_function(struct tv *t, const char *name, enum type ret,
 	fd->params = ar_alloc((size_t)(np + 1) * sizeof(*fd->params));
 	for (int i = 0; i < t->nparams; i++) {
 		fd->params[i].name = intern(ar_printf("i%d", i), strlen(ar_printf("i%d", i)));
-		fd->params[i].type = T_LONG;
+		fd->params[i].type = t->ptype[i] == T_STRING ? T_STRING : T_LONG;
 		fd->params[i].loc = t->n->loc;
 	}
 	if (setter) {
@@ -1312,6 +1318,38 @@ static int target_var(struct tv *t, int write, int quiet)
 	return value_chain(t, &w, write, quiet);
 }
 
+/* The debuginfo @cast(p, "type", "M") and @var("v", "M") look in:
+ * "kernel" (also "kernel<linux/x.h>": the header only says where the
+ * type is declared), a kernel module by name, or a program by path. */
+static int at_module(struct tv *t, struct node *n)
+{
+	int k = !strcmp(n->name, "@cast") ? 2 : 1;
+	const char *m, *why = NULL, *path;
+	struct dwarf_file *f;
+	struct node *a;
+
+	if (n->args.len <= k)
+		return 1;
+	a = n->args.v[k];
+	m = a->str;
+	if (!strncmp(m, "kernel", 6) && (!m[6] || m[6] == '<'))
+		return 1;
+	if (strchr(m, '<'))
+		m = ar_strndup(m, (size_t)(strchr(m, '<') - m));
+	if (*m == '/')
+		path = m;
+	else
+		path = dwarf_find_kernel(t->e->s, m, &why);
+	f = path ? dwarf_open(path, m, *m == '/', &why) : NULL;
+	if (!f) {
+		fail(t, &a->loc, "%s: %s", n->name, why);
+		return 0;
+	}
+	t->f = f;
+	t->user = f->user;
+	return 1;
+}
+
 /* @cast(ptr, "type"[, "module<header>"]) and @var("name[@file]"). */
 static int at_expr(struct tv *t, int write, int quiet)
 {
@@ -1319,6 +1357,12 @@ static int at_expr(struct tv *t, int write, int quiet)
 	struct walk w = { 0 };
 	const char *tname;
 
+	/* the arguments stay (the -p2 listing shows them); the generated
+	 * function takes and ignores the strings */
+	for (int i = 0; i < n->args.len; i++)
+		t->ptype[t->nparams++] = i == 0 && !strcmp(n->name, "@cast") ? T_LONG : T_STRING;
+	if (!at_module(t, n))
+		return finish(t, "x", T_LONG, 0, quiet);
 	if (!strcmp(n->name, "@var")) {
 		struct node *a = n->args.v[0];
 		const char *name = a->str, *at = strchr(name, '@');
@@ -1338,7 +1382,6 @@ static int at_expr(struct tv *t, int write, int quiet)
 			/* defined by the linker: the symbol's address, the type
 			 * of a declaration */
 			if (!at && dwarf_symbol(t->f, name, &sa) && dwarf_find_decl(t->f, name, &var)) {
-				n->args.len = 0;
 				w.have_type = type_of(&var, &w.type) != NULL;
 				w.v.w = W_MEM;
 				w.v.expr = static_addr(t, sa);
@@ -1354,7 +1397,6 @@ static int at_expr(struct tv *t, int write, int quiet)
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
 		free(found.v);
-		n->args.len = 0;
 		w.have_type = type_of(&var, &w.type) != NULL;
 		if (!var_location(t, &var, a->str, &w.v))
 			return finish(t, "x", T_LONG, 0, quiet);
@@ -1364,16 +1406,12 @@ static int at_expr(struct tv *t, int write, int quiet)
 	tname = ((struct node *)n->args.v[1])->str;
 	{
 		Dwarf_Die ty;
-		struct node *ptr = n->args.v[0];
 
 		if (!dwarf_find_type(t->f, tname, &ty)) {
 			fail(t, &((struct node *)n->args.v[1])->loc, "no type '%s' in the %s's debuginfo",
 			     tname, t->f->user ? "program" : "kernel");
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
-		n->args.len = 0;
-		vec_push_ar(&n->args, ptr);
-		t->nparams = 1;
 		w.type = ty;
 		w.have_type = 1;
 		w.v.w = W_MEM;
