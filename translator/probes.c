@@ -574,6 +574,46 @@ static struct dwarf_file *kernel_dwarf(struct elab *e, const char **why)
 	return f;
 }
 
+/* Why a named function gave no point, when DWARF can say better than
+ * "no match"; 0 after saying it. */
+static int no_points_why(struct expansion *x, struct dwarf_file *f, struct probe_point *pp,
+			 const struct dw_pattern *pat, int stmt, int ret)
+{
+	struct vec all = { 0 };
+	int funcs = 0, inlines = 0;
+	const char *file = NULL;
+
+	dwarf_match(f, pat->name, pat->file, &all);
+	for (int i = 0; i < all.len; i++) {
+		const struct dw_entry *e = all.v[i];
+
+		funcs += e->kind == DWK_FUNC;
+		inlines += e->kind == DWK_INLINE || e->kind == DWK_INSTANCE;
+		if (e->kind == DWK_FUNC && !file)
+			file = e->file;
+	}
+	free(all.v);
+	if (ret && !funcs && inlines) {
+		sem_error(&pp->comps[1].arg->loc, "'%s' is only ever inlined: an inlined copy has "
+			  "no return to probe (.return)", pat->name);
+		x->failed = 1;
+		return 0;
+	}
+	if (stmt && funcs && pat->line_lo >= 0) {
+		if (pat->line_lo == pat->line_hi)
+			sem_error(&pp->comps[1].arg->loc, "no code for line %d of %s in '%s' "
+				  "(-L 'kernel.statement(\"%s@%s:*\")' lists the lines that have some)",
+				  pat->line_lo, file ? file : pat->file, pat->name, pat->name,
+				  file ? file : pat->file);
+		else
+			sem_error(&pp->comps[1].arg->loc, "no code for lines %d-%d of %s in '%s'",
+				  pat->line_lo, pat->line_hi, file ? file : pat->file, pat->name);
+		x->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
 /*
  * kernel.function(P)[.call|.exported|.inline|.return[.maxactive(N)]]
  * kernel.statement(P | ADDR)[.absolute]
@@ -708,6 +748,9 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		if (inl)
 			flags |= DWP_NO_CALL;
 		dwarf_points(f, &pat, flags, &pts);
+		if (!pts.len && !pp->optional && !strpbrk(pat.name, "*?[") &&
+		    !no_points_why(x, f, pp, &pat, stmt, ret))
+			return 0;
 		/* not in DWARF (macro-made syscall wrappers, assembly):
 		 * the symbol table may still know a plain name */
 		if (!pts.len && !stmt && !pat.file && !inl && !exported)
