@@ -190,7 +190,8 @@ static int stp_uprobes_arm(void)
 				stp_ctl_printf(STP_MSG_ERROR,
 					       "ERROR: uprobes refused probe point %s (%s+0x%llx, error %d)\n",
 					       u->probe->pp, u->path,
-					       (unsigned long long)u->offset, rc);
+					       (unsigned long long)u->offset,
+					       rc);
 			stp_uprobes_disarm();
 			return rc;
 		}
@@ -254,7 +255,8 @@ static void stp_procprobes_disarm(void)
 	int i;
 
 	if (stp_exec_armed) {
-		tracepoint_probe_unregister(stp_exec_tp, (void *)stp_exec_hit, NULL);
+		tracepoint_probe_unregister(stp_exec_tp, (void *)stp_exec_hit,
+					    NULL);
 		tracepoint_synchronize_unregister();
 		stp_exec_armed = 0;
 	}
@@ -277,7 +279,8 @@ static int stp_procprobes_hook(int end)
 				       "ERROR: process.begin: this kernel has no sched_process_exec tracepoint\n");
 			return -ENOENT;
 		}
-		rc = tracepoint_probe_register(stp_exec_tp, (void *)stp_exec_hit, NULL);
+		rc = tracepoint_probe_register(stp_exec_tp,
+					       (void *)stp_exec_hit, NULL);
 		stp_exec_armed = !rc;
 	} else {
 		memset(&stp_exit_kp, 0, sizeof(stp_exit_kp));
@@ -287,9 +290,11 @@ static int stp_procprobes_hook(int end)
 		stp_exit_armed = !rc;
 	}
 	if (rc)
-		stp_ctl_printf(STP_MSG_ERROR, "ERROR: process.%s: cannot hook %s (error %d)\n",
+		stp_ctl_printf(STP_MSG_ERROR,
+			       "ERROR: process.%s: cannot hook %s (error %d)\n",
 			       end ? "end" : "begin",
-			       end ? "exit_mm_release" : "sched_process_exec", rc);
+			       end ? "exit_mm_release" : "sched_process_exec",
+			       rc);
 	return rc;
 }
 
@@ -306,7 +311,8 @@ static int stp_procprobes_arm(void)
 			continue;
 		inode = stp_path_inode(p->path, false);
 		if (IS_ERR(inode)) {
-			stp_ctl_printf(STP_MSG_ERROR, "ERROR: cannot probe %s: no file %s (error %ld)\n",
+			stp_ctl_printf(STP_MSG_ERROR,
+				       "ERROR: cannot probe %s: no file %s (error %ld)\n",
 				       p->probe->pp, p->path, PTR_ERR(inode));
 			stp_procprobes_disarm();
 			return PTR_ERR(inode);

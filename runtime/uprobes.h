@@ -14,9 +14,9 @@ struct stp_uprobe {
 	const char *path;		/* the file, on the target */
 	const char *exe;		/* .library(): fires only in processes
 					 * of this program; else NULL */
-	loff_t offset;			/* of the probed instruction in path */
+	loff_t offset;			/* of the probed instruction */
 	int is_return;
-	int required;			/* named, not matched by a wildcard */
+	int required;			/* named, not matched by a glob */
 	/* while armed: */
 	struct inode *inode;		/* path's, the uprobe's key */
 	struct inode *exe_inode;	/* exe's */

@@ -7,8 +7,8 @@ static int h(struct uprobe_consumer *uc, struct pt_regs *regs, __u64 *data)
 	return 0;
 }
 
-static int r(struct uprobe_consumer *uc, unsigned long func, struct pt_regs *regs,
-	     __u64 *data)
+static int r(struct uprobe_consumer *uc, unsigned long func,
+	     struct pt_regs *regs, __u64 *data)
 {
 	return 0;
 }

@@ -31,6 +31,6 @@ cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
 cp -L "$(gcc -print-file-name=libc.so.6)" "$tmp/libc.so.6"
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
 for f in add addlib libstpadd.so libc.so.6 ld-linux-x86-64.so.2; do
-	# unchanged files keep their time: stp's module cache hashes them
+	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
 done
