@@ -85,6 +85,8 @@ const struct dw_entry *dwarf_function_at(struct dwarf_file *f, uint64_t pc);
 /* The first defining DIE of a named type ("struct task_struct", a
  * typedef name), searching every CU; 0 when there is none. */
 int dwarf_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out);
+/* A file's GNU build-id in hex, or NULL. */
+const char *dwarf_build_id(Elf *elf);
 /* A variable's declaration (for linker-defined ones), a symbol's address. */
 int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);

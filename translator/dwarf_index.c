@@ -48,14 +48,14 @@ static const char *cache_dir(void)
 	return home && *home ? ar_printf("%s/.cache/stp", home) : NULL;
 }
 
-static const char *build_id_of(Elf *elf)
+const char *dwarf_build_id(Elf *elf)
 {
 	const void *id;
 	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
 	struct sbuf sb = { 0 };
 	const char *hex;
 
-	if (n <= 0)
+	if (n <= 1)
 		return NULL;
 	for (ssize_t i = 0; i < n; i++)
 		sb_printf(&sb, "%02x", ((const unsigned char *)id)[i]);
@@ -403,7 +403,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 	f->cfi = dwarf_getcfi(f->dw);
 	if (!f->cfi)
 		f->cfi = dwarf_getcfi_elf(f->elf);
-	f->build_id = build_id_of(f->elf);
+	f->build_id = dwarf_build_id(f->elf);
 	dir = cache_dir();
 	if (dir && f->build_id)
 		cpath = ar_printf("%s/dwarf/%s-%d.idx", dir, f->build_id, DWIDX_VERSION);
@@ -580,9 +580,10 @@ int dwarf_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out)
 	return 0;
 }
 
-/* A variable only declared here (defined by the linker, as jiffies):
- * its declaration, for the type. */
-int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out)
+/* The first DIE at the top of a CU that pred accepts, searching every
+ * CU in order. */
+static int first_top_die(struct dwarf_file *f, int (*pred)(Dwarf_Die *, const char *),
+			 const char *name, Dwarf_Die *out)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -592,9 +593,7 @@ int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out)
 
 		if (dwarf_offdie(f->dw, off + hsize, &cu) && dwarf_child(&cu, &die) == 0) {
 			do {
-				const char *n = dwarf_diename(&die);
-
-				if (dwarf_tag(&die) == DW_TAG_variable && n && !strcmp(n, name)) {
+				if (pred(&die, name)) {
 					*out = die;
 					return 1;
 				}
@@ -603,6 +602,20 @@ int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out)
 		off = next;
 	}
 	return 0;
+}
+
+static int variable_named(Dwarf_Die *die, const char *name)
+{
+	const char *n = dwarf_diename(die);
+
+	return dwarf_tag(die) == DW_TAG_variable && n && !strcmp(n, name);
+}
+
+/* A variable only declared here (defined by the linker, as jiffies):
+ * its declaration, for the type. */
+int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out)
+{
+	return first_top_die(f, variable_named, name, out);
 }
 
 /* A symbol's address from the ELF symbol table. */
@@ -633,21 +646,5 @@ int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr)
 
 static int find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, die;
-
-		if (dwarf_offdie(f->dw, off + hsize, &cu) && dwarf_child(&cu, &die) == 0) {
-			do {
-				if (type_named(&die, name)) {
-					*out = die;
-					return 1;
-				}
-			} while (dwarf_siblingof(&die, &die) == 0);
-		}
-		off = next;
-	}
-	return 0;
+	return first_top_die(f, type_named, name, out);
 }

@@ -245,21 +245,6 @@ static int has_section(Elf *elf, const char *name)
 	return 0;
 }
 
-static const char *build_id_hex(Elf *elf)
-{
-	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
-	struct sbuf sb = { 0 };
-	const char *hex;
-
-	if (n <= 1)
-		return NULL;
-	for (ssize_t i = 0; i < n; i++)
-		sb_printf(&sb, "%02x", ((const unsigned char *)id)[i]);
-	hex = ar_strdup(sb.s);
-	free(sb.s);
-	return hex;
-}
 
 /* A -d FILE with the same build-id. */
 static const char *from_d(const struct session *s, const char *id)
@@ -268,7 +253,7 @@ static const char *from_d(const struct session *s, const char *id)
 		const char *p = s->debug_files.v[i];
 		int fd = open(p, O_RDONLY | O_CLOEXEC);
 		Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		const char *other = elf ? build_id_hex(elf) : NULL;
+		const char *other = elf ? dwarf_build_id(elf) : NULL;
 
 		if (elf)
 			elf_end(elf);
@@ -284,7 +269,7 @@ static const char *from_d(const struct session *s, const char *id)
 static const char *separate_debug(const struct session *s, const struct ufile *f,
 				  struct sbuf *tried)
 {
-	const char *id = build_id_hex(f->elf), *p, *link;
+	const char *id = dwarf_build_id(f->elf), *p, *link;
 	const char *root = s->sysroot ? s->sysroot : "";
 	GElf_Word crc;
 
