@@ -36,8 +36,8 @@ run "stp examples/top-cpu.stp -c \"sh -c 'while :; do :; done' & sleep 3; kill %
 	-c "sh -c 'while :; do :; done' & sleep 3; kill %1" top_cpu.ko
 run 'stp examples/read-latency.stp -c "dd if=/dev/zero of=/dev/null bs=64k count=2000"' \
 	-c "dd if=/dev/zero of=/dev/null bs=64k count=2000 2>/dev/null" read_latency.ko
-run 'stp examples/files-read.stp -c "cat /proc/version /proc/cpuinfo /proc/meminfo >/dev/null"' \
-	-c "cat /proc/version /proc/cpuinfo /proc/meminfo >/dev/null" files_read.ko
+run 'stp examples/files-read.stp -c "for f in /proc/version /proc/cpuinfo /proc/meminfo; do while read l; do :; done <$f; done"' \
+	-c 'for f in /proc/version /proc/cpuinfo /proc/meminfo; do while read l; do :; done <$f; done' files_read.ko
 run 'stp examples/topsys.stp   (while a shell loop lists directories)' \
 	-c "i=0; while [ \$i -lt 2000 ]; do ls / >/dev/null; i=\$((i+1)); done" topsys.ko
 S
