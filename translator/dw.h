@@ -59,6 +59,8 @@ struct dwarf_file {
 	int from_cache;
 	int relocated;		/* a module, relocated by libdwfl in memory */
 	struct Dwfl_Module *dwfl_module;	/* then its libdwfl module */
+	uint64_t walked;	/* CUs before here are known to libdw */
+	int uses;		/* target expressions read from it */
 };
 
 /* dwarf_find.c: the kernel's (module NULL) or a module's debuginfo file.
@@ -76,6 +78,8 @@ void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 		 struct vec *out);
 const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
 const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off);
+/* dwarf_offdie(), holding less of the file at once. */
+Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out);
 /* Unmap the pages read so far (they stay in the page cache). */
 void dwarf_release(struct dwarf_file *f);
 /* Entry i of the index (0 .. nentries - 1), by name then address. */

@@ -475,6 +475,33 @@ const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off
 	return intern(name, strlen(name));
 }
 
+/*
+ * The DIE at offset off.  libdw finds a DIE's CU by reading every CU
+ * header before it, and with them touches some 35 MB of a kernel's
+ * DWARF at once; done here 64 CUs at a time, the pages given back
+ * after each step, the process never holds them all.
+ */
+Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
+{
+	size_t hsize;
+	Dwarf_Off next;
+	int n = 0;
+
+	while (f->walked <= off &&
+	       dwarf_nextcu(f->dw, f->walked, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (next > off || ++n % 64 == 0) {
+			Dwarf_Die cu;
+
+			dwarf_offdie(f->dw, f->walked + hsize, &cu);
+			dwarf_release(f);
+		}
+		f->walked = next;
+		if (next > off)
+			break;
+	}
+	return dwarf_offdie(f->dw, off, out);
+}
+
 /* Give back the file pages reading the DWARF mapped: they are the
  * page cache's, and read again if wanted, but count as this process's
  * size while mapped. */

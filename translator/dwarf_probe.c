@@ -65,7 +65,7 @@ static int cu_of(struct dwarf_file *f, uint64_t die_off, Dwarf_Die *cu)
 {
 	Dwarf_Die die;
 
-	return dwarf_offdie(f->dw, die_off, &die) && dwarf_diecu(&die, cu, NULL, NULL);
+	return dwarf_die(f, die_off, &die) && dwarf_diecu(&die, cu, NULL, NULL);
 }
 
 /* Line rows of fn's CU inside [lo, hi), in address order. */
@@ -96,7 +96,7 @@ static int has_location_lists(struct dwarf_file *f, const struct dw_entry *e)
 {
 	Dwarf_Die fn, child;
 
-	if (!dwarf_offdie(f->dw, e->die, &fn) || dwarf_child(&fn, &child) != 0)
+	if (!dwarf_die(f, e->die, &fn) || dwarf_child(&fn, &child) != 0)
 		return 1;
 	do {
 		Dwarf_Attribute a;

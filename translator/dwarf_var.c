@@ -852,7 +852,7 @@ static int scopes_at(struct tv *t, Dwarf_Die **scopes, int *from, int *to)
 	struct vec inner = { 0 };
 	int n, k = 0;
 
-	if (!dwarf_offdie(t->f->dw, t->d->die, &fn) || !dwarf_diecu(&fn, &cu, NULL, NULL))
+	if (!dwarf_die(t->f, t->d->die, &fn) || !dwarf_diecu(&fn, &cu, NULL, NULL))
 		return 0;
 	inner_scopes(&fn, t->pc, &inner, 0);
 	n = inner.len + 2;
@@ -1135,7 +1135,7 @@ static enum type pretty_all(struct tv *t, const char *which, int strings)
 			fail(t, &t->n->loc, "'$$return' is only available in .return probes");
 			return T_STRING;
 		}
-		if (dwarf_offdie(t->f->dw, t->d->die, &fn) && type_of(&fn, &rt)) {
+		if (dwarf_die(t->f, t->d->die, &fn) && type_of(&fn, &rt)) {
 			struct lval v = { W_VALUE, "(unsigned long)regs->ax" };
 
 			t->uses_regs = 1;
@@ -1290,7 +1290,7 @@ static int target_var(struct tv *t, int write, int quiet)
 			fail(t, &t->n->loc, "'$return' is only available in .return probes");
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
-		if (!dwarf_offdie(t->f->dw, t->d->die, &fn) || !type_of(&fn, &w.type)) {
+		if (!dwarf_die(t->f, t->d->die, &fn) || !type_of(&fn, &w.type)) {
 			fail(t, &t->n->loc, "'%s' returns void: there is no '$return'", t->d->symbol);
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
@@ -1391,7 +1391,7 @@ static int at_expr(struct tv *t, int write, int quiet)
 			     t->f->user ? "program" : "kernel");
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
-		if (!dwarf_offdie(t->f->dw, ((struct dw_entry *)found.v[0])->die, &var)) {
+		if (!dwarf_die(t->f, ((struct dw_entry *)found.v[0])->die, &var)) {
 			free(found.v);
 			fail(t, &a->loc, "cannot read the DWARF of '%s'", a->str);
 			return finish(t, "x", T_LONG, 0, quiet);
@@ -1474,7 +1474,8 @@ int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 			n->args.len = 0;
 			ok = target_var(&t, write, quiet);
 		}
-		dwarf_release(t.f);
+		if (++t.f->uses % 16 == 0)	/* now and then: refaulting costs too */
+			dwarf_release(t.f);
 		return ok;
 	}
 }
@@ -1517,7 +1518,7 @@ const char *dwarf_list_vars(struct elab *e, struct derived_probe *d)
 	if (d->is_return) {
 		Dwarf_Die fn, ty;
 
-		if (dwarf_offdie(d->dwf->dw, d->die, &fn) && type_of(&fn, &ty))
+		if (dwarf_die(d->dwf, d->die, &fn) && type_of(&fn, &ty))
 			sb_printf(&sb, " $return:%s", type_text(&ty));
 	}
 	s = ar_strdup(sb.s ? sb.s : "");
