@@ -229,6 +229,16 @@ static void pmap_resize(struct pmap *m, size_t ncap)
 	free(old.vals);
 }
 
+void pmap_reserve(struct pmap *m, size_t n)
+{
+	size_t cap = 64;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	if (cap > m->cap)
+		pmap_resize(m, cap);
+}
+
 void pmap_put(struct pmap *m, const void *key, void *val)
 {
 	size_t j;

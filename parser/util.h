@@ -43,6 +43,8 @@ struct pmap {
 };
 void *pmap_get(const struct pmap *m, const void *key);
 void pmap_put(struct pmap *m, const void *key, void *val);
+/* Room for n keys without growing (a big table built at once). */
+void pmap_reserve(struct pmap *m, size_t n);
 
 /* Growable vector of pointers. */
 struct vec {

@@ -144,6 +144,7 @@ static char *make_image(struct vec *list, const char *path, size_t *size)
 	uint32_t hdr[3];
 	char *img = NULL;
 
+	pmap_reserve(&seen, n / 4);	/* names repeat: most are inlined copies */
 	for (size_t i = 0; i < n; i++) {
 		const struct dw_entry *e = list->v[i];
 

@@ -129,7 +129,10 @@ struct named {
 
 static const char *sec_str(const struct sec *s, uint64_t off)
 {
-	if (!s->d || off >= s->n || !memchr(s->d + off, 0, s->n - off))
+	if (!s->d || off >= s->n)
+		return NULL;
+	/* a string section that ends in NUL ends every string in it */
+	if (s->d[s->n - 1] != '\0' && !memchr(s->d + off, 0, s->n - off))
 		return NULL;
 	return (const char *)s->d + off;
 }
