@@ -267,8 +267,9 @@ struct dw_entry *dwarf_entry(struct dwarf_file *f, int i)
 	e->line = r->line;
 	e->kind = r->kind;
 	e->external = r->external;
-	/* equal names share their string: the next of the same name */
-	if (i + 1 < f->nentries && r[1].name == r->name)
+	/* the next of the same name (spelled once, mostly) */
+	if (i + 1 < f->nentries && (r[1].name == r->name ||
+				    (r[1].name < f->tab_size && !strcmp(f->tab + r[1].name, e->name))))
 		e->next = dwarf_entry(f, i + 1);
 	return e;
 }

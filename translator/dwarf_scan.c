@@ -903,6 +903,16 @@ static void drop_pages(Elf *elf)
 		madvise(base, size, MADV_DONTNEED);
 }
 
+static void advise(Elf *elf, int how)
+{
+	size_t size;
+	char *base = elf_rawfile(elf, &size);
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (base && page > 0 && !((uintptr_t)base % (uintptr_t)page))
+		madvise(base, size, how);
+}
+
 /* The name (and declaration) a DIE has through its origins. */
 static const struct named *origin_named(struct scan *sc, uint64_t off)
 {
@@ -943,6 +953,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 	sc.ranges = section(f->elf, ".debug_ranges", f->relocated);
 	if (!sc.info.d || !sc.abbrev.d)
 		return 0;
+	advise(f->elf, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
 	while (off + 11 <= sc.info.n && ok) {
 		struct cursor c = { sc.info.d + off, sc.info.d + sc.info.n, 0 };
 		uint64_t len = get_n(&c, 4), abbrev_off, next;
@@ -990,6 +1001,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 	}
 	if (!f->relocated)
 		drop_pages(f->elf);
+	advise(f->elf, MADV_RANDOM);
 	free(ab.v);
 	free(pool);
 	/* names from origins */
