@@ -38,7 +38,8 @@ struct ksyms {
 	size_t nslots;
 	char *text;
 	const char *path;
-	struct pmap exported;	/* interned names of EXPORT_SYMBOLs */
+	struct vec exported;	/* names of EXPORT_SYMBOLs, in the text */
+	struct pmap exported_set;	/* the same, interned, once asked */
 	const struct ksym **by_addr;	/* unique names, by address (ksyms_at) */
 	int nby_addr;
 };
@@ -248,9 +249,8 @@ static void save_cache(const char *path, const struct ksyms *k,
 		fprintf(f, "%llx t %s\n", k->v[i].addr, k->v[i].name);
 	for (int i = 0; i < kbl->len; i++)
 		fprintf(f, "0 d _kbl_addr_%s\n", (char *)kbl->v[i]);
-	for (size_t i = 0; i < k->exported.cap; i++)
-		if (k->exported.keys[i])
-			fprintf(f, "0 r __ksymtab_%s\n", (const char *)k->exported.keys[i]);
+	for (int i = 0; i < k->exported.len; i++)
+		fprintf(f, "0 r __ksymtab_%s\n", (const char *)k->exported.v[i]);
 	if (fclose(f) || rename(tmp, path))
 		unlink(tmp);
 }
@@ -294,7 +294,7 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 			else if (len > 10 && !memcmp(name, "_kbl_addr_", 10))
 				vec_push(&kbl, (void *)(name + 10));
 			else if (len > 10 && !memcmp(name, "__ksymtab_", 10))
-				pmap_put(&k->exported, intern(name + 10, len - 10), (void *)1);
+				vec_push(&k->exported, (void *)(name + 10));
 		}
 		p = next;
 	}
@@ -378,5 +378,14 @@ const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
 /* Whether EXPORT_SYMBOL exports name (it leaves __ksymtab_NAME). */
 int ksyms_exported(const struct ksyms *k, const char *name)
 {
-	return pmap_get(&k->exported, intern(name, strlen(name))) != NULL;
+	struct ksyms *m = (struct ksyms *)k;
+
+	/* made when first asked: most scripts never use .exported */
+	if (!m->exported_set.len)
+		for (int i = 0; i < m->exported.len; i++) {
+			const char *n = m->exported.v[i];
+
+			pmap_put(&m->exported_set, intern(n, strlen(n)), (void *)1);
+		}
+	return pmap_get(&m->exported_set, intern(name, strlen(name))) != NULL;
 }
