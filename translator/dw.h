@@ -80,6 +80,8 @@ const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
 const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off);
 /* dwarf_offdie(), holding less of the file at once. */
 Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out);
+/* madvise() over the mapped file. */
+void dwarf_advise(struct dwarf_file *f, int how);
 /* Unmap the pages read so far (they stay in the page cache). */
 void dwarf_release(struct dwarf_file *f);
 /* Entry i of the index (0 .. nentries - 1), by name then address. */

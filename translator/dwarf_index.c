@@ -392,16 +392,10 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		close(f->fd);
 		return NULL;
 	}
-	{
-		/* Elaboration reads the file here and there: without this the
-		 * kernel maps 16 pages around each one it reads, and the
-		 * process's size counts them all. */
-		size_t fsize;
-		char *base = elf_rawfile(f->elf, &fsize);
-
-		if (base && !((uintptr_t)base % (uintptr_t)sysconf(_SC_PAGESIZE)))
-			madvise(base, fsize, MADV_RANDOM);
-	}
+	/* Elaboration reads the file here and there: without this the
+	 * kernel maps 16 pages around each one it reads, and the process's
+	 * size counts them all. */
+	dwarf_advise(f, MADV_RANDOM);
 	f->cfi = dwarf_getcfi(f->dw);
 	if (!f->cfi)
 		f->cfi = dwarf_getcfi_elf(f->elf);
@@ -504,20 +498,24 @@ Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
 	return dwarf_offdie(f->dw, off, out);
 }
 
-/* Give back the file pages reading the DWARF mapped: they are the
- * page cache's, and read again if wanted, but count as this process's
- * size while mapped. */
-void dwarf_release(struct dwarf_file *f)
+/* madvise() over the whole mapped file. */
+void dwarf_advise(struct dwarf_file *f, int how)
 {
 	size_t size;
-	char *base;
+	char *base = elf_rawfile(f->elf, &size);
+	long page = sysconf(_SC_PAGESIZE);
 
-	if (f->relocated)	/* its pages hold the relocations */
-		return;
-	base = elf_rawfile(f->elf, &size);
+	if (base && page > 0 && !((uintptr_t)base % (uintptr_t)page))
+		madvise(base, size, how);
+}
 
-	if (base && !((uintptr_t)base % (uintptr_t)sysconf(_SC_PAGESIZE)))
-		madvise(base, size, MADV_DONTNEED);
+/* Give back the file pages reading the DWARF mapped: they are the
+ * page cache's, and read again if wanted, but count as this process's
+ * size while mapped.  Not a module's: relocating it wrote to them. */
+void dwarf_release(struct dwarf_file *f)
+{
+	if (!f->relocated)
+		dwarf_advise(f, MADV_DONTNEED);
 }
 
 const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name)

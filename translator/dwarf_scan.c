@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 struct cursor {
 	const unsigned char *p, *end;
@@ -890,29 +889,6 @@ static struct sec section(Elf *elf, const char *want, int relocated)
 	return s;
 }
 
-/* The file is mapped: pages the pass has read count as ours until
- * dropped.  They are clean file pages, read again if wanted (not so a
- * module's: relocating it wrote to them). */
-static void drop_pages(Elf *elf)
-{
-	size_t size;
-	char *base = elf_rawfile(elf, &size);
-	long page = sysconf(_SC_PAGESIZE);
-
-	if (base && page > 0 && !((uintptr_t)base % (uintptr_t)page))
-		madvise(base, size, MADV_DONTNEED);
-}
-
-static void advise(Elf *elf, int how)
-{
-	size_t size;
-	char *base = elf_rawfile(elf, &size);
-	long page = sysconf(_SC_PAGESIZE);
-
-	if (base && page > 0 && !((uintptr_t)base % (uintptr_t)page))
-		madvise(base, size, how);
-}
-
 /* The name (and declaration) a DIE has through its origins. */
 static const struct named *origin_named(struct scan *sc, uint64_t off)
 {
@@ -953,7 +929,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 	sc.ranges = section(f->elf, ".debug_ranges", f->relocated);
 	if (!sc.info.d || !sc.abbrev.d)
 		return 0;
-	advise(f->elf, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
+	dwarf_advise(f, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
 	while (off + 11 <= sc.info.n && ok) {
 		struct cursor c = { sc.info.d + off, sc.info.d + sc.info.n, 0 };
 		uint64_t len = get_n(&c, 4), abbrev_off, next;
@@ -996,12 +972,12 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 				ok = scan_cu(&sc, &c, &ab);
 		}
 		off = next;
-		if (++ncu % 16 == 0 && !f->relocated)
-			drop_pages(f->elf);
+		/* the pages read so far count as ours until given back */
+		if (++ncu % 16 == 0)
+			dwarf_release(f);
 	}
-	if (!f->relocated)
-		drop_pages(f->elf);
-	advise(f->elf, MADV_RANDOM);
+	dwarf_release(f);
+	dwarf_advise(f, MADV_RANDOM);
 	free(ab.v);
 	free(pool);
 	/* names from origins */
