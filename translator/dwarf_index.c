@@ -38,16 +38,6 @@ struct rec {			/* one entry in the cache file */
 };
 
 
-static const char *cache_dir(void)
-{
-	const char *dir = getenv("STP_CACHE"), *home;
-
-	if (dir && *dir)
-		return dir;
-	home = getenv("HOME");
-	return home && *home ? ar_printf("%s/.cache/stp", home) : NULL;
-}
-
 const char *dwarf_build_id(Elf *elf)
 {
 	const void *id;
@@ -116,17 +106,6 @@ static int cmp_ix(const void *pa, const void *pb)
  * the linker merged equal strings), and a second time by text for the
  * file names that each CU spells anew.
  */
-static void make_dirs(const char *path)
-{
-	char *p = ar_strdup(path);
-
-	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-}
-
 static void write_all(FILE *fp, const void *p, size_t n, int *ok)
 {
 	if (n && fwrite(p, n, 1, fp) != 1)
@@ -198,7 +177,7 @@ static char *make_image(struct vec *list, const char *path, size_t *size)
 		FILE *fp;
 		int ok = 1;
 
-		make_dirs(path);
+		cache_make_dirs(path);
 		fp = fopen(tmp, "wb");
 		if (fp) {
 			write_all(fp, DWIDX_MAGIC, 8, &ok);

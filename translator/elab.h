@@ -168,6 +168,10 @@ const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
 		     unsigned long long *off);
 int ksyms_exported(const struct ksyms *k, const char *name);
 
+/* cache.c: STP_CACHE or ~/.cache/stp, NULL without either */
+const char *cache_dir(void);
+void cache_make_dirs(const char *path);
+
 /* modsyms.c */
 const char *modsyms_path(const struct session *s, const char *module);
 int modsyms_match(const char *ko, const char *glob, struct vec *out);

@@ -212,29 +212,14 @@ static const char *map_line(const char *p, const char *end,
  */
 static const char *cache_path(const char *map, const struct stat *st)
 {
-	const char *dir = getenv("STP_CACHE");
-	const char *home = getenv("HOME");
-	if (!dir || !*dir) {
-		if (!home || !*home)
-			return NULL;
-		dir = ar_printf("%s/.cache/stp", home);
-	}
+	const char *dir = cache_dir();
+
+	if (!dir)
+		return NULL;
 	return ar_printf("%s/ksyms%d-%zx-%llx-%llx", dir, KSYMS_CACHE_VERSION,
 			 util_hash(map, strlen(map)),
 			 (unsigned long long)st->st_size,
 			 (unsigned long long)st->st_mtime);
-}
-
-/* mkdir -p of the directories above path */
-static void make_dirs(const char *path)
-{
-	char *p = ar_strdup(path);
-
-	for (char *q = strchr(p + 1, '/'); q; q = strchr(q + 1, '/')) {
-		*q = '\0';
-		mkdir(p, 0755);
-		*q = '/';
-	}
 }
 
 static void save_cache(const char *path, const struct ksyms *k,
@@ -301,7 +286,7 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 	build_index(k);
 	mark_blacklist(k, &kbl);
 	if (cache && !cached) {
-		make_dirs(cache);
+		cache_make_dirs(cache);
 		save_cache(cache, k, &kbl);
 	}
 	free(kbl.v);
