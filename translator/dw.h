@@ -68,6 +68,9 @@ struct dwarf_file {
 const char *dwarf_find_kernel(const struct session *s, const char *module,
 			      const char **why);
 
+/* The kernel's, opened (dwarf_open) once; NULL and *why without it. */
+struct dwarf_file *dwarf_kernel(const struct session *s, const char **why);
+
 /* dwarf_index.c: open a debuginfo file and its index (cached by
  * build-id under STP_CACHE or ~/.cache/stp); NULL and *why on failure. */
 struct dwarf_file *dwarf_open(const char *path, const char *module, int user,

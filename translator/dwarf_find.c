@@ -118,3 +118,22 @@ const char *dwarf_find_kernel(const struct session *s, const char *module,
 			 "or give -d PATH/%s.ko", module, rel, rel, module);
 	return NULL;
 }
+
+/* The kernel's debuginfo, opened once (a failure too); NULL and *why
+ * without it. */
+struct dwarf_file *dwarf_kernel(const struct session *s, const char **why)
+{
+	static struct dwarf_file *f;
+	static const char *failed;
+	const char *path;
+
+	if (f || failed) {
+		*why = failed;
+		return f;
+	}
+	path = dwarf_find_kernel(s, NULL, why);
+	f = path ? dwarf_open(path, "kernel", 0, why) : NULL;
+	if (!f)
+		failed = *why;
+	return f;
+}

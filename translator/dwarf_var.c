@@ -1433,9 +1433,7 @@ int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 	if (d && d->dwf) {
 		t.f = d->dwf;
 	} else {
-		const char *path = dwarf_find_kernel(e->s, NULL, &why);
-
-		t.f = path ? dwarf_open(path, "kernel", 0, &why) : NULL;
+		t.f = dwarf_kernel(e->s, &why);
 		if (!t.f) {
 			if (!quiet)
 				sem_error(&n->loc, "%s needs the kernel's debuginfo: %s", n->name, why);

@@ -556,24 +556,6 @@ static int symbol_point(struct expansion *x, struct probe_point *pp,
 
 /* ---- DWARF probe points ---- */
 
-/* The kernel's debuginfo, opened once; NULL (and *why) without it. */
-static struct dwarf_file *kernel_dwarf(struct elab *e, const char **why)
-{
-	static struct dwarf_file *f;
-	static const char *failed;
-	const char *path;
-
-	if (f || failed) {
-		*why = failed;
-		return f;
-	}
-	path = dwarf_find_kernel(e->s, NULL, why);
-	f = path ? dwarf_open(path, "kernel", 0, why) : NULL;
-	if (!f)
-		failed = *why;
-	return f;
-}
-
 /* Why a named function gave no point, when DWARF can say better than
  * "no match"; 0 after saying it. */
 static int no_points_why(struct expansion *x, struct dwarf_file *f, struct probe_point *pp,
@@ -693,7 +675,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		if (!f && strpbrk(module, "*?["))
 			return -1;
 	} else {
-		f = kernel_dwarf(x->e, &why);
+		f = dwarf_kernel(x->e->s, &why);
 	}
 	if (!f) {
 		/* a plain name: the symbol table (kprobes) will do */
