@@ -482,6 +482,14 @@ static int symbol_spec(struct expansion *x, struct probe_point *pp,
 	return 1;
 }
 
+/* Why kprobes cannot take a function, for the error saying so. */
+static const char *refusal_reason(enum ksym_refusal r)
+{
+	return r == KSYM_BOOT_ONLY ?
+		"it is boot-time code (.init.text), freed once the kernel has started" :
+		"kprobes refuse it (NOKPROBE_SYMBOL, or entry/noinstr code)";
+}
+
 /* The functions sp names, into names; 0 after an error. */
 static int symbol_names(struct expansion *x, struct probe_point *pp,
 			const struct symbol_spec *sp, struct vec *names)
@@ -511,13 +519,8 @@ static int symbol_names(struct expansion *x, struct probe_point *pp,
 			pp_text(pp), skipped, skipped == 1 ? "" : "s");
 	if (!names->len && skipped && !strpbrk(sp->pattern, "*?[")) {
 		if (!pp->optional) {
-			if (ksyms_refusal(x->e->ksyms, sp->pattern) == KSYM_BOOT_ONLY)
-				sem_error(at, "kernel function '%s' cannot be probed: it is boot-time "
-					  "code (.init.text), freed once the kernel has started",
-					  sp->pattern);
-			else
-				sem_error(at, "kernel function '%s' cannot be probed: kprobes refuse "
-					  "it (NOKPROBE_SYMBOL, or entry/noinstr code)", sp->pattern);
+			sem_error(at, "kernel function '%s' cannot be probed: %s", sp->pattern,
+				  refusal_reason(ksyms_refusal(x->e->ksyms, sp->pattern)));
 			x->failed = 1;
 		}
 		return 0;
@@ -764,9 +767,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 			if (!has_addr && !strpbrk(pat.name, "*?[") && !pp->optional && pts.len == 1) {
 				sem_error(&c[1].arg->loc, "kernel function '%s' cannot be probed: %s",
 					  pt->fn->name, !sym ? "no symbol leads to it" :
-					  ksyms_refusal(x->e->ksyms, sym) == KSYM_BOOT_ONLY ?
-					  "it is boot-time code (.init.text), freed once the kernel has started" :
-					  "kprobes refuse it (NOKPROBE_SYMBOL, or entry/noinstr code)");
+					  refusal_reason(ksyms_refusal(x->e->ksyms, sym)));
 				x->failed = 1;
 				free(pts.v);
 				return 0;
