@@ -18,6 +18,8 @@
 
 #include "session.h"
 
+#include <string.h>
+
 enum sym_kind {
 	SYM_GLOBAL,
 	SYM_LOCAL,
@@ -175,6 +177,12 @@ void cache_make_dirs(const char *path);
 /* modsyms.c */
 const char *modsyms_path(const struct session *s, const char *module);
 int modsyms_match(const char *ko, const char *glob, struct vec *out);
+
+/* @cast(...) or @var(...): typed values DWARF resolves (dwarf_var.c). */
+static inline int is_cast_or_var(const struct node *n)
+{
+	return n->kind == N_AT && (!strcmp(n->name, "@cast") || !strcmp(n->name, "@var"));
+}
 
 /* resolve.c */
 void resolve_program(struct elab *e);

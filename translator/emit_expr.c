@@ -534,7 +534,7 @@ void em_expr(struct emit *m, struct node *n)
 		out(m, "))");
 		return;
 	case N_AT:
-		if (n->ref && (!strcmp(n->name, "@cast") || !strcmp(n->name, "@var")))
+		if (n->ref && is_cast_or_var(n))
 			em_call(m, n);
 		else
 			at(m, n);

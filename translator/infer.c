@@ -257,7 +257,7 @@ static enum type at(struct ictx *ic, struct node *n)
 {
 	const char *s = n->name;
 
-	if (n->ref && (!strcmp(s, "@cast") || !strcmp(s, "@var")))
+	if (n->ref && is_cast_or_var(n))
 		return call(ic, n);
 	if (is_agg(s) || !strcmp(s, "@hist_linear") || !strcmp(s, "@hist_log")) {
 		need(ic, n->args.v[0], T_STATS);

@@ -247,8 +247,7 @@ static int mentions_target(const struct node *n)
 		return 0;
 	if (n->kind == N_TARGET || n->kind == N_AUTOCAST ||
 	    (n->kind == N_UNARY && n->op == OP_AMP) || node_has_comps(n) ||
-	    (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
-				 !strcmp(n->name, "@var"))))
+	    is_cast_or_var(n))
 		return 1;
 	if (mentions_target(n->lhs) || mentions_target(n->rhs) ||
 	    mentions_target(n->cond))
@@ -360,14 +359,15 @@ static void histogram(struct node *n)
 
 /* ---- DWARF: $vars, @cast, @var ---- */
 
-static int is_cast_or_var(const struct node *n)
-{
-	return n->kind == N_AT && (!strcmp(n->name, "@cast") || !strcmp(n->name, "@var"));
-}
-
 static int dwarf_probe(const struct scope *sc)
 {
 	return sc->probe && sc->probe->dwf;
+}
+
+/* A place DWARF says how to write: $x in a DWARF probe, @cast, @var. */
+static int dwarf_lvalue(const struct scope *sc, const struct node *n)
+{
+	return (n->kind == N_TARGET && dwarf_probe(sc)) || is_cast_or_var(n);
 }
 
 /* The probe as @entry sees it: at the function's entry, not returning. */
@@ -446,8 +446,7 @@ static int dwarf_defined(struct scope *sc, struct node *arg)
 {
 	struct node probe_copy;
 
-	if (arg->kind != N_TARGET && !(arg->kind == N_AT && (!strcmp(arg->name, "@cast") ||
-							       !strcmp(arg->name, "@var"))))
+	if (arg->kind != N_TARGET && !is_cast_or_var(arg))
 		return -1;
 	if (arg->kind == N_TARGET && !dwarf_probe(sc))
 		return -1;
@@ -482,7 +481,7 @@ static void at(struct scope *sc, struct node *n)
 		fold(n, writes_var(sc->probe->handler, v->name));
 		return;
 	}
-	if (!strcmp(s, "@cast") || !strcmp(s, "@var")) {
+	if (is_cast_or_var(n)) {
 		if (n->ref)
 			return;		/* resolved already (@entry's copy) */
 		if (dwarf_target(sc->e, entry_view(sc), n, 0, 0))
@@ -626,7 +625,7 @@ static void expr(struct scope *sc, struct node *n, int write)
 		expr(sc, n->lhs, 0);
 		return;
 	case N_INCDEC:
-		if ((n->lhs->kind == N_TARGET && dwarf_probe(sc)) || is_cast_or_var(n->lhs)) {
+		if (dwarf_lvalue(sc, n->lhs)) {
 			sem_error(&n->lhs->loc, sc->e->s->guru ? "a target variable is written with '=' only" :
 				  "writing to a target variable needs guru mode (-g)");
 			return;
@@ -637,7 +636,7 @@ static void expr(struct scope *sc, struct node *n, int write)
 		iterated_check(sc, n->lhs);
 		return;
 	case N_ASSIGN:
-		if ((n->lhs->kind == N_TARGET && dwarf_probe(sc)) || is_cast_or_var(n->lhs)) {
+		if (dwarf_lvalue(sc, n->lhs)) {
 			struct node *lhs = n->lhs, *rhs = n->rhs;
 
 			if (!sc->e->s->guru) {
