@@ -136,30 +136,33 @@ static const char *sec_str(const struct sec *s, uint64_t off)
 	return (const char *)s->d + off;
 }
 
+/* A cursor from off to the end of s; bad (reading nothing) when off is
+ * outside it. */
+static struct cursor sec_at(const struct sec *s, uint64_t off)
+{
+	struct cursor c = { NULL, NULL, 1 };
+
+	if (s->d && off < s->n) {
+		c.p = s->d + off;
+		c.end = s->d + s->n;
+		c.bad = 0;
+	}
+	return c;
+}
+
 static const char *strx(struct scan *sc, uint64_t i)
 {
-	uint64_t at = sc->str_offsets_base + i * (uint64_t)sc->offset_size;
-	struct cursor c;
+	struct cursor c = sec_at(&sc->str_offsets, sc->str_offsets_base + i * (uint64_t)sc->offset_size);
+	uint64_t off = get_n(&c, sc->offset_size);
 
-	if (!sc->str_offsets.d || at + (uint64_t)sc->offset_size > sc->str_offsets.n)
-		return NULL;
-	c.p = sc->str_offsets.d + at;
-	c.end = sc->str_offsets.d + sc->str_offsets.n;
-	c.bad = 0;
-	return sec_str(&sc->str, get_n(&c, sc->offset_size));
+	return c.bad ? NULL : sec_str(&sc->str, off);
 }
 
 static uint64_t addrx(struct scan *sc, uint64_t i)
 {
-	uint64_t at = sc->addr_base + i * (uint64_t)sc->addr_size;
-	struct cursor c;
+	struct cursor c = sec_at(&sc->addr, sc->addr_base + i * (uint64_t)sc->addr_size);
 
-	if (!sc->addr.d || at + (uint64_t)sc->addr_size > sc->addr.n)
-		return 0;
-	c.p = sc->addr.d + at;
-	c.end = sc->addr.d + sc->addr.n;
-	c.bad = 0;
-	return get_n(&c, sc->addr_size);
+	return get_n(&c, sc->addr_size);	/* 0 when outside */
 }
 
 /* ---- a CU's file names, from its line program's header ---- */
@@ -221,16 +224,13 @@ static void add_dir(struct scan *sc, int *ndirs, const char *dir)
 
 static void cu_files(struct scan *sc, uint64_t off)
 {
-	struct cursor c;
+	struct cursor c = sec_at(&sc->line, off);
 	uint64_t len, hlen;
 	int offset_size = 4, version, opcode_base, ndirs = 0;
 
 	sc->nfiles = 0;
-	if (!sc->line.d || off >= sc->line.n)
+	if (c.bad)
 		return;
-	c.p = sc->line.d + off;
-	c.end = sc->line.d + sc->line.n;
-	c.bad = 0;
 	len = get_n(&c, 4);
 	if (len == 0xffffffff) {
 		len = get_n(&c, 8);
@@ -354,10 +354,10 @@ struct abbrevs {
 static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 			struct attr_spec **pool, size_t *pool_cap)
 {
-	struct cursor c = { sc->abbrev.d + off, sc->abbrev.d + sc->abbrev.n, 0 };
+	struct cursor c = sec_at(&sc->abbrev, off);
 	size_t used = 0;
 
-	if (off >= sc->abbrev.n)
+	if (c.bad)
 		return 0;
 	if (a->n)
 		memset(a->v, 0, a->n * sizeof(*a->v));
@@ -553,11 +553,7 @@ static int first_range(struct scan *sc, const struct die *d, uint64_t *lo, uint6
 	struct cursor c;
 
 	if (sc->version < 5) {
-		if (!sc->ranges.d || off >= sc->ranges.n)
-			return 0;
-		c.p = sc->ranges.d + off;
-		c.end = sc->ranges.d + sc->ranges.n;
-		c.bad = 0;
+		c = sec_at(&sc->ranges, off);
 		while (!c.bad) {
 			uint64_t a = get_n(&c, sc->addr_size), b = get_n(&c, sc->addr_size);
 
@@ -574,21 +570,15 @@ static int first_range(struct scan *sc, const struct die *d, uint64_t *lo, uint6
 		return 0;
 	}
 	if (d->ranges_form == DW_FORM_rnglistx) {
-		struct cursor x;
+		/* an index into the offsets after rnglists_base */
+		struct cursor x = sec_at(&sc->rnglists, sc->rnglists_base +
+					 off * (uint64_t)sc->offset_size);
 
-		if (!sc->rnglists.d || sc->rnglists_base + (off + 1) * (uint64_t)sc->offset_size >
-		    sc->rnglists.n)
-			return 0;
-		x.p = sc->rnglists.d + sc->rnglists_base + off * (uint64_t)sc->offset_size;
-		x.end = sc->rnglists.d + sc->rnglists.n;
-		x.bad = 0;
 		off = sc->rnglists_base + get_n(&x, sc->offset_size);
+		if (x.bad)
+			return 0;
 	}
-	if (!sc->rnglists.d || off >= sc->rnglists.n)
-		return 0;
-	c.p = sc->rnglists.d + off;
-	c.end = sc->rnglists.d + sc->rnglists.n;
-	c.bad = 0;
+	c = sec_at(&sc->rnglists, off);
 	while (!c.bad) {
 		uint64_t a, b;
 
@@ -633,11 +623,6 @@ static int first_range(struct scan *sc, const struct die *d, uint64_t *lo, uint6
 	return 0;
 }
 
-static const char *intern_z(const char *s)
-{
-	return s ? intern(s, strlen(s)) : NULL;
-}
-
 /* A CU's file names are interned when first used: each CU spells
  * the common headers anew. */
 static const char *file_of(struct scan *sc, const struct die *d)
@@ -650,7 +635,7 @@ static const char *file_of(struct scan *sc, const struct die *d)
 		const char *dir = sc->fdir[i], *name = sc->fname[i];
 
 		if (!dir || !*dir || *name == '/') {
-			sc->fdone[i] = intern_z(name);
+			sc->fdone[i] = intern(name, strlen(name));
 		} else {
 			size_t dl = strlen(dir), nl = strlen(name);
 			char *buf = xmalloc(dl + nl + 2);
@@ -931,7 +916,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
 		return 0;
 	dwarf_advise(f, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
 	while (off + 11 <= sc.info.n && ok) {
-		struct cursor c = { sc.info.d + off, sc.info.d + sc.info.n, 0 };
+		struct cursor c = sec_at(&sc.info, off);
 		uint64_t len = get_n(&c, 4), abbrev_off, next;
 		int unit_type = DW_UT_compile;
 
