@@ -141,40 +141,64 @@ uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e)
 	return best ? best : e->lowpc;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n >= k && !strcmp(s + n - k, tail);
+}
+
+struct line_addr {
+	int line;
+	uint64_t addr;
+};
+
+static int cmp_line_addr(const void *pa, const void *pb)
+{
+	const struct line_addr *a = pa, *b = pb;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
 /* The lowest statement address of each line of [lo, hi] inside
- * [lowpc, highpc), into out (pairs: line, address). */
+ * [lowpc, highpc), into out (pairs: line, address), by line: one pass
+ * over the CU's rows. */
 static void line_addrs(struct dwarf_file *f, const struct dw_entry *e, int lo, int hi,
 		       struct vec *out)
 {
-	size_t n;
+	size_t n, k = 0;
 	Dwarf_Lines *lines = cu_lines(f, e->die, &n);
+	struct line_addr *found;
 
-	for (int want = lo; lines && want <= hi; want++) {
-		uint64_t best = 0;
+	if (!lines || !e->file)
+		return;
+	found = xmalloc((n + 1) * sizeof(*found));
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int line = 0;
+		bool stmt = false;
+		const char *src = dwarf_linesrc(l, NULL, NULL);
 
-		for (size_t i = 0; i < n; i++) {
-			Dwarf_Line *l = dwarf_onesrcline(lines, i);
-			Dwarf_Addr a;
-			int line = 0;
-			bool stmt = false;
-			const char *src = dwarf_linesrc(l, NULL, NULL);
-
-			if (dwarf_lineaddr(l, &a) || a < e->lowpc || a >= e->highpc)
-				continue;
-			dwarf_lineno(l, &line);
-			dwarf_linebeginstatement(l, &stmt);
-			/* a line of an inlined header is no line of this file */
-			if (line != want || !stmt || !src || !e->file ||
-			    strcmp(src + strlen(src) - (strlen(src) >= strlen(e->file) ? strlen(e->file) : strlen(src)), e->file))
-				continue;
-			if (!best || a < best)
-				best = a;
-		}
-		if (best) {
-			vec_push(out, (void *)(intptr_t)want);
-			vec_push(out, (void *)(uintptr_t)best);
-		}
+		if (dwarf_lineaddr(l, &a) || a < e->lowpc || a >= e->highpc)
+			continue;
+		dwarf_lineno(l, &line);
+		dwarf_linebeginstatement(l, &stmt);
+		/* a line of an inlined header is no line of this file */
+		if (line < lo || line > hi || !stmt || !src || !ends_with(src, e->file))
+			continue;
+		found[k].line = line;
+		found[k++].addr = a;
 	}
+	qsort(found, k, sizeof(*found), cmp_line_addr);
+	for (size_t i = 0; i < k; i++)
+		if (!i || found[i].line != found[i - 1].line) {
+			vec_push(out, (void *)(intptr_t)found[i].line);
+			vec_push(out, (void *)(uintptr_t)found[i].addr);
+		}
+	free(found);
 }
 
 static int cmp_point(const void *pa, const void *pb)
