@@ -54,11 +54,6 @@ const char *dwarf_build_id(Elf *elf)
 	return hex;
 }
 
-static const char *intern_z(const char *s)
-{
-	return s ? intern(s, strlen(s)) : NULL;
-}
-
 /* ---- the image: records and their strings, as the cache file holds
  * them (after a header), sorted by name then address ---- */
 
@@ -334,7 +329,7 @@ static struct pmap opened;
 struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 			      const char **why)
 {
-	const char *key = intern_z(path);
+	const char *key = intern(path, strlen(path));
 	struct dwarf_file *f = pmap_get(&opened, key);
 	const char *dir, *cpath = NULL;
 
