@@ -20,6 +20,7 @@
 #include <elfutils/libdw.h>
 
 #include "session.h"
+#include "bigmem.h"
 
 enum dw_kind {
 	DWK_FUNC,		/* a function with code: lowpc is its entry */
@@ -39,7 +40,6 @@ struct dw_entry {
 	int line;		/* declaring line */
 	unsigned char kind;
 	unsigned char external;
-	struct dw_entry *next;	/* the next of the same name */
 };
 
 struct dwarf_file {
@@ -56,6 +56,14 @@ struct dwarf_file {
 	uint32_t tab_size;
 	int nentries;
 	struct dw_entry **made;	/* entries made from records so far */
+	const uint64_t *cus;	/* the CUs' offsets, ascending */
+	int ncus;
+	/* inlined copies, found a CU at a time as a lookup wants them:
+	 * CU offset + 1 -> struct dw_body *; and the file that keeps them */
+	struct pmap bodies;
+	const char *bodies_path;
+	int bodies_read;
+	struct bigmem body_mem;	/* where a CU's copies are found */
 	int from_cache;
 	int relocated;		/* a module, relocated by libdwfl in memory */
 	struct Dwfl_Module *dwfl_module;	/* then its libdwfl module */
@@ -100,10 +108,12 @@ const char *dwarf_build_id(Elf *elf);
 int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);
 
-/* dwarf_scan.c: the entries of f's .debug_info into out, allocated in
- * the blocks chunks lists (the caller frees them); 0 when it cannot be
- * read. */
-int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks);
+/* dwarf_scan.c: the entries of f's .debug_info but inlined copies into
+ * out, allocated from mem, and the CUs' offsets into cus; 0 when it
+ * cannot be read. */
+int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus);
+/* The inlined copies in the CU at offset cu, the same way. */
+int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem);
 
 /* dwarf_probe.c */
 struct dw_pattern {

@@ -12,6 +12,7 @@
 #include "dw.h"
 #include <stdbool.h>
 #include "elab.h"
+#include "bigmem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +28,9 @@
 #include <elfutils/libdwfl.h>
 
 /* Bumped when what an index holds changes. */
-#define DWIDX_VERSION 5
+#define DWIDX_VERSION 6
 #define DWIDX_MAGIC "STPDWIDX"
+#define DWBODY_MAGIC "STPDWBDY"
 
 struct rec {			/* one entry in the cache file */
 	uint64_t die, lowpc, highpc;
@@ -57,129 +59,220 @@ const char *dwarf_build_id(Elf *elf)
 /* ---- the image: records and their strings, as the cache file holds
  * them (after a header), sorted by name then address ---- */
 
-static uint32_t str_off(struct sbuf *tab, struct pmap *seen, const char *s)
+static char *map_file(const char *path, size_t *size);
+
+/* Pointers to numbers, by open addressing, in bigmem. */
+struct ptrmap {
+	struct bigmem *m;
+	const char **keys;
+	uint32_t *vals;
+	size_t mask, count;
+};
+
+static void ptrmap_init(struct ptrmap *p, struct bigmem *m, size_t n)
 {
-	void *v;
-	uint32_t off;
+	size_t slots = 1024;
+
+	while (slots < 2 * n)
+		slots *= 2;
+	p->m = m;
+	p->mask = slots - 1;
+	p->count = 0;
+	p->keys = bigmem_zalloc(m, slots * sizeof(*p->keys));
+	p->vals = bigmem_zalloc(m, slots * sizeof(*p->vals));
+}
+
+/* The slot of key k, taken for it if new (its value 0 then). */
+static uint32_t *ptrmap_at(struct ptrmap *p, const char *k)
+{
+	size_t j;
+
+	if (2 * (p->count + 1) > p->mask + 1) {
+		struct ptrmap old = *p;
+
+		ptrmap_init(p, old.m, old.mask + 1);
+		for (size_t i = 0; i <= old.mask; i++)
+			if (old.keys[i])
+				*ptrmap_at(p, old.keys[i]) = old.vals[i];
+	}
+	j = (size_t)(((uintptr_t)k * UINT64_C(0x9E3779B97F4A7C15)) >> 20) & p->mask;
+	while (p->keys[j] && p->keys[j] != k)
+		j = (j + 1) & p->mask;
+	if (!p->keys[j]) {
+		p->keys[j] = k;
+		p->count++;
+	}
+	return &p->vals[j];
+}
+
+/*
+ * Strings of the records being made, each once: names point into
+ * .debug_str, where the linker merged equal strings, and file names
+ * were interned, so equal pointers find most repeats.  Names get dense
+ * ids, for sorting.
+ */
+struct strtab {
+	struct sbuf text;
+	struct ptrmap offs;	/* string -> offset + 1 */
+	struct ptrmap ids;	/* name -> id + 1 */
+	uint32_t *name_off;	/* by name id */
+	uint32_t nnames;
+};
+
+static uint32_t str_off(struct strtab *t, const char *s)
+{
+	uint32_t *v;
 
 	if (!s)
 		return UINT32_MAX;
-	v = pmap_get(seen, s);
-	if (v)
-		return (uint32_t)((uintptr_t)v - 1);
-	off = (uint32_t)tab->len;
-	pmap_put(seen, s, (void *)(uintptr_t)(off + 1));
-	sb_putn(tab, s, strlen(s) + 1);
-	return off;
+	v = ptrmap_at(&t->offs, s);
+	if (!*v) {
+		*v = (uint32_t)t->text.len + 1;
+		sb_putn(&t->text, s, strlen(s) + 1);
+	}
+	return *v - 1;
 }
 
-static char *map_file(const char *path, size_t *size);
+/* Records for entries from .. list->len (in m), their strings into t;
+ * with ids, each record's name id. */
+static struct rec *to_recs(const struct vec *list, int from, struct bigmem *m,
+			   struct strtab *t, uint32_t *ids)
+{
+	size_t n = (size_t)(list->len - from);
+	struct rec *r = bigmem_alloc(m, (n + 1) * sizeof(*r));
+
+	memset(t, 0, sizeof(*t));
+	ptrmap_init(&t->offs, m, n / 2);
+	ptrmap_init(&t->ids, m, n / 4);
+	t->name_off = xmalloc((n + 1) * sizeof(*t->name_off));
+	for (size_t i = 0; i < n; i++) {
+		const struct dw_entry *e = list->v[from + (int)i];
+		uint32_t *id = ptrmap_at(&t->ids, e->name);
+
+		if (!*id) {
+			*id = ++t->nnames;
+			t->name_off[t->nnames - 1] = str_off(t, e->name);
+		}
+		if (ids)
+			ids[i] = *id - 1;
+		r[i] = (struct rec){
+			.die = e->die, .lowpc = e->lowpc, .highpc = e->highpc,
+			.name = t->name_off[*id - 1], .file = str_off(t, e->file),
+			.line = e->line, .kind = e->kind, .external = e->external,
+		};
+	}
+	return r;
+}
 
 static const char *sort_tab;
-static const struct rec *sort_recs;
+static const uint32_t *sort_off;
 
-static int cmp_rec(const void *pa, const void *pb)
+static int cmp_name_id(const void *pa, const void *pb)
+{
+	return strcmp(sort_tab + sort_off[*(const uint32_t *)pa],
+		      sort_tab + sort_off[*(const uint32_t *)pb]);
+}
+
+static int cmp_addr_die(const void *pa, const void *pb)
 {
 	const struct rec *a = pa, *b = pb;
-	int c = a->name == b->name ? 0 : strcmp(sort_tab + a->name, sort_tab + b->name);
 
-	if (c)
-		return c;
 	if (a->lowpc != b->lowpc)
 		return a->lowpc < b->lowpc ? -1 : 1;
 	return a->die < b->die ? -1 : a->die > b->die;
 }
 
-static int cmp_ix(const void *pa, const void *pb)
+/*
+ * The records by name, then address, then DIE into out.  Names are
+ * ranked first (a tenth as many as records); the records are then
+ * placed by rank and each rank's few put in order.
+ */
+static void sort_recs(const struct rec *r, const uint32_t *ids, size_t n,
+		      const struct strtab *t, struct rec *out)
 {
-	return cmp_rec(&sort_recs[*(const uint32_t *)pa], &sort_recs[*(const uint32_t *)pb]);
+	uint32_t nn = t->nnames, *perm = xmalloc((nn + 1) * sizeof(*perm));
+	uint32_t *rank = xmalloc((nn + 1) * sizeof(*rank));
+	uint32_t *start = xcalloc(nn + 2, sizeof(*start)), nrank = 0;
+
+	for (uint32_t i = 0; i < nn; i++)
+		perm[i] = i;
+	sort_tab = t->text.s;
+	sort_off = t->name_off;
+	qsort(perm, nn, sizeof(*perm), cmp_name_id);
+	for (uint32_t k = 0; k < nn; k++) {
+		/* equal text from two places is one name */
+		if (k && strcmp(t->text.s + t->name_off[perm[k]], t->text.s + t->name_off[perm[k - 1]]))
+			nrank++;
+		rank[perm[k]] = nrank;
+	}
+	for (size_t i = 0; i < n; i++)
+		start[rank[ids[i]] + 1]++;
+	for (uint32_t k = 0; k <= nrank; k++)
+		start[k + 1] += start[k];
+	for (size_t i = 0; i < n; i++)
+		out[start[rank[ids[i]]]++] = r[i];
+	/* start[k] is now rank k's end */
+	for (uint32_t k = 0, at = 0; k <= nrank && nn; at = start[k], k++)
+		if (start[k] - at > 1)
+			qsort(out + at, start[k] - at, sizeof(*out), cmp_addr_die);
+	free(perm);
+	free(rank);
+	free(start);
 }
 
-/*
- * The scan's entries as an image: header, records, strings.  Strings
- * are shared by pointer (the scan's names point into .debug_str, where
- * the linker merged equal strings), and a second time by text for the
- * file names that each CU spells anew.
- */
-static void write_all(FILE *fp, const void *p, size_t n, int *ok)
+static int write_all(int fd, const void *p, size_t n)
 {
-	if (n && fwrite(p, n, 1, fp) != 1)
-		*ok = 0;
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w <= 0)
+			return 0;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 1;
 }
 
 /* Into the cache file path, mapped back (or, path NULL or it cannot be
- * written, into memory): the image. */
-static char *make_image(struct vec *list, const char *path, size_t *size)
+ * written, into memory): the image.  After the records come the CUs'
+ * offsets, then the strings. */
+static char *make_image(struct vec *list, const struct vec *cus, struct bigmem *m,
+			const char *path, size_t *size)
 {
-	struct sbuf tab = { 0 };
-	struct pmap seen = { 0 };
-	size_t n = (size_t)list->len, head = 8 + 3 * sizeof(uint32_t);
-	struct rec *r = xcalloc(n + 1, sizeof(*r));
-	uint32_t hdr[3];
+	struct strtab tab;
+	size_t n = (size_t)list->len, head = 8 + 4 * sizeof(uint32_t);
+	size_t ncus = (size_t)cus->len;
+	uint32_t *ids = xmalloc((n + 1) * sizeof(*ids));
+	struct rec *r, *sorted;
+	uint64_t *cu;
+	uint32_t hdr[4];
 	char *img = NULL;
 
-	pmap_reserve(&seen, n / 4);	/* names repeat: most are inlined copies */
-	for (size_t i = 0; i < n; i++) {
-		const struct dw_entry *e = list->v[i];
-
-		r[i].die = e->die;
-		r[i].lowpc = e->lowpc;
-		r[i].highpc = e->highpc;
-		r[i].name = str_off(&tab, &seen, e->name);
-		r[i].file = str_off(&tab, &seen, e->file);
-		r[i].line = e->line;
-		r[i].kind = e->kind;
-		r[i].external = e->external;
-	}
-	free(seen.keys);
-	free(seen.vals);
-	/* sorted through an index: qsort of the records themselves would
-	 * copy them all once more */
-	sort_tab = tab.s;
-	sort_recs = r;
-	{
-		uint32_t *ix = xmalloc((n + 1) * sizeof(*ix));
-		struct rec tmp;
-
-		for (size_t i = 0; i < n; i++)
-			ix[i] = (uint32_t)i;
-		qsort(ix, n, sizeof(*ix), cmp_ix);
-		/* apply the permutation in place, cycle by cycle */
-		for (size_t i = 0; i < n; i++) {
-			size_t j = i;
-
-			if (ix[i] == UINT32_MAX)
-				continue;
-			tmp = r[i];
-			while (ix[j] != i) {
-				size_t k = ix[j];
-
-				r[j] = r[k];
-				ix[j] = UINT32_MAX;
-				j = k;
-			}
-			r[j] = tmp;
-			ix[j] = UINT32_MAX;
-		}
-		free(ix);
-	}
-	hdr[0] = DWIDX_VERSION;
-	hdr[1] = (uint32_t)n;
-	hdr[2] = (uint32_t)tab.len;
-	*size = head + n * sizeof(*r) + tab.len;
+	r = to_recs(list, 0, m, &tab, ids);
+	sorted = bigmem_alloc(m, (n + 1) * sizeof(*sorted));
+	sort_recs(r, ids, n, &tab, sorted);
+	free(ids);
+	free(tab.name_off);
+	cu = bigmem_alloc(m, (ncus + 1) * sizeof(*cu));
+	for (size_t i = 0; i < ncus; i++)
+		cu[i] = (uint64_t)(uintptr_t)cus->v[i];
+	memcpy(hdr, (uint32_t[4]){ DWIDX_VERSION, (uint32_t)n, (uint32_t)tab.text.len, (uint32_t)ncus },
+	       sizeof(hdr));
+	*size = head + n * sizeof(*r) + ncus * sizeof(*cu) + tab.text.len;
 	if (path) {
 		char *tmp = ar_printf("%s.%d", path, (int)getpid());
-		FILE *fp;
-		int ok = 1;
+		int fd, ok;
 
 		cache_make_dirs(path);
-		fp = fopen(tmp, "wb");
-		if (fp) {
-			write_all(fp, DWIDX_MAGIC, 8, &ok);
-			write_all(fp, hdr, sizeof(hdr), &ok);
-			write_all(fp, r, n * sizeof(*r), &ok);
-			write_all(fp, tab.s, tab.len, &ok);
-			if ((fclose(fp) == 0) & ok && !rename(tmp, path))
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			ok = write_all(fd, DWIDX_MAGIC, 8) && write_all(fd, hdr, sizeof(hdr)) &&
+			     write_all(fd, sorted, n * sizeof(*r)) &&
+			     write_all(fd, cu, ncus * sizeof(*cu)) &&
+			     write_all(fd, tab.text.s, tab.text.len);
+			if ((close(fd) == 0) & ok && !rename(tmp, path))
 				img = map_file(path, size);
 			else
 				unlink(tmp);
@@ -189,12 +282,13 @@ static char *make_image(struct vec *list, const char *path, size_t *size)
 		img = xmalloc(*size + 1);
 		memcpy(img, DWIDX_MAGIC, 8);
 		memcpy(img + 8, hdr, sizeof(hdr));
-		memcpy(img + head, r, n * sizeof(*r));
-		if (tab.len)
-			memcpy(img + head + n * sizeof(*r), tab.s, tab.len);
+		memcpy(img + head, sorted, n * sizeof(*r));
+		memcpy(img + head + n * sizeof(*r), cu, ncus * sizeof(*cu));
+		if (tab.text.len)
+			memcpy(img + head + n * sizeof(*r) + ncus * sizeof(*cu), tab.text.s,
+			       tab.text.len);
 	}
-	free(r);
-	free(tab.s);
+	free(tab.text.s);
 	return img;
 }
 
@@ -203,49 +297,50 @@ static char *make_image(struct vec *list, const char *path, size_t *size)
  * million, a script wants a few hundred. */
 static int use_image(struct dwarf_file *f, const char *img, size_t size)
 {
-	uint32_t hdr[3];
+	uint32_t hdr[4];
 	const struct rec *r;
 	size_t head = 8 + sizeof(hdr);
 
 	if (size < head || memcmp(img, DWIDX_MAGIC, 8))
 		return 0;
 	memcpy(hdr, img + 8, sizeof(hdr));
-	if (hdr[0] != DWIDX_VERSION || size != head + (size_t)hdr[1] * sizeof(*r) + hdr[2] ||
+	if (hdr[0] != DWIDX_VERSION ||
+	    size != head + (size_t)hdr[1] * sizeof(*r) + (size_t)hdr[3] * sizeof(uint64_t) + hdr[2] ||
 	    (hdr[2] && img[size - 1] != '\0'))
 		return 0;
 	r = (const struct rec *)(img + head);
 	f->recs = r;
-	f->tab = (const char *)(r + hdr[1]);
+	f->cus = (const uint64_t *)(r + hdr[1]);
+	f->ncus = (int)hdr[3];
+	f->tab = (const char *)(f->cus + hdr[3]);
 	f->tab_size = hdr[2];
 	f->nentries = (int)hdr[1];
 	f->made = xcalloc((size_t)f->nentries + 1, sizeof(*f->made));
 	return 1;
 }
 
-struct dw_entry *dwarf_entry(struct dwarf_file *f, int i)
+static struct dw_entry *entry_of(const struct rec *r, const char *tab, uint32_t tab_size)
 {
-	const struct rec *r = (const struct rec *)f->recs + i;
-	struct dw_entry *e;
+	struct dw_entry *e = ar_alloc(sizeof(*e));
 
-	if (i < 0 || i >= f->nentries)
-		return NULL;
-	if (f->made[i])
-		return f->made[i];
-	e = ar_alloc(sizeof(*e));
-	f->made[i] = e;
-	e->name = r->name < f->tab_size ? f->tab + r->name : "";
-	e->file = r->file < f->tab_size ? f->tab + r->file : NULL;
+	e->name = r->name < tab_size ? tab + r->name : "";
+	e->file = r->file < tab_size ? tab + r->file : NULL;
 	e->die = r->die;
 	e->lowpc = r->lowpc;
 	e->highpc = r->highpc;
 	e->line = r->line;
 	e->kind = r->kind;
 	e->external = r->external;
-	/* the next of the same name (spelled once, mostly) */
-	if (i + 1 < f->nentries && (r[1].name == r->name ||
-				    (r[1].name < f->tab_size && !strcmp(f->tab + r[1].name, e->name))))
-		e->next = dwarf_entry(f, i + 1);
 	return e;
+}
+
+struct dw_entry *dwarf_entry(struct dwarf_file *f, int i)
+{
+	if (i < 0 || i >= f->nentries)
+		return NULL;
+	if (!f->made[i])
+		f->made[i] = entry_of((const struct rec *)f->recs + i, f->tab, f->tab_size);
+	return f->made[i];
 }
 
 static const char *name_at(const struct dwarf_file *f, int i)
@@ -375,8 +470,10 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		f->cfi = dwarf_getcfi_elf(f->elf);
 	f->build_id = dwarf_build_id(f->elf);
 	dir = cache_dir();
-	if (dir && f->build_id)
+	if (dir && f->build_id) {
 		cpath = ar_printf("%s/dwarf/%s-%d.idx", dir, f->build_id, DWIDX_VERSION);
+		f->bodies_path = ar_printf("%s/dwarf/%s-%d.body", dir, f->build_id, DWIDX_VERSION);
+	}
 	{
 		size_t size = 0;
 		char *img = cpath ? map_file(cpath, &size) : NULL;
@@ -384,21 +481,28 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		if (img && use_image(f, img, size)) {
 			f->from_cache = 1;
 		} else {
-			struct vec list = { 0 }, chunks = { 0 };
+			struct vec list = { 0 }, cus = { 0 };
+			struct bigmem mem;
 
 			if (img)
 				munmap(img, size);
-			if (!dwarf_scan(f, &list, &chunks)) {
+			/* what an earlier index's CUs were found to inline
+			 * is the new one's to find again */
+			if (f->bodies_path)
+				unlink(f->bodies_path);
+			if (!bigmem_init(&mem, (size_t)1 << 32) ||
+			    !dwarf_scan(f, &list, &mem, &cus)) {
+				bigmem_free(&mem);
 				*why = ar_printf("cannot read the DWARF of %s (an unsupported form or a "
 						 "damaged file)", path);
 				free(list.v);
+				free(cus.v);
 				return NULL;
 			}
-			img = make_image(&list, cpath, &size);
+			img = make_image(&list, &cus, &mem, cpath, &size);
 			free(list.v);
-			for (int i = 0; i < chunks.len; i++)
-				free(chunks.v[i]);
-			free(chunks.v);
+			free(cus.v);
+			bigmem_free(&mem);
 			if (!use_image(f, img, size)) {
 				*why = ar_printf("cannot index the DWARF of %s", path);
 				return NULL;
@@ -407,6 +511,135 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 	}
 	pmap_put(&opened, key, f);
 	return f;
+}
+
+/* ---- inlined copies, a CU at a time ----
+ *
+ * The first lookup that wants a CU's copies scans its body and appends
+ * them to BUILDID-6.body as a block: a header, records, strings.  Runs
+ * after read the blocks back; concurrent runs may both append a CU's
+ * block, and then the first one read is used. */
+
+struct body_head {
+	char magic[8];
+	uint64_t cu;
+	uint32_t n, tab;	/* records; bytes of strings, padded to 8 */
+};
+
+struct dw_body {
+	int n;
+	struct dw_entry **v;
+};
+
+/* The CU that holds the DIE at off. */
+static uint64_t cu_of(const struct dwarf_file *f, uint64_t off)
+{
+	int lo = 0, hi = f->ncus;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (f->cus[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? f->cus[lo - 1] : 0;
+}
+
+/* The block at p (len bytes left) as a body; its size, 0 if it is not
+ * a whole, good block.  Entries point into the block. */
+static size_t body_block(struct dwarf_file *f, const char *p, size_t len)
+{
+	struct body_head h;
+	const struct rec *r;
+	size_t size;
+	struct dw_body *b;
+
+	if (len < sizeof(h))
+		return 0;
+	memcpy(&h, p, sizeof(h));
+	size = sizeof(h) + (size_t)h.n * sizeof(*r) + h.tab;
+	if (memcmp(h.magic, DWBODY_MAGIC, 8) || h.tab % 8 || h.n > len / sizeof(*r) ||
+	    size > len || (h.tab && p[size - 1] != '\0'))
+		return 0;
+	if (pmap_get(&f->bodies, (void *)(uintptr_t)(h.cu + 1)))
+		return size;
+	r = (const struct rec *)(p + sizeof(h));
+	b = ar_alloc(sizeof(*b));
+	b->n = (int)h.n;
+	b->v = ar_alloc((h.n + 1) * sizeof(*b->v));
+	for (uint32_t i = 0; i < h.n; i++)
+		b->v[i] = entry_of(&r[i], (const char *)(r + h.n), h.tab);
+	pmap_put(&f->bodies, (void *)(uintptr_t)(h.cu + 1), b);
+	return size;
+}
+
+static void read_bodies(struct dwarf_file *f)
+{
+	size_t size = 0, at = 0, n;
+	char *img;
+
+	f->bodies_read = 1;
+	img = f->bodies_path ? map_file(f->bodies_path, &size) : NULL;
+	if (!img)
+		return;
+	while (at < size && (n = body_block(f, img + at, size - at)))
+		at += n;
+	if (at < size)
+		unlink(f->bodies_path);	/* a damaged tail: begin anew */
+}
+
+static const struct dw_body *body_of(struct dwarf_file *f, uint64_t cu)
+{
+	static const struct dw_body none;
+	struct vec list = { 0 };
+	struct strtab tab;
+	struct body_head h = { DWBODY_MAGIC, cu, 0, 0 };
+	struct rec *r;
+	char *blk;
+	size_t size;
+	const struct dw_body *b;
+
+	if (!f->bodies_read)
+		read_bodies(f);
+	if ((b = pmap_get(&f->bodies, (void *)(uintptr_t)(cu + 1))))
+		return b;
+	/* the scans of one file share their memory, one at a time */
+	if (!f->body_mem.base && !bigmem_init(&f->body_mem, (size_t)1 << 30))
+		return &none;
+	bigmem_reset(&f->body_mem);
+	/* a CU that cannot be read has no copies to offer */
+	dwarf_scan_body(f, cu, &list, &f->body_mem);
+	r = to_recs(&list, 0, &f->body_mem, &tab, NULL);
+	free(tab.name_off);
+	while (tab.text.len % 8)
+		sb_putn(&tab.text, "", 1);
+	h.n = (uint32_t)list.len;
+	h.tab = (uint32_t)tab.text.len;
+	size = sizeof(h) + h.n * sizeof(*r) + h.tab;
+	blk = ar_alloc(size);
+	memcpy(blk, &h, sizeof(h));
+	memcpy(blk + sizeof(h), r, h.n * sizeof(*r));
+	if (h.tab)
+		memcpy(blk + sizeof(h) + h.n * sizeof(*r), tab.text.s, h.tab);
+	free(tab.text.s);
+	free(list.v);
+	if (f->bodies_path) {
+		/* one write: appends of concurrent runs do not interleave */
+		int fd;
+
+		cache_make_dirs(f->bodies_path);
+		fd = open(f->bodies_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			if (write(fd, blk, size) != (ssize_t)size)
+				unlink(f->bodies_path);
+			close(fd);
+		}
+	}
+	if (!body_block(f, blk, size))
+		return &none;
+	return pmap_get(&f->bodies, (void *)(uintptr_t)(cu + 1));
 }
 
 /* The first entry whose name is not below key (compared over n bytes,
@@ -513,23 +746,66 @@ static int file_matches(const char *glob, const char *file)
 	return 0;
 }
 
+static int name_matches(const char *glob, size_t pre, const char *name)
+{
+	return !(glob[pre] ? fnmatch(glob, name, 0) : strcmp(glob, name));
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct dw_entry *a = *(const struct dw_entry *const *)pa;
+	const struct dw_entry *b = *(const struct dw_entry *const *)pb;
+	int c = a->name == b->name ? 0 : strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	if (a->lowpc != b->lowpc)
+		return a->lowpc < b->lowpc ? -1 : 1;
+	return a->die < b->die ? -1 : a->die > b->die;
+}
+
 void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 		 struct vec *out)
 {
 	/* the names a glob can match start with its literal prefix */
 	size_t pre = strcspn(glob, "*?[\\");
-	int i = lower_bound(f, glob, pre);
+	int i = lower_bound(f, glob, pre), from = out->len;
+	struct vec cus = { 0 };
 
 	for (; i < f->nentries && !strncmp(name_at(f, i), glob, pre); i++) {
-		const char *name = name_at(f, i);
 		struct dw_entry *e;
 
-		if (glob[pre] ? fnmatch(glob, name, 0) : strcmp(glob, name))
+		if (!name_matches(glob, pre, name_at(f, i)))
 			continue;
 		e = dwarf_entry(f, i);
-		if (!file_glob || file_matches(file_glob, e->file))
-			vec_push(out, e);
+		if (file_glob && !file_matches(file_glob, e->file))
+			continue;
+		vec_push(out, e);
+		/* its inlined copies are in its CU */
+		if (e->kind == DWK_INLINE) {
+			uint64_t cu = cu_of(f, e->die);
+			int seen = 0;
+
+			for (int k = 0; k < cus.len && !seen; k++)
+				seen = (uint64_t)(uintptr_t)cus.v[k] == cu;
+			if (!seen)
+				vec_push(&cus, (void *)(uintptr_t)cu);
+		}
 	}
+	for (int k = 0; k < cus.len; k++) {
+		const struct dw_body *b = body_of(f, (uint64_t)(uintptr_t)cus.v[k]);
+
+		for (int j = 0; j < b->n; j++) {
+			struct dw_entry *e = b->v[j];
+
+			if (name_matches(glob, pre, e->name) &&
+			    (!file_glob || file_matches(file_glob, e->file)))
+				vec_push(out, e);
+		}
+	}
+	if (cus.len)
+		qsort(out->v + from, (size_t)(out->len - from), sizeof(*out->v), cmp_entry);
+	free(cus.v);
 }
 
 static int type_named(Dwarf_Die *die, const char *name)

@@ -1,27 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Building the index: one pass over .debug_info, read directly.
+ * Building the index, reading .debug_info directly.
  *
  * The index wants every function with code, every abstract inline
- * function, every copy the compiler inlined (those sit anywhere inside
- * other functions' bodies) and every variable with a location.  Going
- * through libdw's per-DIE calls would take seconds for a kernel's
- * ~170 MB; decoding the abbreviations and skipping attribute forms here
- * takes a fraction of that, and touches no memory libdw would keep.
+ * function and every variable with a location: all of them are the
+ * CUs' own DIEs, so one pass over a kernel's ~170 MB reads those and
+ * jumps over everything below them by DW_AT_sibling (function bodies,
+ * struct members).  Going through libdw's per-DIE calls would take
+ * seconds; decoding the abbreviations here takes a fraction of that.
  *
- * Names of out-of-line and inlined copies come from their abstract
- * origin (or specification), resolved once the pass is over.  Addresses
- * come from DW_AT_entry_pc, DW_AT_low_pc or the first of DW_AT_ranges.
+ * The copies the compiler inlined sit anywhere inside other functions'
+ * bodies, some 320,000 of them in a kernel.  They are looked for one CU
+ * at a time (dwarf_scan_body), in the CUs whose abstract inline
+ * function a probe point names.
+ *
+ * Out-of-line and inlined copies are named by their abstract origin (or
+ * specification), read where it is.  Addresses come from
+ * DW_AT_entry_pc, DW_AT_low_pc or the first of DW_AT_ranges.
  */
 #include "dw.h"
+#include "bigmem.h"
 #include "elab.h"
 
 #include <gelf.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 struct cursor {
 	const unsigned char *p, *end;
@@ -95,35 +103,26 @@ struct sec {
 	size_t n;
 };
 
+struct abbrevs;
+
 struct scan {
 	struct dwarf_file *f;
 	struct sec info, abbrev, str, line_str, line, str_offsets, addr, rnglists, ranges;
 	struct vec *out;
-	struct vec *chunks;	/* where entries are allocated, freed by
-				 * the caller once it has made the index */
-	struct dw_entry *chunk;
-	int chunk_used;
-	/* DIEs others name by reference: offset -> struct named */
-	struct pmap named;
-	struct vec pending;	/* struct dw_entry * whose name is its origin's */
-	struct vec pending_origin;	/* and that origin's offset, same index */
+	struct bigmem *mem;	/* where entries are allocated: the
+				 * caller frees it once it made the index */
+	enum { SCAN_TOP, SCAN_BODY } mode;
+	struct vec *cus;	/* SCAN_TOP: the CUs' offsets, for SCAN_BODY */
 	/* this CU */
 	int version, offset_size, addr_size;
-	uint64_t cu_off, str_offsets_base, addr_base, cu_low, rnglists_base;
+	const struct abbrevs *ab;
+	uint64_t cu_off, cu_end, str_offsets_base, addr_base, cu_low, rnglists_base;
 	/* this CU's file names: directory and name as the line table
 	 * has them, joined and interned when an entry first uses one;
 	 * the arrays are reused from CU to CU */
 	const char **fdir, **fname, **fdone;
 	const char **dirs;
 	int nfiles, cap_files, cap_dirs;
-};
-
-/* What a reference to a DIE can borrow: its name and declaration. */
-struct named {
-	const char *name, *file;
-	int line;
-	uint64_t origin;	/* its own origin, when it has no name */
-	unsigned char external;
 };
 
 static const char *sec_str(const struct sec *s, uint64_t off)
@@ -312,6 +311,9 @@ struct abbrev {
 	int nattrs;
 	int fixed;		/* bytes of all its attributes, when every
 				 * form has a fixed size here; else -1 */
+	int sib_at;		/* where DW_AT_sibling is, when the forms
+				 * before it have fixed sizes; else -1 */
+	uint32_t sib_form;
 	struct attr_spec *attrs;
 };
 
@@ -394,14 +396,18 @@ static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 			    tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 			    tag == DW_TAG_variable;
 		ab.fixed = 0;
+		ab.sib_at = -1;
 		for (size_t k = first; k < used; k++) {
 			int sz = form_size(sc, (*pool)[k].form);
 
-			if (sz < 0) {
-				ab.fixed = -1;
-				break;
+			if ((*pool)[k].name == DW_AT_sibling && ab.fixed >= 0) {
+				ab.sib_at = ab.fixed;
+				ab.sib_form = (*pool)[k].form;
 			}
-			ab.fixed += sz;
+			if (sz < 0)
+				ab.fixed = -1;
+			else if (ab.fixed >= 0)
+				ab.fixed += sz;
 		}
 		ab.attrs = (struct attr_spec *)(uintptr_t)first;
 		if (code >= a->n) {
@@ -632,8 +638,11 @@ static const char *file_of(struct scan *sc, const struct die *d)
 	if (!d->decl_file.present || i >= (uint64_t)sc->nfiles || !sc->fname[i])
 		return NULL;
 	if (!sc->fdone[i]) {
+		static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 		const char *dir = sc->fdir[i], *name = sc->fname[i];
 
+		/* intern() is not the threads' to share */
+		pthread_mutex_lock(&lock);
 		if (!dir || !*dir || *name == '/') {
 			sc->fdone[i] = intern(name, strlen(name));
 		} else {
@@ -646,23 +655,102 @@ static const char *file_of(struct scan *sc, const struct die *d)
 			sc->fdone[i] = intern(buf, dl + nl + 1);
 			free(buf);
 		}
+		pthread_mutex_unlock(&lock);
 	}
 	return sc->fdone[i];
 }
 
-static void remember(struct scan *sc, uint64_t off, const struct die *d)
+/* A DIE's attributes that the index uses, from c (at its first
+ * attribute); *sib its DW_AT_sibling (CU-relative), 0 without. */
+static void read_die(struct scan *sc, struct cursor *c, const struct abbrev *a, int depth,
+		     struct die *d, uint64_t *sib)
 {
-	struct named *n = ar_alloc(sizeof(*n));
+	memset(d, 0, sizeof(*d));
+	*sib = 0;
+	for (int i = 0; i < a->nattrs; i++) {
+		const struct attr_spec *s = &a->attrs[i];
+		struct val v, *to = NULL;
 
-	n->name = val_str(sc, &d->name);
-	n->file = file_of(sc, d);
-	n->line = d->decl_line.present ? (int)d->decl_line.u : 0;
-	n->external = d->external.present && d->external.u;
+		switch (s->name) {
+		case DW_AT_name: to = &d->name; break;
+		case DW_AT_decl_file: to = &d->decl_file; break;
+		case DW_AT_decl_line: to = &d->decl_line; break;
+		case DW_AT_external: to = &d->external; break;
+		case DW_AT_declaration: to = &d->declaration; break;
+		case DW_AT_inline: to = &d->inline_; break;
+		case DW_AT_low_pc: to = &d->low_pc; break;
+		case DW_AT_high_pc: to = &d->high_pc; d->high_form = s->form; break;
+		case DW_AT_ranges: to = &d->ranges; d->ranges_form = s->form; break;
+		case DW_AT_location: to = &d->location; break;
+		case DW_AT_abstract_origin: to = &d->origin; d->origin_form = s->form; break;
+		case DW_AT_specification: to = &d->spec; d->spec_form = s->form; break;
+		case DW_AT_entry_pc: to = &d->entry_pc; break;
+		default:
+			break;
+		}
+		if (to) {
+			read_form(sc, c, s->form, s->implicit, to);
+			continue;
+		}
+		read_form(sc, c, s->form, s->implicit, &v);
+		if (s->name == DW_AT_sibling)
+			*sib = v.u;
+		else if (depth > 0)
+			continue;
+		else if (s->name == DW_AT_str_offsets_base)
+			sc->str_offsets_base = v.u;
+		else if (s->name == DW_AT_addr_base)
+			sc->addr_base = v.u;
+		else if (s->name == DW_AT_rnglists_base)
+			sc->rnglists_base = v.u;
+		else if (s->name == DW_AT_stmt_list)
+			cu_files(sc, v.u);
+	}
+}
+
+/* The DIE at off (in this CU), decoded; 0 when it is not one. */
+static int die_at(struct scan *sc, uint64_t off, struct die *d)
+{
+	struct cursor c = { sc->info.d + off, sc->info.d + sc->cu_end, 0 };
+	uint64_t code, sib;
+
+	if (off <= sc->cu_off || off >= sc->cu_end)
+		return 0;	/* another CU's (ref_addr): not read here */
+	code = get_uleb(&c);
+	if (!code || code >= sc->ab->n || !(sc->ab->v[code].children & 2))
+		return 0;
+	read_die(sc, &c, &sc->ab->v[code], 1, d, &sib);
+	return !c.bad;
+}
+
+static uint64_t origin_of(struct scan *sc, const struct die *d)
+{
 	if (d->origin.present)
-		n->origin = ref_of(sc, d->origin_form, d->origin.u);
-	else if (d->spec.present)
-		n->origin = ref_of(sc, d->spec_form, d->spec.u);
-	pmap_put(&sc->named, (void *)(uintptr_t)(off + 1), n);
+		return ref_of(sc, d->origin_form, d->origin.u);
+	if (d->spec.present)
+		return ref_of(sc, d->spec_form, d->spec.u);
+	return 0;
+}
+
+/* An out-of-line or inlined copy, or a definition, is named by its
+ * origin (or specification), which may be named by its own. */
+static void name_from_origin(struct scan *sc, struct dw_entry *e, const struct die *d)
+{
+	uint64_t ref = origin_of(sc, d);
+	struct die o;
+
+	for (int hops = 0; ref && hops < 8 && die_at(sc, ref, &o); hops++) {
+		if (o.name.present) {
+			e->name = val_str(sc, &o.name);
+			if (!e->file) {
+				e->file = file_of(sc, &o);
+				e->line = o.decl_line.present ? (int)o.decl_line.u : 0;
+			}
+			e->external |= o.external.present && o.external.u;
+			return;
+		}
+		ref = origin_of(sc, &o);
+	}
 }
 
 static struct dw_entry *entry(struct scan *sc, uint64_t off, const struct die *d,
@@ -670,26 +758,15 @@ static struct dw_entry *entry(struct scan *sc, uint64_t off, const struct die *d
 {
 	struct dw_entry *e;
 
-	if (!sc->chunk || sc->chunk_used == 4096) {
-		sc->chunk = xcalloc(4096, sizeof(*sc->chunk));
-		sc->chunk_used = 0;
-		vec_push(sc->chunks, sc->chunk);
-	}
-	e = &sc->chunk[sc->chunk_used++];
+	e = bigmem_zalloc(sc->mem, sizeof(*e));
 	e->kind = kind;
 	e->die = off;
 	e->name = val_str(sc, &d->name);
 	e->file = file_of(sc, d);
 	e->line = d->decl_line.present ? (int)d->decl_line.u : 0;
 	e->external = d->external.present && d->external.u;
-	if (!e->name) {
-		/* named by its origin: resolved at the end */
-		uint64_t o = d->origin.present ? ref_of(sc, d->origin_form, d->origin.u) :
-			     d->spec.present ? ref_of(sc, d->spec_form, d->spec.u) : 0;
-
-		vec_push(&sc->pending, e);
-		vec_push(&sc->pending_origin, (void *)(uintptr_t)o);
-	}
+	if (!e->name)
+		name_from_origin(sc, e, d);
 	vec_push(sc->out, e);
 	return e;
 }
@@ -719,13 +796,101 @@ static void place(struct scan *sc, struct dw_entry *e, const struct die *d)
 	}
 }
 
-static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
+/* What a DIE adds to the index: in SCAN_TOP the CU's functions,
+ * abstract inlines and variables, in SCAN_BODY its inlined copies. */
+static void index_die(struct scan *sc, uint64_t off, uint32_t tag, const struct die *d,
+		      int depth)
 {
+	switch (tag) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_partial_unit:
+		if (d->low_pc.present)
+			sc->cu_low = d->low_pc.u;
+		break;
+	case DW_TAG_subprogram:
+		if (sc->mode != SCAN_TOP || (d->declaration.present && d->declaration.u))
+			break;
+		if (d->low_pc.present || d->ranges.present)
+			place(sc, entry(sc, off, d, DWK_FUNC), d);
+		else if (d->inline_.present && depth == 1)
+			entry(sc, off, d, DWK_INLINE);
+		break;
+	case DW_TAG_inlined_subroutine:
+		if (sc->mode == SCAN_BODY && d->origin.present)
+			place(sc, entry(sc, off, d, DWK_INSTANCE), d);
+		break;
+	case DW_TAG_variable:
+		if (sc->mode == SCAN_TOP && depth == 1 && d->location.present &&
+		    !(d->declaration.present && d->declaration.u))
+			entry(sc, off, d, DWK_VAR);
+		break;
+	default:
+		break;
+	}
+}
+
+static int is_type_tag(uint32_t tag)
+{
+	switch (tag) {
+	case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_enumeration_type:
+	case DW_TAG_array_type: case DW_TAG_subroutine_type: case DW_TAG_class_type:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Past a DIE's children to its sibling at CU-relative to; 0 when that
+ * is not ahead in this CU (then the children are walked). */
+static int to_sibling(struct scan *sc, struct cursor *c, uint64_t to)
+{
+	if (!to || sc->cu_off + to >= sc->cu_end ||
+	    sc->info.d + sc->cu_off + to <= c->p)
+		return 0;
+	c->p = sc->info.d + sc->cu_off + to;
+	return 1;
+}
+
+/* Over a DIE the index does not want: its attributes by their sizes,
+ * its children at once when nothing in them is wanted either (a type's
+ * members; in SCAN_TOP, anything below the CU's own DIEs).  1 when its
+ * children were passed by. */
+static int pass_by(struct scan *sc, struct cursor *c, const struct abbrev *a, int depth)
+{
+	const unsigned char *attrs = c->p;
+
+	if (a->fixed >= 0) {
+		skip(c, (uint64_t)a->fixed);
+	} else {
+		struct val v;
+
+		for (int i = 0; i < a->nattrs; i++) {
+			int sz = form_size(sc, a->attrs[i].form);
+
+			if (sz >= 0)
+				skip(c, (uint64_t)sz);
+			else
+				read_form(sc, c, a->attrs[i].form, a->attrs[i].implicit, &v);
+		}
+	}
+	if ((a->children & 1) && depth >= 1 && a->sib_at >= 0 && !c->bad &&
+	    (sc->mode == SCAN_TOP || is_type_tag(a->tag))) {
+		struct cursor r = { attrs + a->sib_at, c->end, 0 };
+		uint64_t to = get_n(&r, form_size(sc, a->sib_form));
+
+		return !r.bad && to_sibling(sc, c, to);
+	}
+	return 0;
+}
+
+static int scan_cu(struct scan *sc, struct cursor *c)
+{
+	const struct abbrevs *ab = sc->ab;
 	int depth = 0;
 
 	while (c->p < c->end && !c->bad) {
 		uint64_t off = (uint64_t)(c->p - sc->info.d);
-		uint64_t code = get_uleb(c);
+		uint64_t code = get_uleb(c), sib;
 		const struct abbrev *a;
 		struct die d;
 
@@ -738,102 +903,19 @@ static int scan_cu(struct scan *sc, struct cursor *c, const struct abbrevs *ab)
 			return 0;
 		a = &ab->v[code];
 		/* most DIEs (types, members, parameters, blocks) only pass by */
-		if (!a->wanted || (a->tag == DW_TAG_variable && depth != 1)) {
-			if (a->fixed >= 0) {
-				skip(c, (uint64_t)a->fixed);
-			} else {
-				struct val v;
-
-				for (int i = 0; i < a->nattrs; i++) {
-					int sz = form_size(sc, a->attrs[i].form);
-
-					if (sz >= 0)
-						skip(c, (uint64_t)sz);
-					else
-						read_form(sc, c, a->attrs[i].form, a->attrs[i].implicit, &v);
-				}
-			}
-			if (a->children & 1)
-				depth++;
-			else if (depth == 0)
-				return 1;
-			continue;
-		}
-		memset(&d, 0, sizeof(d));
-		for (int i = 0; i < a->nattrs; i++) {
-			const struct attr_spec *s = &a->attrs[i];
-			struct val v, *to = NULL;
-
-			switch (s->name) {
-			case DW_AT_name: to = &d.name; break;
-			case DW_AT_decl_file: to = &d.decl_file; break;
-			case DW_AT_decl_line: to = &d.decl_line; break;
-			case DW_AT_external: to = &d.external; break;
-			case DW_AT_declaration: to = &d.declaration; break;
-			case DW_AT_inline: to = &d.inline_; break;
-			case DW_AT_low_pc: to = &d.low_pc; break;
-			case DW_AT_high_pc: to = &d.high_pc; d.high_form = s->form; break;
-			case DW_AT_ranges: to = &d.ranges; d.ranges_form = s->form; break;
-			case DW_AT_location: to = &d.location; break;
-			case DW_AT_abstract_origin: to = &d.origin; d.origin_form = s->form; break;
-			case DW_AT_specification: to = &d.spec; d.spec_form = s->form; break;
-			case DW_AT_entry_pc: to = &d.entry_pc; break;
-			case DW_AT_str_offsets_base: case DW_AT_addr_base:
-			case DW_AT_stmt_list: case DW_AT_rnglists_base:
-				break;
-			default:
-				read_form(sc, c, s->form, s->implicit, &v);
+		if (!a->wanted || (a->tag == DW_TAG_variable && depth != 1) ||
+		    (a->tag == DW_TAG_inlined_subroutine && sc->mode == SCAN_TOP)) {
+			if (pass_by(sc, c, a, depth))
 				continue;
-			}
-			if (!to) {
-				read_form(sc, c, s->form, s->implicit, &v);
-				if (s->name == DW_AT_str_offsets_base)
-					sc->str_offsets_base = v.u;
-				else if (s->name == DW_AT_addr_base)
-					sc->addr_base = v.u;
-				else if (s->name == DW_AT_rnglists_base)
-					sc->rnglists_base = v.u;
-				else if (s->name == DW_AT_stmt_list && depth == 0)
-					cu_files(sc, v.u);
+		} else {
+			read_die(sc, c, a, depth, &d, &sib);
+			if (c->bad)
+				return 0;
+			index_die(sc, off, a->tag, &d, depth);
+			/* a function's body holds only inlined copies */
+			if ((a->children & 1) && depth >= 1 && sc->mode == SCAN_TOP &&
+			    to_sibling(sc, c, sib))
 				continue;
-			}
-			read_form(sc, c, s->form, s->implicit, to);
-		}
-		if (c->bad)
-			return 0;
-		switch (a->tag) {
-		case DW_TAG_compile_unit:
-		case DW_TAG_partial_unit:
-			if (d.low_pc.present)
-				sc->cu_low = d.low_pc.u;
-			break;
-		case DW_TAG_subprogram:
-			/* the abstract functions copies name as their origin */
-			if (d.inline_.present || (d.declaration.present && d.name.present))
-				remember(sc, off, &d);
-			if (d.declaration.present && d.declaration.u)
-				break;
-			if (d.low_pc.present || d.ranges.present)
-				place(sc, entry(sc, off, &d, DWK_FUNC), &d);
-			else if (d.inline_.present && depth == 1)
-				entry(sc, off, &d, DWK_INLINE);
-			break;
-		case DW_TAG_inlined_subroutine:
-			if (d.origin.present) {
-				struct dw_entry *e = entry(sc, off, &d, DWK_INSTANCE);
-
-				place(sc, e, &d);
-			}
-			break;
-		case DW_TAG_variable:
-			/* a definition may take its name from a declaration */
-			if (depth == 1 && d.declaration.present && d.name.present)
-				remember(sc, off, &d);
-			if (depth == 1 && d.location.present && !(d.declaration.present && d.declaration.u))
-				entry(sc, off, &d, DWK_VAR);
-			break;
-		default:
-			break;
 		}
 		if (a->children & 1)
 			depth++;
@@ -874,135 +956,223 @@ static struct sec section(Elf *elf, const char *want, int relocated)
 	return s;
 }
 
-/* The name (and declaration) a DIE has through its origins. */
-static const struct named *origin_named(struct scan *sc, uint64_t off)
+static int scan_init(struct scan *sc, struct dwarf_file *f, struct vec *out, struct bigmem *mem)
 {
-	for (int hops = 0; hops < 8; hops++) {
-		const struct named *n = pmap_get(&sc->named, (void *)(uintptr_t)(off + 1));
-
-		if (!n)
-			return NULL;
-		if (n->name)
-			return n;
-		if (!n->origin)
-			return NULL;
-		off = n->origin;
-	}
-	return NULL;
+	memset(sc, 0, sizeof(*sc));
+	sc->f = f;
+	sc->out = out;
+	sc->mem = mem;
+	sc->info = section(f->elf, ".debug_info", f->relocated);
+	sc->abbrev = section(f->elf, ".debug_abbrev", f->relocated);
+	sc->str = section(f->elf, ".debug_str", f->relocated);
+	sc->line_str = section(f->elf, ".debug_line_str", f->relocated);
+	sc->line = section(f->elf, ".debug_line", f->relocated);
+	sc->str_offsets = section(f->elf, ".debug_str_offsets", f->relocated);
+	sc->addr = section(f->elf, ".debug_addr", f->relocated);
+	sc->rnglists = section(f->elf, ".debug_rnglists", f->relocated);
+	sc->ranges = section(f->elf, ".debug_ranges", f->relocated);
+	return sc->info.d && sc->abbrev.d;
 }
 
-int dwarf_scan(struct dwarf_file *f, struct vec *out, struct vec *chunks)
+static void scan_done(struct scan *sc)
 {
-	struct scan sc = { 0 };
+	free(sc->fdir);
+	free(sc->fname);
+	free(sc->fdone);
+	free(sc->dirs);
+}
+
+/*
+ * The CU at off: its header read into sc, its abbreviations into ab
+ * (unless they are those read last), its DIEs walked.  *next is the
+ * CU after it.  0 when it cannot be read.
+ */
+static int scan_unit(struct scan *sc, uint64_t off, struct abbrevs *ab, uint64_t *last_abbrev,
+		     struct attr_spec **pool, size_t *pool_cap, uint64_t *next)
+{
+	struct cursor c = sec_at(&sc->info, off);
+	uint64_t len = get_n(&c, 4), abbrev_off;
+	int unit_type = DW_UT_compile;
+
+	*next = sc->info.n;
+	sc->offset_size = 4;
+	if (len == 0xffffffff) {
+		len = get_n(&c, 8);
+		sc->offset_size = 8;
+	}
+	if (c.bad || len < 7 || len > sc->info.n - (uint64_t)(c.p - sc->info.d))
+		return 0;
+	*next = (uint64_t)(c.p - sc->info.d) + len;
+	c.end = sc->info.d + *next;
+	sc->version = (int)get_n(&c, 2);
+	if (sc->version >= 5) {
+		unit_type = (int)get_n(&c, 1);
+		sc->addr_size = (int)get_n(&c, 1);
+		abbrev_off = get_n(&c, sc->offset_size);
+		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
+			skip(&c, 8);
+		else if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			skip(&c, 8 + (uint64_t)sc->offset_size);
+	} else {
+		abbrev_off = get_n(&c, sc->offset_size);
+		sc->addr_size = (int)get_n(&c, 1);
+	}
+	sc->cu_off = off;
+	sc->cu_end = *next;
+	sc->str_offsets_base = sc->offset_size == 8 ? 16 : 8;
+	sc->addr_base = 8;
+	sc->nfiles = 0;
+	sc->cu_low = 0;
+	sc->rnglists_base = 0;
+	if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+		return 1;
+	if (sc->cus)
+		vec_push(sc->cus, (void *)(uintptr_t)off);
+	if (abbrev_off != *last_abbrev) {
+		if (!read_abbrevs(sc, abbrev_off, ab, pool, pool_cap))
+			return 0;
+		*last_abbrev = abbrev_off;
+	}
+	sc->ab = ab;
+	return scan_cu(sc, &c);
+}
+
+/* What has no name or no place is left out. */
+static void drop_unplaced(struct vec *out, int from)
+{
+	int k = from;
+
+	for (int i = from; i < out->len; i++) {
+		struct dw_entry *e = out->v[i];
+
+		if (!e->name || ((e->kind == DWK_FUNC || e->kind == DWK_INSTANCE) && !e->lowpc))
+			continue;
+		out->v[k++] = e;
+	}
+	out->len = k;
+}
+
+/* Give back the whole pages of [p, p + n) of the mapped file. */
+static void release(struct dwarf_file *f, const unsigned char *p, size_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (!f->relocated && hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* A part of the CUs, [from, to), scanned by a thread of its own. */
+struct part {
+	struct dwarf_file *f;
+	struct bigmem *mem;
+	uint64_t from, to;
+	struct vec out, cus;
+	int ok;
+};
+
+static void *scan_part(void *arg)
+{
+	struct part *p = arg;
+	struct scan sc;
 	struct abbrevs ab = { 0 };
 	struct attr_spec *pool = NULL;
 	size_t pool_cap = 0;
-	uint64_t off = 0, last_abbrev = UINT64_MAX;
-	int ncu = 0, ok = 1;
+	uint64_t off = p->from, next, last_abbrev = UINT64_MAX, kept = p->from;
+	int ncu = 0;
 
-	sc.f = f;
-	sc.out = out;
-	sc.chunks = chunks;
-	sc.info = section(f->elf, ".debug_info", f->relocated);
-	sc.abbrev = section(f->elf, ".debug_abbrev", f->relocated);
-	sc.str = section(f->elf, ".debug_str", f->relocated);
-	sc.line_str = section(f->elf, ".debug_line_str", f->relocated);
-	sc.line = section(f->elf, ".debug_line", f->relocated);
-	sc.str_offsets = section(f->elf, ".debug_str_offsets", f->relocated);
-	sc.addr = section(f->elf, ".debug_addr", f->relocated);
-	sc.rnglists = section(f->elf, ".debug_rnglists", f->relocated);
-	sc.ranges = section(f->elf, ".debug_ranges", f->relocated);
-	if (!sc.info.d || !sc.abbrev.d)
-		return 0;
-	dwarf_advise(f, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
-	while (off + 11 <= sc.info.n && ok) {
-		struct cursor c = sec_at(&sc.info, off);
-		uint64_t len = get_n(&c, 4), abbrev_off, next;
-		int unit_type = DW_UT_compile;
-
-		sc.offset_size = 4;
-		if (len == 0xffffffff) {
-			len = get_n(&c, 8);
-			sc.offset_size = 8;
-		}
-		next = (uint64_t)(c.p - sc.info.d) + len;
-		if (next > sc.info.n || len < 7)
-			break;
-		c.end = sc.info.d + next;
-		sc.version = (int)get_n(&c, 2);
-		if (sc.version >= 5) {
-			unit_type = (int)get_n(&c, 1);
-			sc.addr_size = (int)get_n(&c, 1);
-			abbrev_off = get_n(&c, sc.offset_size);
-			if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
-				skip(&c, 8);
-			else if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
-				skip(&c, 8 + (uint64_t)sc.offset_size);
-		} else {
-			abbrev_off = get_n(&c, sc.offset_size);
-			sc.addr_size = (int)get_n(&c, 1);
-		}
-		sc.cu_off = off;
-		sc.str_offsets_base = sc.offset_size == 8 ? 16 : 8;
-		sc.addr_base = 8;
-		sc.nfiles = 0;
-		sc.cu_low = 0;
-		sc.rnglists_base = 0;
-		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial) {
-			if (abbrev_off != last_abbrev) {
-				ok = read_abbrevs(&sc, abbrev_off, &ab, &pool, &pool_cap);
-				last_abbrev = abbrev_off;
-			}
-			if (ok)
-				ok = scan_cu(&sc, &c, &ab);
-		}
+	p->ok = scan_init(&sc, p->f, &p->out, p->mem);
+	sc.mode = SCAN_TOP;
+	sc.cus = &p->cus;
+	while (p->ok && off + 11 <= p->to) {
+		p->ok = scan_unit(&sc, off, &ab, &last_abbrev, &pool, &pool_cap, &next);
 		off = next;
-		/* the pages read so far count as ours until given back */
-		if (++ncu % 16 == 0)
-			dwarf_release(f);
+		/* the pages read so far count as ours until given back;
+		 * only this part's: the other thread is reading its own */
+		if (++ncu % 16 == 0 || off >= p->to) {
+			release(p->f, sc.info.d + kept, off - kept);
+			kept = off;
+		}
 	}
-	dwarf_release(f);
-	dwarf_advise(f, MADV_RANDOM);
 	free(ab.v);
 	free(pool);
-	/* names from origins */
-	for (int i = 0; i < sc.pending.len; i++) {
-		struct dw_entry *e = sc.pending.v[i];
-		const struct named *n = origin_named(&sc, (uint64_t)(uintptr_t)sc.pending_origin.v[i]);
+	scan_done(&sc);
+	return NULL;
+}
 
-		if (!n) {
-			e->name = NULL;
-			continue;
-		}
-		e->name = n->name;
-		if (!e->file) {
-			e->file = n->file;
-			e->line = n->line;
-		}
-		e->external |= n->external;
+/* The first CU at or after off (by their lengths, from the first). */
+static uint64_t cu_from(const struct sec *info, uint64_t off)
+{
+	uint64_t at = 0;
+
+	while (at < off) {
+		struct cursor c = sec_at(info, at);
+		uint64_t len = get_n(&c, 4);
+
+		if (len == 0xffffffff)
+			len = get_n(&c, 8);
+		if (c.bad || len > info->n - (uint64_t)(c.p - info->d))
+			return info->n;
+		at = (uint64_t)(c.p - info->d) + len;
 	}
-	/* what has no address in the forms read here is left out: asking
-	 * libdw would make it read every CU before (~100 MB) */
-	/* drop what has no name or no place */
-	{
-		int k = 0;
+	return at;
+}
 
-		for (int i = 0; i < out->len; i++) {
-			struct dw_entry *e = out->v[i];
+int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus)
+{
+	struct sec info = section(f->elf, ".debug_info", f->relocated);
+	struct part parts[2] = {
+		{ .f = f, .mem = mem, .from = 0 },
+		{ .f = f, .mem = mem },
+	};
+	pthread_t thread;
+	int threaded = 0, ok = 1;
 
-			if (!e->name || ((e->kind == DWK_FUNC || e->kind == DWK_INSTANCE) && !e->lowpc))
-				continue;
-			out->v[k++] = e;
-		}
-		out->len = k;
+	/* a kernel's CUs in two halves, side by side; a module's at once
+	 * (libdwfl's relocation is not to be raced) */
+	parts[0].to = parts[1].from = f->relocated || info.n < (16u << 20) ? info.n :
+				      cu_from(&info, info.n / 2);
+	parts[1].to = info.n;
+	dwarf_advise(f, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
+	if (parts[1].from < parts[1].to)
+		threaded = !pthread_create(&thread, NULL, scan_part, &parts[1]);
+	scan_part(&parts[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else if (parts[1].from < parts[1].to)
+		scan_part(&parts[1]);
+	dwarf_release(f);
+	dwarf_advise(f, MADV_RANDOM);
+	for (int i = 0; i < 2; i++) {
+		ok &= parts[i].ok || parts[i].from >= parts[i].to;
+		for (int k = 0; k < parts[i].out.len; k++)
+			vec_push(out, parts[i].out.v[k]);
+		for (int k = 0; k < parts[i].cus.len; k++)
+			vec_push(cus, parts[i].cus.v[k]);
+		free(parts[i].out.v);
+		free(parts[i].cus.v);
 	}
-	free(sc.fdir);
-	free(sc.fname);
-	free(sc.fdone);
-	free(sc.dirs);
-	free(sc.pending.v);
-	free(sc.pending_origin.v);
-	free(sc.named.keys);
-	free(sc.named.vals);
+	drop_unplaced(out, 0);
+	return ok;
+}
+
+int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem)
+{
+	struct scan sc;
+	struct abbrevs ab = { 0 };
+	struct attr_spec *pool = NULL;
+	size_t pool_cap = 0;
+	uint64_t next, last_abbrev = UINT64_MAX;
+	int from = out->len, ok;
+
+	if (!scan_init(&sc, f, out, mem))
+		return 0;
+	sc.mode = SCAN_BODY;
+	ok = scan_unit(&sc, cu, &ab, &last_abbrev, &pool, &pool_cap, &next);
+	free(ab.v);
+	free(pool);
+	scan_done(&sc);
+	drop_unplaced(out, from);
 	return ok;
 }

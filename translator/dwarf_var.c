@@ -132,9 +132,19 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out
 static int frame_cfa(struct tv *t, struct lval *out, int depth)
 {
 	Dwarf_Frame *frame;
-	Dwarf_Op *ops;
+	Dwarf_Op *ops, at_entry = { .atom = DW_OP_breg7, .number = 8 };
+	Dwarf_Addr entry;
 	size_t n;
 
+	/* At a function's first instruction the return address was just
+	 * pushed: the CFA is %rsp + 8 (x86-64), with no CFI to search. */
+	if (t->have_fn_scope && dwarf_entrypc(&t->fn_scope, &entry) == 0 && entry == t->pc) {
+		int ok = translate_ops(t, &at_entry, 1, out, depth + 1);
+
+		if (ok)
+			out->w = W_VALUE;
+		return ok;
+	}
 	if (!t->f->cfi || dwarf_cfi_addrframe(t->f->cfi, t->pc, &frame)) {
 		fail(t, &t->n->loc, "no call frame information for 0x%llx, where '%s' is found "
 		     "relative to the frame", (unsigned long long)t->pc, t->what);

@@ -17,72 +17,61 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fnmatch.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+/*
+ * What stp keeps of the symbols is an image: records, a hash table of
+ * their names, the unique names by address, the exported names and the
+ * names' text.  It is made from the map once and saved in the cache,
+ * where later runs map it and read only the pages lookups touch.
+ */
 struct ksym {
-	const char *name;
-	unsigned long long addr;
-	int blacklisted;	/* enum ksym_refusal */
-	int dup;		/* its name is another symbol's too */
+	uint64_t addr;
+	uint32_t name;		/* offset in the text */
+	uint8_t blacklisted;	/* enum ksym_refusal */
+	uint8_t dup;		/* its name is another symbol's too */
+	uint8_t pad[2];
 };
 
-/* Names point into the map's text, kept in memory and cut into
- * strings in place: interning 50,000 names would cost more than the
- * rest of elaboration. */
+struct ksyms_head {
+	char magic[8];
+	uint32_t n, nslots, nby_addr, nexported, text, pad;
+};
+
+#define KSYMS_MAGIC "STPKSYM4"
+
 struct ksyms {
-	struct ksym *v;
-	int n, cap;
-	int *slots;		/* open addressing: index into v, or -1 */
+	const struct ksym *v;
+	int n;
+	const int32_t *slots;	/* open addressing: index into v, or -1 */
 	size_t nslots;
-	char *text;
-	const char *path;
-	struct vec exported;	/* names of EXPORT_SYMBOLs, in the text */
-	struct pmap exported_set;	/* the same, interned, once asked */
-	const struct ksym **by_addr;	/* unique names, by address (ksyms_at) */
+	const uint32_t *by_addr;	/* unique names, by address (ksyms_at) */
 	int nby_addr;
+	const uint32_t *exported;	/* names of EXPORT_SYMBOLs */
+	int nexported;
+	const char *text;
+	uint32_t text_size;
+	const char *path;
+	struct pmap exported_set;	/* interned, once asked */
 };
 
-static int cmp_addr(const void *pa, const void *pb)
+static const char *name_of(const struct ksyms *k, const struct ksym *sym)
 {
-	const struct ksym *a = *(const struct ksym *const *)pa;
-	const struct ksym *b = *(const struct ksym *const *)pb;
-
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	return k->text + sym->name;
 }
 
-static struct ksym *lookup(const struct ksyms *k, const char *name)
+static const struct ksym *lookup(const struct ksyms *k, const char *name)
 {
 	size_t j = util_hash(name, strlen(name)) & (k->nslots - 1);
 
 	for (; k->slots[j] >= 0; j = (j + 1) & (k->nslots - 1))
-		if (!strcmp(k->v[k->slots[j]].name, name))
+		if (!strcmp(name_of(k, &k->v[k->slots[j]]), name))
 			return &k->v[k->slots[j]];
 	return NULL;
-}
-
-static void build_index(struct ksyms *k)
-{
-	k->nslots = 1024;
-	while (k->nslots < 2 * (size_t)k->n)
-		k->nslots *= 2;
-	k->slots = xmalloc(k->nslots * sizeof(*k->slots));
-	memset(k->slots, 0xff, k->nslots * sizeof(*k->slots));
-	for (int i = 0; i < k->n; i++) {
-		size_t j = util_hash(k->v[i].name, strlen(k->v[i].name)) & (k->nslots - 1);
-		int dup = 0;
-
-		for (; k->slots[j] >= 0; j = (j + 1) & (k->nslots - 1))
-			if (!strcmp(k->v[k->slots[j]].name, k->v[i].name)) {
-				dup = 1;
-				k->v[k->slots[j]].dup = 1;
-				k->v[i].dup = 1;
-				break;
-			}
-		if (!dup)
-			k->slots[j] = i;
-	}
 }
 
 static const char *const no_probe_sections[][2] = {
@@ -96,7 +85,7 @@ static const char *const no_probe_sections[][2] = {
 };
 
 /* Bumped when what the cache holds changes (the sections above). */
-#define KSYMS_CACHE_VERSION 3
+#define KSYMS_CACHE_VERSION 4
 
 #define NSECTIONS (sizeof(no_probe_sections) / sizeof(no_probe_sections[0]))
 
@@ -127,41 +116,6 @@ static const char *find_map(const struct session *s)
 	if (!s->sysroot && !uname(&u) && !strcmp(u.release, rel))
 		return "/proc/kallsyms";
 	return NULL;
-}
-
-static void add(struct ksyms *k, const char *name, unsigned long long addr)
-{
-	if (k->n == k->cap) {
-		k->cap = k->cap ? k->cap * 2 : 65536;
-		k->v = xrealloc(k->v, k->cap * sizeof(*k->v));
-	}
-	k->v[k->n].name = name;
-	k->v[k->n].addr = addr;
-	k->v[k->n].blacklisted = 0;
-	k->v[k->n].dup = 0;
-	k->n++;
-}
-
-static void mark_blacklist(struct ksyms *k, struct vec *kbl)
-{
-	for (int i = 0; i < kbl->len; i++) {
-		struct ksym *sym = lookup(k, kbl->v[i]);
-
-		if (sym)
-			sym->blacklisted = KSYM_REFUSED;
-	}
-	for (size_t r = 0; r < NSECTIONS; r++) {
-		struct ksym *lo = lookup(k, no_probe_sections[r][0]);
-		struct ksym *hi = lookup(k, no_probe_sections[r][1]);
-
-		if (!lo || !hi)
-			continue;
-		for (int i = 0; i < k->n; i++)
-			if (k->v[i].addr >= lo->addr && k->v[i].addr < hi->addr)
-				k->v[i].blacklisted =
-					!strcmp(no_probe_sections[r][0], "_sinittext") ?
-					KSYM_BOOT_ONLY : KSYM_REFUSED;
-	}
 }
 
 enum ksym_refusal ksyms_refusal(const struct ksyms *k, const char *name)
@@ -199,16 +153,209 @@ static const char *map_line(const char *p, const char *end,
 		return nl + 1;
 	*type = p[1];
 	*name = p + 3;
-	*len = strcspn(*name, " \t\n");
-	if (*name + *len > nl)
-		*len = nl - *name;
+	/* the map is mapped: nothing past nl is to be read */
+	*len = 0;
+	while (*name + *len < nl && !strchr(" \t", (*name)[*len]))
+		(*len)++;
 	return nl + 1;
+}
+
+/* ---- making the image from a map ---- */
+
+struct building {
+	struct ksym *v;
+	int n, cap;
+	struct sbuf text;
+	int32_t *slots;
+	size_t nslots;
+	struct vec kbl;		/* names of NOKPROBE_SYMBOLs, in the map */
+	struct vec exported;	/* offsets of exported names + 1 */
+};
+
+static uint32_t add_text(struct building *b, const char *name, size_t len)
+{
+	uint32_t off = (uint32_t)b->text.len;
+
+	sb_putn(&b->text, name, len);
+	sb_putn(&b->text, "", 1);
+	return off;
+}
+
+static void add(struct building *b, const char *name, size_t len, unsigned long long addr)
+{
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 65536;
+		b->v = xrealloc(b->v, (size_t)b->cap * sizeof(*b->v));
+	}
+	b->v[b->n] = (struct ksym){ .addr = addr, .name = add_text(b, name, len) };
+	b->n++;
+}
+
+static const struct ksym *find(const struct building *b, const char *name)
+{
+	struct ksyms k = { .v = b->v, .slots = b->slots, .nslots = b->nslots,
+			   .text = b->text.s };
+
+	return lookup(&k, name);
+}
+
+/* The hash table, and which names are more than one symbol's. */
+static void build_index(struct building *b)
+{
+	b->nslots = 1024;
+	while (b->nslots < 2 * (size_t)b->n)
+		b->nslots *= 2;
+	b->slots = xmalloc(b->nslots * sizeof(*b->slots));
+	memset(b->slots, 0xff, b->nslots * sizeof(*b->slots));
+	for (int i = 0; i < b->n; i++) {
+		const char *name = b->text.s + b->v[i].name;
+		size_t j = util_hash(name, strlen(name)) & (b->nslots - 1);
+		int dup = 0;
+
+		for (; b->slots[j] >= 0; j = (j + 1) & (b->nslots - 1))
+			if (!strcmp(b->text.s + b->v[b->slots[j]].name, name)) {
+				dup = 1;
+				b->v[b->slots[j]].dup = 1;
+				b->v[i].dup = 1;
+				break;
+			}
+		if (!dup)
+			b->slots[j] = i;
+	}
+}
+
+static void mark_blacklist(struct building *b)
+{
+	for (int i = 0; i < b->kbl.len; i++) {
+		struct ksym *sym = (struct ksym *)find(b, b->kbl.v[i]);
+
+		if (sym)
+			sym->blacklisted = KSYM_REFUSED;
+	}
+	for (size_t r = 0; r < NSECTIONS; r++) {
+		const struct ksym *lo = find(b, no_probe_sections[r][0]);
+		const struct ksym *hi = find(b, no_probe_sections[r][1]);
+
+		if (!lo || !hi)
+			continue;
+		for (int i = 0; i < b->n; i++)
+			if (b->v[i].addr >= lo->addr && b->v[i].addr < hi->addr)
+				b->v[i].blacklisted =
+					!strcmp(no_probe_sections[r][0], "_sinittext") ?
+					KSYM_BOOT_ONLY : KSYM_REFUSED;
+	}
+}
+
+static const struct ksym *sort_v;
+
+static int cmp_addr(const void *pa, const void *pb)
+{
+	const struct ksym *a = &sort_v[*(const uint32_t *)pa];
+	const struct ksym *b = &sort_v[*(const uint32_t *)pb];
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* the first in the map first: the order is the same every time */
+	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+}
+
+/* The map's text into an image (malloc'd). */
+static char *make_image(const char *p, const char *end, size_t *size)
+{
+	struct building b = { 0 };
+	struct ksyms_head h = { KSYMS_MAGIC, 0, 0, 0, 0, 0, 0 };
+	uint32_t *by_addr, *exported;
+	char *img, *at;
+
+	while (p < end) {
+		unsigned long long addr;
+		const char *name;
+		size_t len;
+		char type;
+		const char *next = map_line(p, end, &addr, &type, &name, &len);
+
+		if (name && len) {
+			if (type == 't' || type == 'T')
+				add(&b, name, len, addr);
+			else if (len > 10 && !memcmp(name, "_kbl_addr_", 10))
+				vec_push(&b.kbl, (void *)ar_strndup(name + 10, len - 10));
+			else if (len > 10 && !memcmp(name, "__ksymtab_", 10))
+				vec_push(&b.exported,
+					 (void *)(uintptr_t)(add_text(&b, name + 10, len - 10) + 1));
+		}
+		p = next;
+	}
+	build_index(&b);
+	mark_blacklist(&b);
+	by_addr = xmalloc(((size_t)b.n + 1) * sizeof(*by_addr));
+	for (int i = 0; i < b.n; i++)
+		if (!b.v[i].dup)
+			by_addr[h.nby_addr++] = (uint32_t)i;
+	sort_v = b.v;
+	qsort(by_addr, h.nby_addr, sizeof(*by_addr), cmp_addr);
+	exported = xmalloc(((size_t)b.exported.len + 1) * sizeof(*exported));
+	for (int i = 0; i < b.exported.len; i++)
+		exported[i] = (uint32_t)((uintptr_t)b.exported.v[i] - 1);
+	h.n = (uint32_t)b.n;
+	h.nslots = (uint32_t)b.nslots;
+	h.nexported = (uint32_t)b.exported.len;
+	h.text = (uint32_t)b.text.len;
+	*size = sizeof(h) + h.n * sizeof(*b.v) + h.nslots * sizeof(*b.slots) +
+		(h.nby_addr + h.nexported) * sizeof(uint32_t) + h.text;
+	at = img = xmalloc(*size);
+	memcpy(at, &h, sizeof(h));
+	at += sizeof(h);
+	memcpy(at, b.v, h.n * sizeof(*b.v));
+	at += h.n * sizeof(*b.v);
+	memcpy(at, b.slots, h.nslots * sizeof(*b.slots));
+	at += h.nslots * sizeof(*b.slots);
+	memcpy(at, by_addr, h.nby_addr * sizeof(*by_addr));
+	at += h.nby_addr * sizeof(*by_addr);
+	memcpy(at, exported, h.nexported * sizeof(*exported));
+	at += h.nexported * sizeof(*exported);
+	memcpy(at, b.text.s, h.text);
+	free(b.v);
+	free(b.slots);
+	free(b.text.s);
+	free(b.kbl.v);
+	free(b.exported.v);
+	free(by_addr);
+	free(exported);
+	return img;
+}
+
+/* Use an image (kept: the symbols point into it); 0 if it is not a
+ * good one. */
+static int use_image(struct ksyms *k, const char *img, size_t size)
+{
+	struct ksyms_head h;
+	size_t want;
+
+	if (size < sizeof(h))
+		return 0;
+	memcpy(&h, img, sizeof(h));
+	want = sizeof(h) + (size_t)h.n * sizeof(*k->v) + (size_t)h.nslots * sizeof(*k->slots) +
+	       ((size_t)h.nby_addr + h.nexported) * sizeof(uint32_t) + h.text;
+	if (memcmp(h.magic, KSYMS_MAGIC, 8) || want != size || !h.nslots ||
+	    (h.nslots & (h.nslots - 1)) || h.n >= h.nslots || (h.text && img[size - 1]))
+		return 0;
+	k->v = (const struct ksym *)(img + sizeof(h));
+	k->n = (int)h.n;
+	k->slots = (const int32_t *)(k->v + h.n);
+	k->nslots = h.nslots;
+	k->by_addr = (const uint32_t *)(k->slots + h.nslots);
+	k->nby_addr = (int)h.nby_addr;
+	k->exported = k->by_addr + h.nby_addr;
+	k->nexported = (int)h.nexported;
+	k->text = (const char *)(k->exported + h.nexported);
+	k->text_size = h.text;
+	return 1;
 }
 
 /*
  * A System.map is mostly data symbols; the part stp reads (functions,
- * the blacklist) is a fifth of it.  That part is kept in the cache,
- * keyed by the map's path, size and time, so later runs read less.
+ * the blacklist) is a fifth of it.  The image of that part is kept in
+ * the cache, keyed by the map's path, size and time.
  */
 static const char *cache_path(const char *map, const struct stat *st)
 {
@@ -222,74 +369,81 @@ static const char *cache_path(const char *map, const struct stat *st)
 			 (unsigned long long)st->st_mtime);
 }
 
-static void save_cache(const char *path, const struct ksyms *k,
-		       const struct vec *kbl)
+static void save_cache(const char *path, const char *img, size_t size)
 {
 	char *tmp = ar_printf("%s.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	FILE *f = fopen(tmp, "wb");
 
 	if (!f)
 		return;
-	for (int i = 0; i < k->n; i++)
-		fprintf(f, "%llx t %s\n", k->v[i].addr, k->v[i].name);
-	for (int i = 0; i < kbl->len; i++)
-		fprintf(f, "0 d _kbl_addr_%s\n", (char *)kbl->v[i]);
-	for (int i = 0; i < k->exported.len; i++)
-		fprintf(f, "0 r __ksymtab_%s\n", (const char *)k->exported.v[i]);
-	if (fclose(f) || rename(tmp, path))
+	if ((fwrite(img, size, 1, f) != 1) | fclose(f) || rename(tmp, path))
 		unlink(tmp);
+}
+
+/* A file, mapped (read only; NULL when it cannot be). */
+static char *map_file(const char *path, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*size = (size_t)st.st_size;
+	return p;
 }
 
 struct ksyms *ksyms_load(const struct session *s, const char **why)
 {
 	const char *path = find_map(s), *cache = NULL;
-	struct ksyms *k;
-	struct vec kbl = { 0 };
-	char *p, *end, *text = NULL;
-	size_t size;
+	struct ksyms *k = ar_alloc(sizeof(*k));
+	char *img = NULL, *text;
+	size_t size = 0, tsize;
 	struct stat st;
-	int cached = 0;
 
 	if (path && strcmp(path, "/proc/kallsyms") && !stat(path, &st)) {
 		cache = cache_path(path, &st);
-		if (cache && (text = util_read_file(cache, &size)))
-			cached = 1;
-	}
-	if (!path || (!text && !(text = util_read_file(path, &size)))) {
-		*why = ar_printf("no symbol table for kernel %s: looked for %s/boot/System.map-%s "
-				 "(stp's make deps makes one from linux-image-%s-dbg)",
-				 s->kernel_release, s->sysroot ? s->sysroot : "",
-				 s->kernel_release, s->kernel_release);
-		return NULL;
-	}
-	k = ar_alloc(sizeof(*k));
-	k->path = path;
-	k->text = text;
-	for (p = text, end = text + size; p < end;) {
-		unsigned long long addr;
-		const char *name;
-		size_t len;
-		char type;
-		char *next = (char *)map_line(p, end, &addr, &type, &name, &len);
-
-		if (name && len) {
-			((char *)name)[len] = '\0';	/* cut in place */
-			if (type == 't' || type == 'T')
-				add(k, name, addr);
-			else if (len > 10 && !memcmp(name, "_kbl_addr_", 10))
-				vec_push(&kbl, (void *)(name + 10));
-			else if (len > 10 && !memcmp(name, "__ksymtab_", 10))
-				vec_push(&k->exported, (void *)(name + 10));
+		img = cache ? map_file(cache, &size) : NULL;
+		if (img && !use_image(k, img, size)) {
+			munmap(img, size);
+			img = NULL;
 		}
-		p = next;
 	}
-	build_index(k);
-	mark_blacklist(k, &kbl);
-	if (cache && !cached) {
-		cache_make_dirs(cache);
-		save_cache(cache, k, &kbl);
+	if (!img) {
+		/* /proc/kallsyms has no size to map: read */
+		text = !path ? NULL : strcmp(path, "/proc/kallsyms") ? map_file(path, &tsize) :
+		       util_read_file(path, &tsize);
+		if (!text) {
+			*why = ar_printf("no symbol table for kernel %s: looked for "
+					 "%s/boot/System.map-%s (stp's make deps makes one from "
+					 "linux-image-%s-dbg)",
+					 s->kernel_release, s->sysroot ? s->sysroot : "",
+					 s->kernel_release, s->kernel_release);
+			return NULL;
+		}
+		img = make_image(text, text + tsize, &size);
+		if (strcmp(path, "/proc/kallsyms"))
+			munmap(text, tsize);
+		else
+			free(text);
+		if (!use_image(k, img, size)) {
+			*why = ar_printf("cannot read the symbol table %s", path);
+			return NULL;
+		}
+		if (cache) {
+			cache_make_dirs(cache);
+			save_cache(cache, img, size);
+		}
 	}
-	free(kbl.v);
+	k->path = path;
 	return k;
 }
 
@@ -305,25 +459,26 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 	int first = out->len;
 
 	if (!wild) {
-		struct ksym *sym = lookup(k, glob);
+		const struct ksym *sym = lookup(k, glob);
 
 		if (sym && sym->blacklisted)
 			(*skipped)++;
 		else if (sym)
-			vec_push(out, (void *)intern(sym->name, strlen(sym->name)));
+			vec_push(out, (void *)intern(glob, strlen(glob)));
 		return;
 	}
 	for (int i = 0; i < k->n; i++) {
 		const struct ksym *sym = &k->v[i];
+		const char *name = name_of(k, sym);
 
 		/* "foo.cold", "foo.isra.0": parts of a function, not one */
-		if (strchr(sym->name, '.') || fnmatch(glob, sym->name, 0))
+		if (strchr(name, '.') || fnmatch(glob, name, 0))
 			continue;
 		if (sym->blacklisted) {
 			(*skipped)++;
 			continue;
 		}
-		vec_push(out, (void *)intern(sym->name, strlen(sym->name)));
+		vec_push(out, (void *)intern(name, strlen(name)));
 	}
 	qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
 }
@@ -334,30 +489,22 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
 		     unsigned long long *off)
 {
-	struct ksyms *m = (struct ksyms *)k;
-	int lo = 0, hi;
+	int lo = 0, hi = k->nby_addr;
+	const char *name;
 
-	/* once: the symbols kprobes can name, by address */
-	if (!m->by_addr) {
-		m->by_addr = xmalloc((size_t)(k->n + 1) * sizeof(*m->by_addr));
-		for (int i = 0; i < k->n; i++)
-			if (!k->v[i].dup)
-				m->by_addr[m->nby_addr++] = &k->v[i];
-		qsort(m->by_addr, (size_t)m->nby_addr, sizeof(*m->by_addr), cmp_addr);
-	}
-	hi = m->nby_addr;
 	while (lo < hi) {	/* the first above addr */
 		int mid = (lo + hi) / 2;
 
-		if (m->by_addr[mid]->addr <= addr)
+		if (k->v[k->by_addr[mid]].addr <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
 		return NULL;
-	*off = addr - m->by_addr[lo - 1]->addr;
-	return intern(m->by_addr[lo - 1]->name, strlen(m->by_addr[lo - 1]->name));
+	*off = addr - k->v[k->by_addr[lo - 1]].addr;
+	name = name_of(k, &k->v[k->by_addr[lo - 1]]);
+	return intern(name, strlen(name));
 }
 
 /* Whether EXPORT_SYMBOL exports name (it leaves __ksymtab_NAME). */
@@ -367,8 +514,8 @@ int ksyms_exported(const struct ksyms *k, const char *name)
 
 	/* made when first asked: most scripts never use .exported */
 	if (!m->exported_set.len)
-		for (int i = 0; i < m->exported.len; i++) {
-			const char *n = m->exported.v[i];
+		for (int i = 0; i < m->nexported; i++) {
+			const char *n = m->text + m->exported[i];
 
 			pmap_put(&m->exported_set, intern(n, strlen(n)), (void *)1);
 		}
