@@ -58,6 +58,10 @@ struct dwarf_file {
 	struct dw_entry **made;	/* entries made from records so far */
 	const uint64_t *cus;	/* the CUs' offsets, ascending */
 	int ncus;
+	int cross_refs;		/* DIEs refer to others' units: no views */
+	const char *dstr;	/* .debug_str, where most names are */
+	size_t dstr_size;
+	struct pmap views;	/* CU offset + 1 -> Dwarf * of that CU alone */
 	/* inlined copies, found a CU at a time as a lookup wants them:
 	 * CU offset + 1 -> struct dw_body *; and the file that keeps them */
 	struct pmap bodies;
@@ -109,9 +113,13 @@ int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);
 
 /* dwarf_scan.c: the entries of f's .debug_info but inlined copies into
- * out, allocated from mem, and the CUs' offsets into cus; 0 when it
- * cannot be read. */
-int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus);
+ * out, allocated from mem, and the CUs' offsets into cus; *cross_refs
+ * set when a DIE refers to one in another unit.  0 when it cannot be
+ * read. */
+int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus,
+	       int *cross_refs);
+/* A section's data (NULL, 0 without). */
+void dwarf_section(struct dwarf_file *f, const char *name, const char **data, size_t *size);
 /* The inlined copies in the CU at offset cu, the same way. */
 int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem);
 

@@ -28,7 +28,7 @@
 #include <elfutils/libdwfl.h>
 
 /* Bumped when what an index holds changes. */
-#define DWIDX_VERSION 6
+#define DWIDX_VERSION 7
 #define DWIDX_MAGIC "STPDWIDX"
 #define DWBODY_MAGIC "STPDWBDY"
 
@@ -106,17 +106,18 @@ static uint32_t *ptrmap_at(struct ptrmap *p, const char *k)
 }
 
 /*
- * Strings of the records being made, each once: names point into
- * .debug_str, where the linker merged equal strings, and file names
- * were interned, so equal pointers find most repeats.  Names get dense
- * ids, for sorting.
+ * Strings of the records being made.  A name in .debug_str (most are:
+ * the linker merged them there) is its offset in that section, with
+ * OWN_TEXT clear; others (file names, names spelled in .debug_info)
+ * are copied into the index's own text once each.
  */
+#define OWN_TEXT 0x80000000u
+
 struct strtab {
+	const char *dstr;	/* .debug_str */
+	size_t dstr_size;
 	struct sbuf text;
-	struct ptrmap offs;	/* string -> offset + 1 */
-	struct ptrmap ids;	/* name -> id + 1 */
-	uint32_t *name_off;	/* by name id */
-	uint32_t nnames;
+	struct ptrmap offs;	/* string -> offset in text + 1 */
 };
 
 static uint32_t str_off(struct strtab *t, const char *s)
@@ -125,99 +126,163 @@ static uint32_t str_off(struct strtab *t, const char *s)
 
 	if (!s)
 		return UINT32_MAX;
+	if (s >= t->dstr && s < t->dstr + t->dstr_size)
+		return (uint32_t)(s - t->dstr);
 	v = ptrmap_at(&t->offs, s);
 	if (!*v) {
 		*v = (uint32_t)t->text.len + 1;
 		sb_putn(&t->text, s, strlen(s) + 1);
 	}
-	return *v - 1;
+	return (*v - 1) | OWN_TEXT;
 }
 
-/* Records for entries from .. list->len (in m), their strings into t;
- * with ids, each record's name id. */
-static struct rec *to_recs(const struct vec *list, int from, struct bigmem *m,
-			   struct strtab *t, uint32_t *ids)
+/* A record's string: in .debug_str or the index's text. */
+static const char *str_at(const char *dstr, size_t dstr_size, const char *text, size_t text_size,
+			  uint32_t off)
+{
+	if (off == UINT32_MAX)
+		return NULL;
+	if (off & OWN_TEXT)
+		return (off & ~OWN_TEXT) < text_size ? text + (off & ~OWN_TEXT) : "";
+	/* a damaged file's offset, or one past the last NUL */
+	return off < dstr_size && memchr(dstr + off, 0, dstr_size - off) ? dstr + off : "";
+}
+
+/* Records for entries from .. list->len (in m), their strings into t. */
+static struct rec *to_recs(const struct dwarf_file *f, const struct vec *list, int from,
+			   struct bigmem *m, struct strtab *t)
 {
 	size_t n = (size_t)(list->len - from);
 	struct rec *r = bigmem_alloc(m, (n + 1) * sizeof(*r));
 
 	memset(t, 0, sizeof(*t));
-	ptrmap_init(&t->offs, m, n / 2);
-	ptrmap_init(&t->ids, m, n / 4);
-	t->name_off = xmalloc((n + 1) * sizeof(*t->name_off));
+	t->dstr = f->dstr;
+	t->dstr_size = f->dstr_size;
+	ptrmap_init(&t->offs, m, 4096);
 	for (size_t i = 0; i < n; i++) {
 		const struct dw_entry *e = list->v[from + (int)i];
-		uint32_t *id = ptrmap_at(&t->ids, e->name);
 
-		if (!*id) {
-			*id = ++t->nnames;
-			t->name_off[t->nnames - 1] = str_off(t, e->name);
-		}
-		if (ids)
-			ids[i] = *id - 1;
 		r[i] = (struct rec){
 			.die = e->die, .lowpc = e->lowpc, .highpc = e->highpc,
-			.name = t->name_off[*id - 1], .file = str_off(t, e->file),
+			.name = str_off(t, e->name), .file = str_off(t, e->file),
 			.line = e->line, .kind = e->kind, .external = e->external,
 		};
 	}
 	return r;
 }
 
-static const char *sort_tab;
-static const uint32_t *sort_off;
+static const struct rec *sort_recs;
+static const char *const *sort_names;
 
-static int cmp_name_id(const void *pa, const void *pb)
+/* By name, then address, then DIE. */
+static int cmp_ix(const void *pa, const void *pb)
 {
-	return strcmp(sort_tab + sort_off[*(const uint32_t *)pa],
-		      sort_tab + sort_off[*(const uint32_t *)pb]);
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	const struct rec *a = &sort_recs[ia], *b = &sort_recs[ib];
+	int c = sort_names[ia] == sort_names[ib] ? 0 : strcmp(sort_names[ia], sort_names[ib]);
+
+	if (c)
+		return c;
+	if (a->lowpc != b->lowpc)
+		return a->lowpc < b->lowpc ? -1 : 1;
+	return a->die < b->die ? -1 : a->die > b->die;
+}
+
+/* A name's first 8 bytes as a number that orders like strcmp. */
+static uint64_t name_key(const char *s)
+{
+	uint64_t k = 0;
+	int i = 0;
+
+	for (; i < 8 && s[i]; i++)
+		k = k << 8 | (unsigned char)s[i];
+	return k << (8 * (8 - i));
 }
 
 static int cmp_addr_die(const void *pa, const void *pb)
 {
-	const struct rec *a = pa, *b = pb;
+	const struct rec *a = &sort_recs[*(const uint32_t *)pa], *b = &sort_recs[*(const uint32_t *)pb];
 
 	if (a->lowpc != b->lowpc)
 		return a->lowpc < b->lowpc ? -1 : 1;
 	return a->die < b->die ? -1 : a->die > b->die;
 }
 
-/*
- * The records by name, then address, then DIE into out.  Names are
- * ranked first (a tenth as many as records); the records are then
- * placed by rank and each rank's few put in order.
- */
-static void sort_recs(const struct rec *r, const uint32_t *ids, size_t n,
-		      const struct strtab *t, struct rec *out)
-{
-	uint32_t nn = t->nnames, *perm = xmalloc((nn + 1) * sizeof(*perm));
-	uint32_t *rank = xmalloc((nn + 1) * sizeof(*rank));
-	uint32_t *start = xcalloc(nn + 2, sizeof(*start)), nrank = 0;
+struct keyed {
+	uint64_t key;
+	uint32_t id;
+};
 
-	for (uint32_t i = 0; i < nn; i++)
-		perm[i] = i;
-	sort_tab = t->text.s;
-	sort_off = t->name_off;
-	qsort(perm, nn, sizeof(*perm), cmp_name_id);
-	for (uint32_t k = 0; k < nn; k++) {
-		/* equal text from two places is one name */
-		if (k && strcmp(t->text.s + t->name_off[perm[k]], t->text.s + t->name_off[perm[k - 1]]))
-			nrank++;
-		rank[perm[k]] = nrank;
+/* v[0..n) (equal in their names' first depth bytes) in order, by the
+ * next 8 bytes a byte at a time, then the rest, group by group. */
+static void sort_run(struct keyed *v, size_t n, size_t depth, struct keyed *tmp, uint32_t *ids)
+{
+	if (n < 64) {
+		for (size_t i = 0; i < n; i++)
+			ids[i] = v[i].id;
+		qsort(ids, n, sizeof(*ids), cmp_ix);
+		for (size_t i = 0; i < n; i++)
+			v[i].id = ids[i];
+		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		start[rank[ids[i]] + 1]++;
-	for (uint32_t k = 0; k <= nrank; k++)
-		start[k + 1] += start[k];
+		v[i].key = name_key(sort_names[v[i].id] + depth);
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+
+		for (size_t i = 0; i < n; i++)
+			count[((v[i].key >> shift) & 0xff) + 1]++;
+		if (count[((v[0].key >> shift) & 0xff) + 1] == n)
+			continue;	/* one byte value: already in order */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	for (size_t i = 0, j; i < n; i = j) {
+		uint64_t k = v[i].key;
+
+		for (j = i + 1; j < n && v[j].key == k; j++)
+			;
+		if (j - i < 2)
+			continue;
+		if (!(k & 0xff)) {	/* the names end here: one name */
+			for (size_t m = i; m < j; m++)
+				ids[m - i] = v[m].id;
+			qsort(ids, j - i, sizeof(*ids), cmp_addr_die);
+			for (size_t m = i; m < j; m++)
+				v[m].id = ids[m - i];
+		} else {
+			sort_run(v + i, j - i, depth + 8, tmp, ids);
+		}
+	}
+}
+
+/*
+ * The order of the entries by name, then address, then DIE: by the
+ * names' bytes, 8 at a time a byte at a time (radix), and what is left
+ * few by comparison.  A kernel has some 200,000; qsort by strcmp alone
+ * took 50 ms.
+ */
+static void sort_entries(const struct vec *list, const struct rec *r, uint32_t *perm,
+			 struct bigmem *m)
+{
+	/* in m: malloc'd, these would cost a page fault every 4 KB */
+	size_t n = (size_t)list->len;
+	struct keyed *v = bigmem_alloc(m, (n + 1) * sizeof(*v));
+	struct keyed *tmp = bigmem_alloc(m, (n + 1) * sizeof(*tmp));
+	const char **names = bigmem_alloc(m, (n + 1) * sizeof(*names));
+
+	for (size_t i = 0; i < n; i++) {
+		v[i].id = (uint32_t)i;
+		names[i] = ((const struct dw_entry *)list->v[i])->name;
+	}
+	sort_recs = r;
+	sort_names = names;
+	sort_run(v, n, 0, tmp, perm);
 	for (size_t i = 0; i < n; i++)
-		out[start[rank[ids[i]]]++] = r[i];
-	/* start[k] is now rank k's end */
-	for (uint32_t k = 0, at = 0; k <= nrank && nn; at = start[k], k++)
-		if (start[k] - at > 1)
-			qsort(out + at, start[k] - at, sizeof(*out), cmp_addr_die);
-	free(perm);
-	free(rank);
-	free(start);
+		perm[i] = v[i].id;
 }
 
 static int write_all(int fd, const void *p, size_t n)
@@ -238,27 +303,28 @@ static int write_all(int fd, const void *p, size_t n)
 /* Into the cache file path, mapped back (or, path NULL or it cannot be
  * written, into memory): the image.  After the records come the CUs'
  * offsets, then the strings. */
-static char *make_image(struct vec *list, const struct vec *cus, struct bigmem *m,
-			const char *path, size_t *size)
+static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec *cus,
+			int cross_refs, struct bigmem *m, const char *path, size_t *size)
 {
 	struct strtab tab;
-	size_t n = (size_t)list->len, head = 8 + 4 * sizeof(uint32_t);
+	size_t n = (size_t)list->len, head = 8 + 6 * sizeof(uint32_t);
 	size_t ncus = (size_t)cus->len;
-	uint32_t *ids = xmalloc((n + 1) * sizeof(*ids));
+	uint32_t *perm = bigmem_alloc(m, (n + 1) * sizeof(*perm));
 	struct rec *r, *sorted;
 	uint64_t *cu;
-	uint32_t hdr[4];
+	uint32_t hdr[6];
 	char *img = NULL;
 
-	r = to_recs(list, 0, m, &tab, ids);
+	r = to_recs(f, list, 0, m, &tab);
+	sort_entries(list, r, perm, m);
 	sorted = bigmem_alloc(m, (n + 1) * sizeof(*sorted));
-	sort_recs(r, ids, n, &tab, sorted);
-	free(ids);
-	free(tab.name_off);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = r[perm[i]];
 	cu = bigmem_alloc(m, (ncus + 1) * sizeof(*cu));
 	for (size_t i = 0; i < ncus; i++)
 		cu[i] = (uint64_t)(uintptr_t)cus->v[i];
-	memcpy(hdr, (uint32_t[4]){ DWIDX_VERSION, (uint32_t)n, (uint32_t)tab.text.len, (uint32_t)ncus },
+	memcpy(hdr, (uint32_t[6]){ DWIDX_VERSION, (uint32_t)n, (uint32_t)tab.text.len,
+				   (uint32_t)ncus, (uint32_t)cross_refs, 0 },
 	       sizeof(hdr));
 	*size = head + n * sizeof(*r) + ncus * sizeof(*cu) + tab.text.len;
 	if (path) {
@@ -297,7 +363,7 @@ static char *make_image(struct vec *list, const struct vec *cus, struct bigmem *
  * million, a script wants a few hundred. */
 static int use_image(struct dwarf_file *f, const char *img, size_t size)
 {
-	uint32_t hdr[4];
+	uint32_t hdr[6];
 	const struct rec *r;
 	size_t head = 8 + sizeof(hdr);
 
@@ -312,6 +378,7 @@ static int use_image(struct dwarf_file *f, const char *img, size_t size)
 	f->recs = r;
 	f->cus = (const uint64_t *)(r + hdr[1]);
 	f->ncus = (int)hdr[3];
+	f->cross_refs = (int)hdr[4];
 	f->tab = (const char *)(f->cus + hdr[3]);
 	f->tab_size = hdr[2];
 	f->nentries = (int)hdr[1];
@@ -319,12 +386,14 @@ static int use_image(struct dwarf_file *f, const char *img, size_t size)
 	return 1;
 }
 
-static struct dw_entry *entry_of(const struct rec *r, const char *tab, uint32_t tab_size)
+static struct dw_entry *entry_of(const struct dwarf_file *f, const struct rec *r,
+				 const char *tab, uint32_t tab_size)
 {
 	struct dw_entry *e = ar_alloc(sizeof(*e));
+	const char *name = str_at(f->dstr, f->dstr_size, tab, tab_size, r->name);
 
-	e->name = r->name < tab_size ? tab + r->name : "";
-	e->file = r->file < tab_size ? tab + r->file : NULL;
+	e->name = name ? name : "";
+	e->file = str_at(f->dstr, f->dstr_size, tab, tab_size, r->file);
 	e->die = r->die;
 	e->lowpc = r->lowpc;
 	e->highpc = r->highpc;
@@ -339,15 +408,16 @@ struct dw_entry *dwarf_entry(struct dwarf_file *f, int i)
 	if (i < 0 || i >= f->nentries)
 		return NULL;
 	if (!f->made[i])
-		f->made[i] = entry_of((const struct rec *)f->recs + i, f->tab, f->tab_size);
+		f->made[i] = entry_of(f, (const struct rec *)f->recs + i, f->tab, f->tab_size);
 	return f->made[i];
 }
 
 static const char *name_at(const struct dwarf_file *f, int i)
 {
-	uint32_t n = ((const struct rec *)f->recs)[i].name;
+	const char *name = str_at(f->dstr, f->dstr_size, f->tab, f->tab_size,
+				  ((const struct rec *)f->recs)[i].name);
 
-	return n < f->tab_size ? f->tab + n : "";
+	return name ? name : "";
 }
 
 const struct dw_entry *dwarf_function_at(struct dwarf_file *f, uint64_t pc)
@@ -469,6 +539,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 	if (!f->cfi)
 		f->cfi = dwarf_getcfi_elf(f->elf);
 	f->build_id = dwarf_build_id(f->elf);
+	dwarf_section(f, ".debug_str", &f->dstr, &f->dstr_size);
 	dir = cache_dir();
 	if (dir && f->build_id) {
 		cpath = ar_printf("%s/dwarf/%s-%d.idx", dir, f->build_id, DWIDX_VERSION);
@@ -483,6 +554,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		} else {
 			struct vec list = { 0 }, cus = { 0 };
 			struct bigmem mem;
+			int cross_refs = 0;
 
 			if (img)
 				munmap(img, size);
@@ -491,7 +563,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 			if (f->bodies_path)
 				unlink(f->bodies_path);
 			if (!bigmem_init(&mem, (size_t)1 << 32) ||
-			    !dwarf_scan(f, &list, &mem, &cus)) {
+			    !dwarf_scan(f, &list, &mem, &cus, &cross_refs)) {
 				bigmem_free(&mem);
 				*why = ar_printf("cannot read the DWARF of %s (an unsupported form or a "
 						 "damaged file)", path);
@@ -499,10 +571,16 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 				free(cus.v);
 				return NULL;
 			}
-			img = make_image(&list, &cus, &mem, cpath, &size);
+			/* .debug_info, _abbrev, _line as the scan left them:
+			 * no longer wanted */
+			dwarf_release(f);
+			img = make_image(f, &list, &cus, cross_refs, &mem, cpath, &size);
 			free(list.v);
 			free(cus.v);
 			bigmem_free(&mem);
+			/* the names were read from .debug_str until now */
+			dwarf_release(f);
+			dwarf_advise(f, MADV_RANDOM);
 			if (!use_image(f, img, size)) {
 				*why = ar_printf("cannot index the DWARF of %s", path);
 				return NULL;
@@ -516,7 +594,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 /* ---- inlined copies, a CU at a time ----
  *
  * The first lookup that wants a CU's copies scans its body and appends
- * them to BUILDID-6.body as a block: a header, records, strings.  Runs
+ * them to BUILDID-7.body as a block: a header, records, strings.  Runs
  * after read the blocks back; concurrent runs may both append a CU's
  * block, and then the first one read is used. */
 
@@ -570,7 +648,7 @@ static size_t body_block(struct dwarf_file *f, const char *p, size_t len)
 	b->n = (int)h.n;
 	b->v = ar_alloc((h.n + 1) * sizeof(*b->v));
 	for (uint32_t i = 0; i < h.n; i++)
-		b->v[i] = entry_of(&r[i], (const char *)(r + h.n), h.tab);
+		b->v[i] = entry_of(f, &r[i], (const char *)(r + h.n), h.tab);
 	pmap_put(&f->bodies, (void *)(uintptr_t)(h.cu + 1), b);
 	return size;
 }
@@ -611,8 +689,7 @@ static const struct dw_body *body_of(struct dwarf_file *f, uint64_t cu)
 	bigmem_reset(&f->body_mem);
 	/* a CU that cannot be read has no copies to offer */
 	dwarf_scan_body(f, cu, &list, &f->body_mem);
-	r = to_recs(&list, 0, &f->body_mem, &tab, NULL);
-	free(tab.name_off);
+	r = to_recs(f, &list, 0, &f->body_mem, &tab);
 	while (tab.text.len % 8)
 		sb_putn(&tab.text, "", 1);
 	h.n = (uint32_t)list.len;
@@ -679,23 +756,86 @@ const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off
 }
 
 /*
- * The DIE at offset off.  libdw finds a DIE's CU by reading every CU
- * header before it, and with them touches some 35 MB of a kernel's
- * DWARF at once; done here 64 CUs at a time, the pages given back
- * after each step, the process never holds them all.
+ * A CU of f alone, as libdw sees it: a second handle on the file whose
+ * .debug_info section is cut down to that CU.  libdw finds a DIE's CU
+ * by reading every CU header before it (a thousand, for a function in
+ * the middle of a kernel); in a view there is one.  Not for files
+ * whose DIEs refer across units, or modules (libdwfl relocated them).
+ */
+static Dwarf *view_of(struct dwarf_file *f, uint64_t cu)
+{
+	Dwarf *dw = pmap_get(&f->views, (void *)(uintptr_t)(cu + 1));
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (dw || f->cross_refs || f->relocated || !f->ncus)
+		return dw;
+	elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		goto fail;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+		const unsigned char *p;
+		uint64_t len;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    strcmp(name, ".debug_info"))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) || !(d = elf_getdata(scn, NULL)) ||
+		    cu + 12 > d->d_size)
+			goto fail;
+		p = (const unsigned char *)d->d_buf + cu;
+		len = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		      (uint64_t)p[3] << 24;
+		len += 4;
+		if (len == 0xffffffffULL + 4) {
+			len = 12;
+			for (int i = 0; i < 8; i++)
+				len += (uint64_t)p[4 + i] << (8 * i);
+		}
+		if (len > d->d_size - cu)
+			goto fail;
+		/* libdw reads the section through this descriptor */
+		d->d_buf = (char *)d->d_buf + cu;
+		d->d_size = len;
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		if (!dw)
+			goto fail;
+		pmap_put(&f->views, (void *)(uintptr_t)(cu + 1), dw);
+		return dw;
+	}
+fail:
+	if (elf)
+		elf_end(elf);
+	f->cross_refs = 1;	/* no views, then: the whole file */
+	return NULL;
+}
+
+/*
+ * The DIE at offset off: from the view of its CU, else from the whole
+ * file, where libdw reads every CU header before it, and with them
+ * touches some 35 MB of a kernel's DWARF at once; done here 64 CUs at
+ * a time, the pages given back after each step.
  */
 Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
 {
 	size_t hsize;
 	Dwarf_Off next;
 	int n = 0;
+	uint64_t cu = cu_of(f, off);
+	Dwarf *view = view_of(f, cu);
 
+	if (view)
+		return dwarf_offdie(view, off - cu, out);
 	while (f->walked <= off &&
 	       dwarf_nextcu(f->dw, f->walked, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (next > off || ++n % 64 == 0) {
-			Dwarf_Die cu;
+			Dwarf_Die cu_die;
 
-			dwarf_offdie(f->dw, f->walked + hsize, &cu);
+			dwarf_offdie(f->dw, f->walked + hsize, &cu_die);
 			dwarf_release(f);
 		}
 		f->walked = next;

@@ -112,6 +112,7 @@ struct scan {
 	struct bigmem *mem;	/* where entries are allocated: the
 				 * caller frees it once it made the index */
 	enum { SCAN_TOP, SCAN_BODY } mode;
+	int cross_refs;		/* a DIE refers to another CU's */
 	struct vec *cus;	/* SCAN_TOP: the CUs' offsets, for SCAN_BODY */
 	/* this CU */
 	int version, offset_size, addr_size;
@@ -388,6 +389,11 @@ static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 			}
 			(*pool)[used].name = (uint32_t)name;
 			(*pool)[used].form = (uint32_t)form;
+			/* a reference out of the CU: libdw must see them all */
+			if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
+			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+			    form == DW_FORM_ref_sup8)
+				sc->cross_refs = 1;
 			(*pool)[used].implicit = imp;
 			used++;
 		}
@@ -395,6 +401,12 @@ static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 		ab.wanted = tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit ||
 			    tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 			    tag == DW_TAG_variable;
+		/* declarations (of every function a CU calls) index nothing */
+		for (size_t k = first; k < used && ab.wanted; k++)
+			if ((*pool)[k].name == DW_AT_declaration &&
+			    ((*pool)[k].form == DW_FORM_flag_present ||
+			     ((*pool)[k].form == DW_FORM_implicit_const && (*pool)[k].implicit)))
+				ab.wanted = 0;
 		ab.fixed = 0;
 		ab.sib_at = -1;
 		for (size_t k = first; k < used; k++) {
@@ -956,6 +968,14 @@ static struct sec section(Elf *elf, const char *want, int relocated)
 	return s;
 }
 
+void dwarf_section(struct dwarf_file *f, const char *name, const char **data, size_t *size)
+{
+	struct sec s = section(f->elf, name, f->relocated);
+
+	*data = (const char *)s.d;
+	*size = s.n;
+}
+
 static int scan_init(struct scan *sc, struct dwarf_file *f, struct vec *out, struct bigmem *mem)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -964,7 +984,9 @@ static int scan_init(struct scan *sc, struct dwarf_file *f, struct vec *out, str
 	sc->mem = mem;
 	sc->info = section(f->elf, ".debug_info", f->relocated);
 	sc->abbrev = section(f->elf, ".debug_abbrev", f->relocated);
-	sc->str = section(f->elf, ".debug_str", f->relocated);
+	/* (read once: a compressed section is decompressed in place) */
+	sc->str.d = (const unsigned char *)f->dstr;
+	sc->str.n = f->dstr_size;
 	sc->line_str = section(f->elf, ".debug_line_str", f->relocated);
 	sc->line = section(f->elf, ".debug_line", f->relocated);
 	sc->str_offsets = section(f->elf, ".debug_str_offsets", f->relocated);
@@ -1024,8 +1046,10 @@ static int scan_unit(struct scan *sc, uint64_t off, struct abbrevs *ab, uint64_t
 	sc->nfiles = 0;
 	sc->cu_low = 0;
 	sc->rnglists_base = 0;
-	if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+	if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
+		sc->cross_refs = 1;	/* type units are referred to */
 		return 1;
+	}
 	if (sc->cus)
 		vec_push(sc->cus, (void *)(uintptr_t)off);
 	if (abbrev_off != *last_abbrev) {
@@ -1069,7 +1093,7 @@ struct part {
 	struct bigmem *mem;
 	uint64_t from, to;
 	struct vec out, cus;
-	int ok;
+	int ok, cross_refs;
 };
 
 static void *scan_part(void *arg)
@@ -1098,6 +1122,7 @@ static void *scan_part(void *arg)
 	free(ab.v);
 	free(pool);
 	scan_done(&sc);
+	p->cross_refs = sc.cross_refs;
 	return NULL;
 }
 
@@ -1119,7 +1144,8 @@ static uint64_t cu_from(const struct sec *info, uint64_t off)
 	return at;
 }
 
-int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus)
+int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus,
+	       int *cross_refs)
 {
 	struct sec info = section(f->elf, ".debug_info", f->relocated);
 	struct part parts[2] = {
@@ -1142,10 +1168,9 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct
 		pthread_join(thread, NULL);
 	else if (parts[1].from < parts[1].to)
 		scan_part(&parts[1]);
-	dwarf_release(f);
-	dwarf_advise(f, MADV_RANDOM);
 	for (int i = 0; i < 2; i++) {
 		ok &= parts[i].ok || parts[i].from >= parts[i].to;
+		*cross_refs |= parts[i].cross_refs;
 		for (int k = 0; k < parts[i].out.len; k++)
 			vec_push(out, parts[i].out.v[k]);
 		for (int k = 0; k < parts[i].cus.len; k++)

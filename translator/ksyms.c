@@ -155,7 +155,7 @@ static const char *map_line(const char *p, const char *end,
 	*name = p + 3;
 	/* the map is mapped: nothing past nl is to be read */
 	*len = 0;
-	while (*name + *len < nl && !strchr(" \t", (*name)[*len]))
+	while (*name + *len < nl && (*name)[*len] != ' ' && (*name)[*len] != '\t')
 		(*len)++;
 	return nl + 1;
 }
