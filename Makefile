@@ -25,7 +25,7 @@ PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass1.c translator/library.c translator/clone.c \
 	translator/ksyms.c translator/modsyms.c translator/cache.c translator/bigmem.c translator/probes.c \
-	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c \
+	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_var.c translator/uprobes.c \
 	translator/infer.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/emit.c translator/emit_expr.c \

@@ -7,6 +7,7 @@
  *                  build-id links, --vmlinux, -d)
  *   dwarf_index.c  names -> DIEs (functions, inline functions, global
  *                  variables), built once per file and cached by build-id
+ *   dwarf_cfa.c    the frame address at a pc, from .debug_frame
  *   dwarf_probe.c  probe points: function patterns, source lines,
  *                  prologues, inline instances
  *   dwarf_var.c    $variables: scopes, location expressions -> C
@@ -42,6 +43,11 @@ struct dw_entry {
 	unsigned char external;
 };
 
+struct dw_fde {			/* an FDE of .debug_frame */
+	uint64_t lo, hi;	/* the code it covers, [lo, hi) */
+	uint64_t off;		/* where it is */
+};
+
 struct dwarf_file {
 	const char *path;
 	const char *build_id;	/* hex, or NULL */
@@ -59,14 +65,16 @@ struct dwarf_file {
 	const uint64_t *cus;	/* the CUs' offsets, ascending */
 	int ncus;
 	int cross_refs;		/* DIEs refer to others' units: no views */
+	struct cfa_table *cfa_table;	/* dwarf_cfa.c's, once made */
+	const struct dw_fde *fdes;	/* by address: part of the index */
+	size_t nfdes;
 	const char *dstr;	/* .debug_str, where most names are */
 	size_t dstr_size;
 	struct pmap views;	/* CU offset + 1 -> Dwarf * of that CU alone */
 	/* inlined copies, found a CU at a time as a lookup wants them:
 	 * CU offset + 1 -> struct dw_body *; and the file that keeps them */
 	struct pmap bodies;
-	const char *bodies_path;
-	int bodies_read;
+	const char *bodies_path;	/* a directory: a file for each CU */
 	struct bigmem body_mem;	/* where a CU's copies are found */
 	int from_cache;
 	int relocated;		/* a module, relocated by libdwfl in memory */
@@ -122,6 +130,12 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct
 void dwarf_section(struct dwarf_file *f, const char *name, const char **data, size_t *size);
 /* The inlined copies in the CU at offset cu, the same way. */
 int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem);
+
+/* dwarf_cfa.c: the CFA at pc as register + offset, from .debug_frame
+ * and f->fdes; 0 when that does not say it so simply (libdw's CFI may). */
+int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off);
+/* .debug_frame's FDEs by address (in m), for the index. */
+size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out);
 
 /* dwarf_probe.c */
 struct dw_pattern {

@@ -15,6 +15,7 @@
 #include "bigmem.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@
 #include <elfutils/libdwfl.h>
 
 /* Bumped when what an index holds changes. */
-#define DWIDX_VERSION 7
+#define DWIDX_VERSION 8
 #define DWIDX_MAGIC "STPDWIDX"
 #define DWBODY_MAGIC "STPDWBDY"
 
@@ -302,10 +303,12 @@ static int write_all(int fd, const void *p, size_t n)
 
 /* Into the cache file path, mapped back (or, path NULL or it cannot be
  * written, into memory): the image.  After the records come the CUs'
- * offsets, then the strings. */
+ * offsets, .debug_frame's FDEs by address, then the strings. */
 static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec *cus,
 			int cross_refs, struct bigmem *m, const char *path, size_t *size)
 {
+	struct dw_fde *fdes;
+	size_t nfdes = dwarf_fdes(f, m, &fdes);
 	struct strtab tab;
 	size_t n = (size_t)list->len, head = 8 + 6 * sizeof(uint32_t);
 	size_t ncus = (size_t)cus->len;
@@ -324,9 +327,9 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 	for (size_t i = 0; i < ncus; i++)
 		cu[i] = (uint64_t)(uintptr_t)cus->v[i];
 	memcpy(hdr, (uint32_t[6]){ DWIDX_VERSION, (uint32_t)n, (uint32_t)tab.text.len,
-				   (uint32_t)ncus, (uint32_t)cross_refs, 0 },
+				   (uint32_t)ncus, (uint32_t)cross_refs, (uint32_t)nfdes },
 	       sizeof(hdr));
-	*size = head + n * sizeof(*r) + ncus * sizeof(*cu) + tab.text.len;
+	*size = head + n * sizeof(*r) + ncus * sizeof(*cu) + nfdes * sizeof(*fdes) + tab.text.len;
 	if (path) {
 		char *tmp = ar_printf("%s.%d", path, (int)getpid());
 		int fd, ok;
@@ -337,6 +340,7 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 			ok = write_all(fd, DWIDX_MAGIC, 8) && write_all(fd, hdr, sizeof(hdr)) &&
 			     write_all(fd, sorted, n * sizeof(*r)) &&
 			     write_all(fd, cu, ncus * sizeof(*cu)) &&
+			     write_all(fd, fdes, nfdes * sizeof(*fdes)) &&
 			     write_all(fd, tab.text.s, tab.text.len);
 			if ((close(fd) == 0) & ok && !rename(tmp, path))
 				img = map_file(path, size);
@@ -350,9 +354,9 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 		memcpy(img + 8, hdr, sizeof(hdr));
 		memcpy(img + head, sorted, n * sizeof(*r));
 		memcpy(img + head + n * sizeof(*r), cu, ncus * sizeof(*cu));
+		memcpy(img + head + n * sizeof(*r) + ncus * sizeof(*cu), fdes, nfdes * sizeof(*fdes));
 		if (tab.text.len)
-			memcpy(img + head + n * sizeof(*r) + ncus * sizeof(*cu), tab.text.s,
-			       tab.text.len);
+			memcpy(img + *size - tab.text.len, tab.text.s, tab.text.len);
 	}
 	free(tab.text.s);
 	return img;
@@ -371,7 +375,8 @@ static int use_image(struct dwarf_file *f, const char *img, size_t size)
 		return 0;
 	memcpy(hdr, img + 8, sizeof(hdr));
 	if (hdr[0] != DWIDX_VERSION ||
-	    size != head + (size_t)hdr[1] * sizeof(*r) + (size_t)hdr[3] * sizeof(uint64_t) + hdr[2] ||
+	    size != head + (size_t)hdr[1] * sizeof(*r) + (size_t)hdr[3] * sizeof(uint64_t) +
+			    (size_t)hdr[5] * sizeof(struct dw_fde) + hdr[2] ||
 	    (hdr[2] && img[size - 1] != '\0'))
 		return 0;
 	r = (const struct rec *)(img + head);
@@ -379,7 +384,9 @@ static int use_image(struct dwarf_file *f, const char *img, size_t size)
 	f->cus = (const uint64_t *)(r + hdr[1]);
 	f->ncus = (int)hdr[3];
 	f->cross_refs = (int)hdr[4];
-	f->tab = (const char *)(f->cus + hdr[3]);
+	f->fdes = (const struct dw_fde *)(f->cus + hdr[3]);
+	f->nfdes = hdr[5];
+	f->tab = (const char *)(f->fdes + hdr[5]);
 	f->tab_size = hdr[2];
 	f->nentries = (int)hdr[1];
 	f->made = xcalloc((size_t)f->nentries + 1, sizeof(*f->made));
@@ -488,6 +495,21 @@ static Dwarf *relocated_dwarf(struct dwarf_file *f, const char *path, const char
 	return dw;
 }
 
+/* A directory and the files in it. */
+static void remove_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	rmdir(path);
+}
+
 /* Opened files, by path: a script may name the same program often. */
 static struct pmap opened;
 
@@ -561,7 +583,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 			/* what an earlier index's CUs were found to inline
 			 * is the new one's to find again */
 			if (f->bodies_path)
-				unlink(f->bodies_path);
+				remove_dir(f->bodies_path);
 			if (!bigmem_init(&mem, (size_t)1 << 32) ||
 			    !dwarf_scan(f, &list, &mem, &cus, &cross_refs)) {
 				bigmem_free(&mem);
@@ -593,10 +615,9 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 
 /* ---- inlined copies, a CU at a time ----
  *
- * The first lookup that wants a CU's copies scans its body and appends
- * them to BUILDID-7.body as a block: a header, records, strings.  Runs
- * after read the blocks back; concurrent runs may both append a CU's
- * block, and then the first one read is used. */
+ * The first lookup that wants a CU's copies scans its body and saves
+ * them as BUILDID-8.body/CU (the CU's offset in hex): a header,
+ * records, strings.  Later runs map the files of the CUs they want. */
 
 struct body_head {
 	char magic[8];
@@ -625,67 +646,51 @@ static uint64_t cu_of(const struct dwarf_file *f, uint64_t off)
 	return lo ? f->cus[lo - 1] : 0;
 }
 
-/* The block at p (len bytes left) as a body; its size, 0 if it is not
- * a whole, good block.  Entries point into the block. */
-static size_t body_block(struct dwarf_file *f, const char *p, size_t len)
+/* The size of the block at p (len bytes left), 0 if it is not a whole,
+ * good block; *cu its CU. */
+static size_t body_block(const char *p, size_t len, uint64_t *cu)
 {
 	struct body_head h;
-	const struct rec *r;
 	size_t size;
-	struct dw_body *b;
 
 	if (len < sizeof(h))
 		return 0;
 	memcpy(&h, p, sizeof(h));
-	size = sizeof(h) + (size_t)h.n * sizeof(*r) + h.tab;
-	if (memcmp(h.magic, DWBODY_MAGIC, 8) || h.tab % 8 || h.n > len / sizeof(*r) ||
+	size = sizeof(h) + (size_t)h.n * sizeof(struct rec) + h.tab;
+	if (memcmp(h.magic, DWBODY_MAGIC, 8) || h.tab % 8 || h.n > len / sizeof(struct rec) ||
 	    size > len || (h.tab && p[size - 1] != '\0'))
 		return 0;
-	if (pmap_get(&f->bodies, (void *)(uintptr_t)(h.cu + 1)))
-		return size;
-	r = (const struct rec *)(p + sizeof(h));
-	b = ar_alloc(sizeof(*b));
+	*cu = h.cu;
+	return size;
+}
+
+/* A good block's entries (they point into it). */
+static struct dw_body *body_entries(const struct dwarf_file *f, const char *p)
+{
+	struct body_head h;
+	const struct rec *r = (const struct rec *)(p + sizeof(h));
+	struct dw_body *b = ar_alloc(sizeof(*b));
+
+	memcpy(&h, p, sizeof(h));
 	b->n = (int)h.n;
 	b->v = ar_alloc((h.n + 1) * sizeof(*b->v));
 	for (uint32_t i = 0; i < h.n; i++)
 		b->v[i] = entry_of(f, &r[i], (const char *)(r + h.n), h.tab);
-	pmap_put(&f->bodies, (void *)(uintptr_t)(h.cu + 1), b);
-	return size;
+	return b;
 }
 
-static void read_bodies(struct dwarf_file *f)
+/* The CU's copies as a block (malloc'd), scanned now. */
+static char *scan_body(struct dwarf_file *f, uint64_t cu, size_t *size)
 {
-	size_t size = 0, at = 0, n;
-	char *img;
-
-	f->bodies_read = 1;
-	img = f->bodies_path ? map_file(f->bodies_path, &size) : NULL;
-	if (!img)
-		return;
-	while (at < size && (n = body_block(f, img + at, size - at)))
-		at += n;
-	if (at < size)
-		unlink(f->bodies_path);	/* a damaged tail: begin anew */
-}
-
-static const struct dw_body *body_of(struct dwarf_file *f, uint64_t cu)
-{
-	static const struct dw_body none;
 	struct vec list = { 0 };
 	struct strtab tab;
 	struct body_head h = { DWBODY_MAGIC, cu, 0, 0 };
 	struct rec *r;
 	char *blk;
-	size_t size;
-	const struct dw_body *b;
 
-	if (!f->bodies_read)
-		read_bodies(f);
-	if ((b = pmap_get(&f->bodies, (void *)(uintptr_t)(cu + 1))))
-		return b;
 	/* the scans of one file share their memory, one at a time */
 	if (!f->body_mem.base && !bigmem_init(&f->body_mem, (size_t)1 << 30))
-		return &none;
+		return NULL;
 	bigmem_reset(&f->body_mem);
 	/* a CU that cannot be read has no copies to offer */
 	dwarf_scan_body(f, cu, &list, &f->body_mem);
@@ -694,29 +699,55 @@ static const struct dw_body *body_of(struct dwarf_file *f, uint64_t cu)
 		sb_putn(&tab.text, "", 1);
 	h.n = (uint32_t)list.len;
 	h.tab = (uint32_t)tab.text.len;
-	size = sizeof(h) + h.n * sizeof(*r) + h.tab;
-	blk = ar_alloc(size);
+	*size = sizeof(h) + h.n * sizeof(*r) + h.tab;
+	blk = xmalloc(*size);
 	memcpy(blk, &h, sizeof(h));
 	memcpy(blk + sizeof(h), r, h.n * sizeof(*r));
 	if (h.tab)
 		memcpy(blk + sizeof(h) + h.n * sizeof(*r), tab.text.s, h.tab);
 	free(tab.text.s);
 	free(list.v);
-	if (f->bodies_path) {
-		/* one write: appends of concurrent runs do not interleave */
-		int fd;
+	return blk;
+}
 
-		cache_make_dirs(f->bodies_path);
-		fd = open(f->bodies_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			if (write(fd, blk, size) != (ssize_t)size)
-				unlink(f->bodies_path);
-			close(fd);
+static const struct dw_body *body_of(struct dwarf_file *f, uint64_t cu)
+{
+	static const struct dw_body none;
+	const char *path = f->bodies_path ?
+			   ar_printf("%s/%llx", f->bodies_path, (unsigned long long)cu) : NULL;
+	struct dw_body *b = pmap_get(&f->bodies, (void *)(uintptr_t)(cu + 1));
+	size_t size = 0;
+	uint64_t got;
+	char *blk;
+
+	if (b)
+		return b;
+	blk = path ? map_file(path, &size) : NULL;
+	if (!blk || !body_block(blk, size, &got) || got != cu) {
+		if (blk)
+			munmap(blk, size);
+		blk = scan_body(f, cu, &size);
+		if (!blk)
+			return &none;
+		if (path) {
+			char *tmp = ar_printf("%s.%d", path, (int)getpid());
+			int fd;
+
+			cache_make_dirs(tmp);
+			fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			if (fd >= 0) {
+				int ok = write_all(fd, blk, size);
+
+				if (!((close(fd) == 0) & ok) || rename(tmp, path))
+					unlink(tmp);
+			}
 		}
 	}
-	if (!body_block(f, blk, size))
+	if (!body_block(blk, size, &got))
 		return &none;
-	return pmap_get(&f->bodies, (void *)(uintptr_t)(cu + 1));
+	b = body_entries(f, blk);
+	pmap_put(&f->bodies, (void *)(uintptr_t)(cu + 1), b);
+	return b;
 }
 
 /* The first entry whose name is not below key (compared over n bytes,

@@ -137,9 +137,23 @@ static int frame_cfa(struct tv *t, struct lval *out, int depth)
 	size_t n;
 
 	/* At a function's first instruction the return address was just
-	 * pushed: the CFA is %rsp + 8 (x86-64), with no CFI to search. */
+	 * pushed: the CFA is %rsp + 8 (x86-64), with no CFI to search;
+	 * elsewhere .debug_frame's rule, read directly, or libdw's. */
+	unsigned reg;
+	int64_t off;
+
 	if (t->have_fn_scope && dwarf_entrypc(&t->fn_scope, &entry) == 0 && entry == t->pc) {
-		int ok = translate_ops(t, &at_entry, 1, out, depth + 1);
+		ops = &at_entry;
+		n = 1;
+	} else if (dwarf_cfa(t->f, t->pc, &reg, &off)) {
+		at_entry = (Dwarf_Op){ .atom = DW_OP_bregx, .number = reg, .number2 = (Dwarf_Word)off };
+		ops = &at_entry;
+		n = 1;
+	} else {
+		ops = NULL;
+	}
+	if (ops) {
+		int ok = translate_ops(t, ops, n, out, depth + 1);
 
 		if (ok)
 			out->w = W_VALUE;

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The canonical frame address at a pc, from .debug_frame, read here.
+ *
+ * libdw finds a pc's FDE in .debug_frame (which has no search table)
+ * by reading and keeping every FDE before it, a malloc each: for a
+ * function in the middle of a kernel, 20,000 of them.  Here the FDEs'
+ * ranges are listed, sorted, with the index (dwarf_index.c keeps them),
+ * and the one FDE wanted is run.
+ *
+ * Only the CFA rule is followed (a register plus an offset, what
+ * compilers emit); an FDE with a CFA expression, an augmentation or an
+ * opcode not known here says "not here", and the caller asks libdw.
+ */
+#include "dw.h"
+#include "elab.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct cfa_table {
+	const unsigned char *d;
+	size_t n;
+};
+
+struct rd {
+	const unsigned char *p, *end;
+	int bad;
+};
+
+static uint64_t rd_n(struct rd *r, int n)
+{
+	uint64_t v = 0;
+
+	if (r->end - r->p < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (r->p < r->end) {
+		unsigned char b = *r->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return v;
+}
+
+static int64_t rd_sleb(struct rd *r)
+{
+	int64_t v = 0;
+	int shift = 0;
+	unsigned char b = 0;
+
+	while (r->p < r->end) {
+		b = *r->p++;
+		if (shift < 64)
+			v |= (int64_t)((uint64_t)(b & 0x7f) << shift);
+		shift += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	if (shift < 64 && (b & 0x40))
+		v |= -((int64_t)1 << shift);
+	return v;
+}
+
+/* The entry at off: its reader (after the length) bounded by its end,
+ * its id (CIE pointer) and whether it is 64-bit; 0 at the end. */
+static int entry_at(const struct cfa_table *t, uint64_t off, struct rd *r, uint64_t *id,
+		    int *wide, uint64_t *next)
+{
+	uint64_t len;
+
+	if (off + 4 > t->n)
+		return 0;
+	r->p = t->d + off;
+	r->end = t->d + t->n;
+	r->bad = 0;
+	len = rd_n(r, 4);
+	*wide = len == 0xffffffff;
+	if (*wide)
+		len = rd_n(r, 8);
+	if (r->bad || len > (uint64_t)(r->end - r->p))
+		return 0;
+	r->end = r->p + len;
+	*next = (uint64_t)(r->end - t->d);
+	*id = rd_n(r, *wide ? 8 : 4);
+	return !r->bad;
+}
+
+static int is_cie(uint64_t id, int wide)
+{
+	return wide ? id == UINT64_MAX : id == 0xffffffff;
+}
+
+struct cie {
+	uint64_t code_align;
+	int64_t data_align;
+	int addr_size;
+	struct rd insns;
+};
+
+static int read_cie(const struct cfa_table *t, uint64_t off, struct cie *c)
+{
+	struct rd r;
+	uint64_t id, next;
+	int wide, version;
+
+	if (!entry_at(t, off, &r, &id, &wide, &next) || !is_cie(id, wide))
+		return 0;
+	version = (int)rd_n(&r, 1);
+	if (r.p >= r.end || *r.p)
+		return 0;	/* an augmentation: libdw's to read */
+	r.p++;
+	c->addr_size = 8;
+	if (version >= 4) {
+		c->addr_size = (int)rd_n(&r, 1);
+		rd_n(&r, 1);	/* segment selector size */
+	}
+	c->code_align = rd_uleb(&r);
+	c->data_align = rd_sleb(&r);
+	if (version == 1)
+		rd_n(&r, 1);
+	else
+		rd_uleb(&r);	/* return address register */
+	c->insns = r;
+	return !r.bad && (c->addr_size == 4 || c->addr_size == 8);
+}
+
+/* By start, a byte at a time (radix): a kernel's 50,000 FDEs are in
+ * order only within each CU. */
+static void sort_fdes(struct dw_fde *v, size_t n, struct bigmem *m)
+{
+	struct dw_fde *tmp = bigmem_alloc(m, (n + 1) * sizeof(*tmp));
+
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+
+		for (size_t i = 0; i < n; i++)
+			count[((v[i].lo >> shift) & 0xff) + 1]++;
+		if (n && count[((v[0].lo >> shift) & 0xff) + 1] == n)
+			continue;	/* one value of this byte: in order */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i].lo >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/* Map [p, p + n) of the file at once: read page by page, each page
+ * would cost a fault (the file is advised MADV_RANDOM). */
+static void populate(const void *p, size_t n)
+{
+#ifdef MADV_POPULATE_READ
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)p & ~(page - 1);
+
+	if (p && n)
+		madvise((void *)lo, (uintptr_t)p + n - lo, MADV_POPULATE_READ);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+static struct cfa_table *table_of(struct dwarf_file *f)
+{
+	struct cfa_table *t = f->cfa_table;
+
+	if (!t) {
+		t = f->cfa_table = ar_alloc(sizeof(*t));
+		dwarf_section(f, ".debug_frame", (const char **)&t->d, &t->n);
+	}
+	return t;
+}
+
+size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
+{
+	struct cfa_table *t = table_of(f);
+	uint64_t off = 0, next, id, cie_off = UINT64_MAX;
+	struct cie cie;
+	size_t len = 0;
+	int wide, have_cie = 0;
+	struct rd r;
+	/* at least a byte and a half of .debug_frame each */
+	struct dw_fde *v = bigmem_alloc(m, (t->n / 16 + 1) * sizeof(*v));
+
+	populate(t->d, t->n);
+	while (t->d && entry_at(t, off, &r, &id, &wide, &next)) {
+		if (!is_cie(id, wide)) {
+			if (id != cie_off) {
+				cie_off = id;
+				have_cie = read_cie(t, id, &cie);
+			}
+			if (have_cie) {
+				uint64_t lo = rd_n(&r, cie.addr_size), range = rd_n(&r, cie.addr_size);
+
+				if (!r.bad && range && len <= t->n / 16)
+					v[len++] = (struct dw_fde){ lo, lo + range, off };
+			}
+		}
+		off = next;
+	}
+	sort_fdes(v, len, m);
+	*out = v;
+	return len;
+}
+
+/* Run instructions up to pc (from loc): the CFA rule in *reg, *cfa_off.
+ * 0 on what is not followed here. */
+static int run(struct rd *r, const struct cie *c, uint64_t *loc, uint64_t pc, uint64_t *reg,
+	       int64_t *cfa_off)
+{
+	uint64_t saved[8][2];
+	int depth = 0;
+
+	while (r->p < r->end && !r->bad) {
+		unsigned char op = *r->p++;
+		uint64_t delta = 0;
+
+		switch (op >> 6) {
+		case 1:
+			delta = op & 0x3f;
+			goto advance;
+		case 2:
+			rd_uleb(r);	/* offset: a register's rule */
+			continue;
+		case 3:
+			continue;	/* restore */
+		}
+		switch (op) {
+		case DW_CFA_nop:
+			continue;
+		case DW_CFA_advance_loc1: delta = rd_n(r, 1); goto advance;
+		case DW_CFA_advance_loc2: delta = rd_n(r, 2); goto advance;
+		case DW_CFA_advance_loc4: delta = rd_n(r, 4); goto advance;
+		case DW_CFA_offset_extended: case DW_CFA_register: case DW_CFA_val_offset:
+		case DW_CFA_GNU_negative_offset_extended:
+			rd_uleb(r);
+			rd_uleb(r);
+			continue;
+		case DW_CFA_restore_extended: case DW_CFA_undefined: case DW_CFA_same_value:
+		case DW_CFA_GNU_args_size:
+			rd_uleb(r);
+			continue;
+		case DW_CFA_offset_extended_sf: case DW_CFA_val_offset_sf:
+			rd_uleb(r);
+			rd_sleb(r);
+			continue;
+		case DW_CFA_expression: case DW_CFA_val_expression: {
+			uint64_t n;
+
+			rd_uleb(r);
+			n = rd_uleb(r);
+			if (n > (uint64_t)(r->end - r->p))
+				return 0;
+			r->p += n;
+			continue;
+		}
+		case DW_CFA_remember_state:
+			if (depth == 8)
+				return 0;
+			saved[depth][0] = *reg;
+			saved[depth++][1] = (uint64_t)*cfa_off;
+			continue;
+		case DW_CFA_restore_state:
+			if (!depth)
+				return 0;
+			*reg = saved[--depth][0];
+			*cfa_off = (int64_t)saved[depth][1];
+			continue;
+		case DW_CFA_def_cfa:
+			*reg = rd_uleb(r);
+			*cfa_off = (int64_t)rd_uleb(r);
+			continue;
+		case DW_CFA_def_cfa_sf:
+			*reg = rd_uleb(r);
+			*cfa_off = rd_sleb(r) * c->data_align;
+			continue;
+		case DW_CFA_def_cfa_register:
+			*reg = rd_uleb(r);
+			continue;
+		case DW_CFA_def_cfa_offset:
+			*cfa_off = (int64_t)rd_uleb(r);
+			continue;
+		case DW_CFA_def_cfa_offset_sf:
+			*cfa_off = rd_sleb(r) * c->data_align;
+			continue;
+		default:	/* set_loc, def_cfa_expression, vendors' */
+			return 0;
+		}
+advance:
+		if (*loc + delta * c->code_align > pc)
+			return 2;	/* pc's row is the one before */
+		*loc += delta * c->code_align;
+	}
+	return !r->bad;
+}
+
+int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
+{
+	struct cfa_table *t = table_of(f);
+	const struct dw_fde *v = f->fdes;
+	size_t lo = 0, hi = f->nfdes;
+	struct rd r;
+	struct cie cie;
+	uint64_t id, next, loc, creg = UINT64_MAX, cie_off;
+	int64_t coff = 0;
+	int wide;
+
+	while (lo < hi) {	/* the last FDE starting at or before pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || pc >= v[lo - 1].hi)
+		return 0;
+	if (!entry_at(t, v[lo - 1].off, &r, &id, &wide, &next) || is_cie(id, wide))
+		return 0;
+	cie_off = id;
+	if (!read_cie(t, cie_off, &cie))
+		return 0;
+	loc = rd_n(&r, cie.addr_size);
+	rd_n(&r, cie.addr_size);
+	/* the CIE's instructions set the rule the FDE's start from */
+	if (!run(&cie.insns, &cie, &loc, UINT64_MAX, &creg, &coff) ||
+	    !run(&r, &cie, &loc, pc, &creg, &coff) || creg == UINT64_MAX || creg > 0xffff)
+		return 0;
+	*reg = (unsigned)creg;
+	*off = coff;
+	return 1;
+}
