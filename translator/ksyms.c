@@ -11,6 +11,7 @@
  * the entry code), found by the section marker symbols around them.
  */
 #include "elab.h"
+#include "bigmem.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -154,47 +155,45 @@ static const char *map_line(const char *p, const char *end,
 	*type = p[1];
 	*name = p + 3;
 	/* the map is mapped: nothing past nl is to be read */
-	*len = 0;
-	while (*name + *len < nl && (*name)[*len] != ' ' && (*name)[*len] != '\t')
-		(*len)++;
+	*len = (size_t)(nl - *name);
+	if ((p = memchr(*name, '\t', *len)))
+		*len = (size_t)(p - *name);
+	if ((p = memchr(*name, ' ', *len)))
+		*len = (size_t)(p - *name);
 	return nl + 1;
 }
 
 /* ---- making the image from a map ---- */
 
+/* The parts of an image, made in m: sized from the map's, so that
+ * nothing is grown (and copied) while the map is read. */
 struct building {
+	struct bigmem m;
 	struct ksym *v;
-	int n, cap;
-	struct sbuf text;
+	uint32_t n, max;
+	char *text;
+	uint32_t tlen;
 	int32_t *slots;
-	size_t nslots;
-	struct vec kbl;		/* names of NOKPROBE_SYMBOLs, in the map */
-	struct vec exported;	/* offsets of exported names + 1 */
+	uint32_t nslots;
+	uint32_t *by_addr, nby_addr;
+	uint32_t *exported, nexported;
+	const char **kbl;	/* NOKPROBE_SYMBOLs' names, in the text */
+	uint32_t nkbl;
 };
 
 static uint32_t add_text(struct building *b, const char *name, size_t len)
 {
-	uint32_t off = (uint32_t)b->text.len;
+	uint32_t off = b->tlen;
 
-	sb_putn(&b->text, name, len);
-	sb_putn(&b->text, "", 1);
+	memcpy(b->text + off, name, len);
+	b->text[off + len] = '\0';
+	b->tlen += (uint32_t)len + 1;
 	return off;
-}
-
-static void add(struct building *b, const char *name, size_t len, unsigned long long addr)
-{
-	if (b->n == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 65536;
-		b->v = xrealloc(b->v, (size_t)b->cap * sizeof(*b->v));
-	}
-	b->v[b->n] = (struct ksym){ .addr = addr, .name = add_text(b, name, len) };
-	b->n++;
 }
 
 static const struct ksym *find(const struct building *b, const char *name)
 {
-	struct ksyms k = { .v = b->v, .slots = b->slots, .nslots = b->nslots,
-			   .text = b->text.s };
+	struct ksyms k = { .v = b->v, .slots = b->slots, .nslots = b->nslots, .text = b->text };
 
 	return lookup(&k, name);
 }
@@ -203,31 +202,31 @@ static const struct ksym *find(const struct building *b, const char *name)
 static void build_index(struct building *b)
 {
 	b->nslots = 1024;
-	while (b->nslots < 2 * (size_t)b->n)
+	while (b->nslots < 2 * b->n)
 		b->nslots *= 2;
-	b->slots = xmalloc(b->nslots * sizeof(*b->slots));
+	b->slots = bigmem_alloc(&b->m, b->nslots * sizeof(*b->slots));
 	memset(b->slots, 0xff, b->nslots * sizeof(*b->slots));
-	for (int i = 0; i < b->n; i++) {
-		const char *name = b->text.s + b->v[i].name;
+	for (uint32_t i = 0; i < b->n; i++) {
+		const char *name = b->text + b->v[i].name;
 		size_t j = util_hash(name, strlen(name)) & (b->nslots - 1);
 		int dup = 0;
 
 		for (; b->slots[j] >= 0; j = (j + 1) & (b->nslots - 1))
-			if (!strcmp(b->text.s + b->v[b->slots[j]].name, name)) {
+			if (!strcmp(b->text + b->v[b->slots[j]].name, name)) {
 				dup = 1;
 				b->v[b->slots[j]].dup = 1;
 				b->v[i].dup = 1;
 				break;
 			}
 		if (!dup)
-			b->slots[j] = i;
+			b->slots[j] = (int32_t)i;
 	}
 }
 
 static void mark_blacklist(struct building *b)
 {
-	for (int i = 0; i < b->kbl.len; i++) {
-		struct ksym *sym = (struct ksym *)find(b, b->kbl.v[i]);
+	for (uint32_t i = 0; i < b->nkbl; i++) {
+		struct ksym *sym = (struct ksym *)find(b, b->kbl[i]);
 
 		if (sym)
 			sym->blacklisted = KSYM_REFUSED;
@@ -238,7 +237,7 @@ static void mark_blacklist(struct building *b)
 
 		if (!lo || !hi)
 			continue;
-		for (int i = 0; i < b->n; i++)
+		for (uint32_t i = 0; i < b->n; i++)
 			if (b->v[i].addr >= lo->addr && b->v[i].addr < hi->addr)
 				b->v[i].blacklisted =
 					!strcmp(no_probe_sections[r][0], "_sinittext") ?
@@ -259,14 +258,20 @@ static int cmp_addr(const void *pa, const void *pb)
 	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
 }
 
-/* The map's text into an image (malloc'd). */
-static char *make_image(const char *p, const char *end, size_t *size)
+/* The map's text [p, end) into b's parts; 0 when b cannot be had. */
+static int build(struct building *b, const char *p, const char *end)
 {
-	struct building b = { 0 };
-	struct ksyms_head h = { KSYMS_MAGIC, 0, 0, 0, 0, 0, 0 };
-	uint32_t *by_addr, *exported;
-	char *img, *at;
+	size_t size = (size_t)(end - p);
 
+	memset(b, 0, sizeof(*b));
+	/* a line is at least 20 bytes: "ADDR T NAME\n" */
+	b->max = (uint32_t)(size / 20 + 1);
+	if (size > UINT32_MAX / 2 || !bigmem_init(&b->m, 4 * size + 64 * (size_t)b->max))
+		return 0;
+	b->v = bigmem_alloc(&b->m, b->max * sizeof(*b->v));
+	b->exported = bigmem_alloc(&b->m, b->max * sizeof(*b->exported));
+	b->kbl = bigmem_alloc(&b->m, b->max * sizeof(*b->kbl));
+	b->text = bigmem_alloc(&b->m, size + 1);
 	while (p < end) {
 		unsigned long long addr;
 		const char *name;
@@ -274,54 +279,74 @@ static char *make_image(const char *p, const char *end, size_t *size)
 		char type;
 		const char *next = map_line(p, end, &addr, &type, &name, &len);
 
-		if (name && len) {
+		if (name && len && b->n < b->max) {
 			if (type == 't' || type == 'T')
-				add(&b, name, len, addr);
+				b->v[b->n++] = (struct ksym){ .addr = addr,
+							      .name = add_text(b, name, len) };
 			else if (len > 10 && !memcmp(name, "_kbl_addr_", 10))
-				vec_push(&b.kbl, (void *)ar_strndup(name + 10, len - 10));
+				b->kbl[b->nkbl++] = b->text + add_text(b, name + 10, len - 10);
 			else if (len > 10 && !memcmp(name, "__ksymtab_", 10))
-				vec_push(&b.exported,
-					 (void *)(uintptr_t)(add_text(&b, name + 10, len - 10) + 1));
+				b->exported[b->nexported++] = add_text(b, name + 10, len - 10);
 		}
 		p = next;
 	}
-	build_index(&b);
-	mark_blacklist(&b);
-	by_addr = xmalloc(((size_t)b.n + 1) * sizeof(*by_addr));
-	for (int i = 0; i < b.n; i++)
-		if (!b.v[i].dup)
-			by_addr[h.nby_addr++] = (uint32_t)i;
-	sort_v = b.v;
-	qsort(by_addr, h.nby_addr, sizeof(*by_addr), cmp_addr);
-	exported = xmalloc(((size_t)b.exported.len + 1) * sizeof(*exported));
-	for (int i = 0; i < b.exported.len; i++)
-		exported[i] = (uint32_t)((uintptr_t)b.exported.v[i] - 1);
-	h.n = (uint32_t)b.n;
-	h.nslots = (uint32_t)b.nslots;
-	h.nexported = (uint32_t)b.exported.len;
-	h.text = (uint32_t)b.text.len;
-	*size = sizeof(h) + h.n * sizeof(*b.v) + h.nslots * sizeof(*b.slots) +
-		(h.nby_addr + h.nexported) * sizeof(uint32_t) + h.text;
-	at = img = xmalloc(*size);
-	memcpy(at, &h, sizeof(h));
-	at += sizeof(h);
-	memcpy(at, b.v, h.n * sizeof(*b.v));
-	at += h.n * sizeof(*b.v);
-	memcpy(at, b.slots, h.nslots * sizeof(*b.slots));
-	at += h.nslots * sizeof(*b.slots);
-	memcpy(at, by_addr, h.nby_addr * sizeof(*by_addr));
-	at += h.nby_addr * sizeof(*by_addr);
-	memcpy(at, exported, h.nexported * sizeof(*exported));
-	at += h.nexported * sizeof(*exported);
-	memcpy(at, b.text.s, h.text);
-	free(b.v);
-	free(b.slots);
-	free(b.text.s);
-	free(b.kbl.v);
-	free(b.exported.v);
-	free(by_addr);
-	free(exported);
-	return img;
+	build_index(b);
+	mark_blacklist(b);
+	b->by_addr = bigmem_alloc(&b->m, (b->n + 1) * sizeof(*b->by_addr));
+	for (uint32_t i = 0; i < b->n; i++)
+		if (!b->v[i].dup)
+			b->by_addr[b->nby_addr++] = i;
+	sort_v = b->v;
+	qsort(b->by_addr, b->nby_addr, sizeof(*b->by_addr), cmp_addr);
+	return 1;
+}
+
+static void use_parts(struct ksyms *k, const struct building *b)
+{
+	k->v = b->v;
+	k->n = (int)b->n;
+	k->slots = b->slots;
+	k->nslots = b->nslots;
+	k->by_addr = b->by_addr;
+	k->nby_addr = (int)b->nby_addr;
+	k->exported = b->exported;
+	k->nexported = (int)b->nexported;
+	k->text = b->text;
+	k->text_size = b->tlen;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w <= 0)
+			return 0;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 1;
+}
+
+/* b's parts as an image, into the cache file path. */
+static void save_cache(const char *path, const struct building *b)
+{
+	char *tmp = ar_printf("%s.%d", path, (int)getpid());
+	struct ksyms_head h = { KSYMS_MAGIC, b->n, b->nslots, b->nby_addr, b->nexported,
+				b->tlen, 0 };
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), ok;
+
+	if (fd < 0)
+		return;
+	ok = write_all(fd, &h, sizeof(h)) && write_all(fd, b->v, b->n * sizeof(*b->v)) &&
+	     write_all(fd, b->slots, b->nslots * sizeof(*b->slots)) &&
+	     write_all(fd, b->by_addr, b->nby_addr * sizeof(*b->by_addr)) &&
+	     write_all(fd, b->exported, b->nexported * sizeof(*b->exported)) &&
+	     write_all(fd, b->text, b->tlen);
+	if (!((close(fd) == 0) & ok) || rename(tmp, path))
+		unlink(tmp);
 }
 
 /* Use an image (kept: the symbols point into it); 0 if it is not a
@@ -369,17 +394,6 @@ static const char *cache_path(const char *map, const struct stat *st)
 			 (unsigned long long)st->st_mtime);
 }
 
-static void save_cache(const char *path, const char *img, size_t size)
-{
-	char *tmp = ar_printf("%s.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "wb");
-
-	if (!f)
-		return;
-	if ((fwrite(img, size, 1, f) != 1) | fclose(f) || rename(tmp, path))
-		unlink(tmp);
-}
-
 /* A file, mapped (read only; NULL when it cannot be). */
 static char *map_file(const char *path, size_t *size)
 {
@@ -418,6 +432,9 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 		}
 	}
 	if (!img) {
+		struct building *b = ar_alloc(sizeof(*b));	/* kept: k points in */
+		int ok;
+
 		/* /proc/kallsyms has no size to map: read */
 		text = !path ? NULL : strcmp(path, "/proc/kallsyms") ? map_file(path, &tsize) :
 		       util_read_file(path, &tsize);
@@ -429,18 +446,19 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 					 s->kernel_release, s->kernel_release);
 			return NULL;
 		}
-		img = make_image(text, text + tsize, &size);
+		ok = build(b, text, text + tsize);
 		if (strcmp(path, "/proc/kallsyms"))
 			munmap(text, tsize);
 		else
 			free(text);
-		if (!use_image(k, img, size)) {
+		if (!ok) {
 			*why = ar_printf("cannot read the symbol table %s", path);
 			return NULL;
 		}
+		use_parts(k, b);
 		if (cache) {
 			cache_make_dirs(cache);
-			save_cache(cache, img, size);
+			save_cache(cache, b);
 		}
 	}
 	k->path = path;
