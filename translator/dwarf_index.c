@@ -197,7 +197,7 @@ static uint64_t name_key(const char *s)
 
 	for (; i < 8 && s[i]; i++)
 		k = k << 8 | (unsigned char)s[i];
-	return k << (8 * (8 - i));
+	return i ? k << (8 * (8 - i)) : 0;
 }
 
 static int cmp_addr_die(const void *pa, const void *pb)

@@ -287,5 +287,6 @@ void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 	free(found.v);
 	free(seen_pc.keys);
 	free(seen_pc.vals);
-	qsort(out->v + first, (size_t)(out->len - first), sizeof(void *), cmp_point);
+	if (out->len - first > 1)
+		qsort(out->v + first, (size_t)(out->len - first), sizeof(void *), cmp_point);
 }

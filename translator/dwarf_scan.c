@@ -56,6 +56,9 @@ static uint64_t get_uleb(struct cursor *c)
 	uint64_t v = 0;
 	int shift = 0;
 
+	if (c->p < c->end && *c->p < 0x80)	/* most: one byte */
+		return *c->p++;
+
 	while (c->p < c->end) {
 		unsigned char b = *c->p++;
 
@@ -314,7 +317,7 @@ struct abbrev {
 				 * form has a fixed size here; else -1 */
 	int sib_at;		/* where DW_AT_sibling is, when the forms
 				 * before it have fixed sizes; else -1 */
-	uint32_t sib_form;
+	int sib_size;		/* and its size */
 	struct attr_spec *attrs;
 };
 
@@ -412,9 +415,9 @@ static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 		for (size_t k = first; k < used; k++) {
 			int sz = form_size(sc, (*pool)[k].form);
 
-			if ((*pool)[k].name == DW_AT_sibling && ab.fixed >= 0) {
+			if ((*pool)[k].name == DW_AT_sibling && ab.fixed >= 0 && sz > 0) {
 				ab.sib_at = ab.fixed;
-				ab.sib_form = (*pool)[k].form;
+				ab.sib_size = sz;
 			}
 			if (sz < 0)
 				ab.fixed = -1;
@@ -888,7 +891,7 @@ static int pass_by(struct scan *sc, struct cursor *c, const struct abbrev *a, in
 	if ((a->children & 1) && depth >= 1 && a->sib_at >= 0 && !c->bad &&
 	    (sc->mode == SCAN_TOP || is_type_tag(a->tag))) {
 		struct cursor r = { attrs + a->sib_at, c->end, 0 };
-		uint64_t to = get_n(&r, form_size(sc, a->sib_form));
+		uint64_t to = get_n(&r, a->sib_size);
 
 		return !r.bad && to_sibling(sc, c, to);
 	}

@@ -498,7 +498,8 @@ void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
 		}
 		vec_push(out, (void *)intern(name, strlen(name)));
 	}
-	qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
+	if (out->len - first > 1)
+		qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
 }
 
 /* The symbol a kprobe can name to reach addr: the nearest at or before

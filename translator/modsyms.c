@@ -91,6 +91,7 @@ int modsyms_match(const char *path, const char *glob, struct vec *out)
 	if (elf)
 		elf_end(elf);
 	close(fd);
-	qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
+	if (out->len - first > 1)
+		qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
 	return 0;
 }
