@@ -60,6 +60,7 @@ run_suite "runtime unit tests under ASan and UBSan" unit_tests build/tests/asan/
 run_suite "driver (command line)" tests/driver/run.sh "$STP"
 run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
 run_suite "conformance (pass 2)" tests/conformance/run-elab.sh "$STP"
+run_suite "caches (DWARF index, inlined copies, System.map)" tests/conformance/run-cache.sh "$STP"
 run_suite "stprun (command line)" tests/stprun/run.sh ./stprun
 run_suite "transport and stprun (one guest)" tests/guest/transport/run.sh
 # Boots a guest per kernel line: only once there are scripts to run.
