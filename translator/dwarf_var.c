@@ -46,9 +46,20 @@ struct tv {
  * register or computed (expr is the value). */
 enum where { W_MEM, W_VALUE };
 
+/* A part of a value held in parts (DW_OP_piece): a struct passed in
+ * two registers, a variable partly in a register and partly on the
+ * stack. */
+struct piece {
+	enum where w;
+	const char *expr;	/* NULL: this part is optimized out */
+	int off, size;		/* bytes */
+};
+
 struct lval {
 	enum where w;
-	const char *expr;
+	const char *expr;	/* NULL for a value in parts of more than 8 bytes */
+	const struct piece *pieces;
+	int npieces;
 };
 
 static const char *const regname[] = {
@@ -128,6 +139,7 @@ static const char *static_addr(struct tv *t, uint64_t a)
 }
 
 static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out, int depth);
+static int translate_pieces(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out, int depth);
 
 static int frame_cfa(struct tv *t, struct lval *out, int depth)
 {
@@ -199,6 +211,69 @@ static int frame_base(struct tv *t, struct lval *out, int depth)
 }
 
 /*
+ * A location in parts: each DW_OP_piece ends the expression of the
+ * part before it.  A value of up to 8 bytes whose parts are all known
+ * is also put together, for what reads it as a number.
+ */
+static int translate_pieces(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out, int depth)
+{
+	struct piece *pc = ar_alloc(16 * sizeof(*pc));
+	struct sbuf whole = { 0 };
+	size_t start = 0;
+	int np = 0, off = 0, known = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		struct lval sub = { 0 };
+
+		if (ops[i].atom == DW_OP_bit_piece) {
+			fail(t, &t->n->loc, "'%s' is split in bit pieces here (DW_OP_bit_piece), which "
+			     "stp does not read", t->what);
+			return 0;
+		}
+		if (ops[i].atom != DW_OP_piece)
+			continue;
+		if (np == 16 || ops[i].number == 0 || ops[i].number > 64) {
+			fail(t, &t->n->loc, "'%s' is split in more or larger parts than stp reads",
+			     t->what);
+			return 0;
+		}
+		if (i > start && !translate_ops(t, ops + start, i - start, &sub, depth + 1))
+			return 0;
+		if (sub.npieces) {
+			fail(t, &t->n->loc, "the location of '%s' has parts within parts", t->what);
+			return 0;
+		}
+		pc[np] = (struct piece){ sub.w, i > start ? sub.expr : NULL, off,
+					 (int)ops[i].number };
+		known &= pc[np].expr != NULL;
+		off += (int)ops[i].number;
+		np++;
+		start = i + 1;
+	}
+	if (start != n || !np) {
+		fail(t, &t->n->loc, "the location of '%s' ends in the middle of a part", t->what);
+		return 0;
+	}
+	out->pieces = pc;
+	out->npieces = np;
+	out->w = W_VALUE;
+	out->expr = NULL;
+	if (off > 8 || !known)
+		return !t->err;
+	for (int k = 0; k < np; k++) {
+		const char *v = pc[k].w == W_MEM ? read_mem(t, pc[k].expr, pc[k].size, 0) : pc[k].expr;
+		unsigned long long mask = pc[k].size >= 8 ? ~0ULL : (1ULL << (8 * pc[k].size)) - 1;
+
+		sb_printf(&whole, "%s(((unsigned long)%s & 0x%llxUL) << %d)", k ? " | " : "(", v, mask,
+			  8 * pc[k].off);
+	}
+	sb_puts(&whole, ")");
+	out->expr = ar_strdup(whole.s);
+	free(whole.s);
+	return !t->err;
+}
+
+/*
  * A DWARF expression as C.  The stack holds C expressions; the result
  * is a location (an address) unless the expression says it is a value
  * (a register, DW_OP_stack_value, a constant).
@@ -209,6 +284,7 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out
 	int sp = 0;
 	enum where w = W_MEM;
 
+	*out = (struct lval){ W_MEM, NULL, NULL, 0 };
 	if (depth > 4) {
 		fail(t, &t->n->loc, "the location of '%s' nests too deeply", t->what);
 		return 0;
@@ -217,7 +293,7 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out
 #define NEED(k) do { if (sp < (k)) goto complex; } while (0)
 	for (size_t i = 0; i < n; i++) {
 		uint8_t op = ops[i].atom;
-		struct lval sub;
+		struct lval sub = { 0 };
 
 		if (op >= DW_OP_reg0 && op <= DW_OP_reg31) {
 			if (n != 1)
@@ -350,9 +426,7 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *out
 	out->expr = st[0];
 	return !t->err;
 pieces:
-	fail(t, &t->n->loc, "'%s' is split in pieces across registers here, which stp does not "
-	     "read yet", t->what);
-	return 0;
+	return translate_pieces(t, ops, n, out, depth);
 complex:
 	fail(t, &t->n->loc, "the location of '%s' uses DWARF operation 0x%x, which stp does not "
 	     "translate", t->what, n ? ops[0].atom : 0);
@@ -574,6 +648,17 @@ static int find_member(Dwarf_Die *agg, const char *name, Dwarf_Die *out, int64_t
 	return 0;
 }
 
+/* A value's expression; "0" after an error when some part of it is
+ * optimized out (or it is more than a number). */
+static const char *known(struct tv *t, const struct lval *v)
+{
+	if (v->expr)
+		return v->expr;
+	fail(t, &t->n->loc, "'%s' is in parts here, %s", t->what,
+	     v->npieces ? "some of them optimized out or more than 8 bytes in all" : "none known");
+	return "0";
+}
+
 /* The value of v (whose type is ty) made an address to go through:
  * for a pointer the pointer's value, for an array or struct in memory
  * its address. */
@@ -581,7 +666,7 @@ static const char *as_pointer(struct tv *t, struct lval *v, Dwarf_Die *p)
 {
 	if (dwarf_tag(p) == DW_TAG_pointer_type) {
 		if (v->w == W_VALUE)
-			return v->expr;
+			return known(t, v);
 		return ar_printf("(unsigned long)%s", read_mem(t, v->expr, 8, 0));
 	}
 	if (v->w == W_MEM)
@@ -603,8 +688,90 @@ static const char *rvalue(struct tv *t, struct lval *v, Dwarf_Die *p)
 	if (v->w == W_MEM)
 		return read_mem(t, v->expr, size, sgn);
 	if (size == 8)
-		return ar_printf("(int64_t)%s", v->expr);
-	return ar_printf("(int64_t)(%s%d)%s", sgn ? "s" : "u", size * 8, v->expr);
+		return ar_printf("(int64_t)%s", known(t, v));
+	return ar_printf("(int64_t)(%s%d)%s", sgn ? "s" : "u", size * 8, known(t, v));
+}
+
+/*
+ * The bytes [off, off + size) of v, a struct or union: in memory, at
+ * its address plus off; in a register, shifted down; in parts, from the
+ * part that holds them all.  0 when no part does (or it is optimized
+ * out).  out may be v.
+ */
+static int part_of(struct tv *t, const struct lval *v, int64_t off, int size, struct lval *out)
+{
+	struct lval r = { 0 };
+
+	(void)t;
+	if (!v->npieces && v->w == W_MEM) {
+		r.w = W_MEM;
+		r.expr = ar_printf("(%s + %lld)", v->expr, (long long)off);
+	} else if (!v->npieces) {
+		if (off < 0 || off + size > 8 || !v->expr)
+			return 0;
+		r.w = W_VALUE;
+		r.expr = off ? ar_printf("((unsigned long)%s >> %d)", v->expr, (int)(8 * off)) : v->expr;
+	} else {
+		int k = 0;
+
+		while (k < v->npieces && !(off >= v->pieces[k].off &&
+					   off + size <= v->pieces[k].off + v->pieces[k].size))
+			k++;
+		if (k == v->npieces || !v->pieces[k].expr)
+			return 0;
+		r.w = v->pieces[k].w;
+		r.expr = v->pieces[k].expr;
+		return part_of(t, &r, off - v->pieces[k].off, size, out);
+	}
+	*out = r;
+	return 1;
+}
+
+/* Whether a type is passed in general registers (no floating point
+ * in it), as x86-64 returns a struct of up to 16 bytes in rax:rdx. */
+static int integer_class(Dwarf_Die *type, int depth)
+{
+	Dwarf_Die buf, *p = peel(type, &buf), child, ct;
+	Dwarf_Attribute a;
+	Dwarf_Word enc;
+
+	if (!p || depth > 8)
+		return 0;
+	switch (dwarf_tag(p)) {
+	case DW_TAG_base_type:
+		return !(dwarf_attr(p, DW_AT_encoding, &a) && !dwarf_formudata(&a, &enc) &&
+			 (enc == DW_ATE_float || enc == DW_ATE_complex_float));
+	case DW_TAG_array_type:
+		return type_of(p, &ct) && integer_class(&ct, depth + 1);
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+		if (dwarf_child(p, &child) == 0)
+			do {
+				if (dwarf_tag(&child) == DW_TAG_member &&
+				    (!type_of(&child, &ct) || !integer_class(&ct, depth + 1)))
+					return 0;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* A function's return value (of type rt) in a .return probe: rax, or
+ * rax and rdx for a struct of 9 to 16 bytes. */
+static void return_value(struct tv *t, Dwarf_Die *rt, struct lval *out)
+{
+	int size = byte_size(rt);
+
+	t->uses_regs = 1;
+	*out = (struct lval){ W_VALUE, reg(t, 0), NULL, 0 };
+	if (size > 8 && size <= 16 && integer_class(rt, 0)) {
+		struct piece *pc = ar_alloc(2 * sizeof(*pc));
+
+		pc[0] = (struct piece){ W_VALUE, reg(t, 0), 0, 8 };
+		pc[1] = (struct piece){ W_VALUE, reg(t, 1), 8, size - 8 };
+		*out = (struct lval){ W_VALUE, NULL, pc, 2 };
+	}
 }
 
 /* ---- the member chain ---- */
@@ -614,6 +781,7 @@ struct walk {
 	Dwarf_Die type;		/* as declared */
 	int have_type;
 	int bit_size, bit_off;	/* a bitfield */
+	int reg_part;		/* a member of a value held in registers */
 };
 
 static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
@@ -631,6 +799,7 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 		if (c->kind == N_MEMBER) {
 			Dwarf_Die agg = *p, member, mt;
 			int64_t off;
+			int size;
 			Dwarf_Attribute a;
 			Dwarf_Word bs = 0, bo = 0;
 
@@ -642,8 +811,7 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 					     "(use @cast)", t->what, c->name);
 					return 0;
 				}
-				w->v.expr = as_pointer(t, &w->v, p);
-				w->v.w = W_MEM;
+				w->v = (struct lval){ W_MEM, as_pointer(t, &w->v, p), NULL, 0 };
 				/* a pointer to a pointer: followed as far as it goes */
 				for (int k = 0; k < 4 && dwarf_tag(pp) == DW_TAG_pointer_type; k++) {
 					Dwarf_Die inner;
@@ -674,20 +842,15 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 				fail(t, &c->loc, "'%s' has no member '%s'", type_text(&agg), c->name);
 				return 0;
 			}
-			if (w->v.w != W_MEM) {
-				fail(t, &c->loc, "'%s' is in registers here: its members cannot be read",
-				     t->what);
-				return 0;
-			}
-			w->v.expr = ar_printf("(%s + %lld)", w->v.expr, (long long)off);
 			if (!type_of(&member, &mt)) {
 				fail(t, &c->loc, "member '%s' has no type", c->name);
 				return 0;
 			}
 			w->type = mt;
 			w->bit_size = w->bit_off = 0;
+			size = byte_size(&mt) > 0 ? byte_size(&mt) : 1;
 			if (dwarf_attr(&member, DW_AT_bit_size, &a) && !dwarf_formudata(&a, &bs)) {
-				int unit = byte_size(&mt) > 0 ? byte_size(&mt) : 1;
+				int unit = size;
 
 				w->bit_size = (int)bs;
 				if (dwarf_attr(&member, DW_AT_data_bit_offset, &a) && !dwarf_formudata(&a, &bo)) {
@@ -697,7 +860,7 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 
 					if ((int64_t)bo - 8 * byte + (int64_t)bs > 8 * unit)
 						byte = (int64_t)(bo / 8);	/* straddles: bytes */
-					w->v.expr = ar_printf("(%s + %lld)", w->v.expr, (long long)byte);
+					off += byte;
 					w->bit_off = (int)((int64_t)bo - 8 * byte);
 				} else if (dwarf_attr(&member, DW_AT_bit_offset, &a) && !dwarf_formudata(&a, &bo)) {
 					w->bit_off = unit * 8 - (int)bo - (int)bs;
@@ -707,6 +870,12 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 					     c->name);
 					return 0;
 				}
+			}
+			w->reg_part |= w->v.w == W_VALUE;
+			if (!part_of(t, &w->v, off, size, &w->v)) {
+				fail(t, &c->loc, "'%s' is in registers here, and its member '%s' is not "
+				     "wholly in one of them", t->what, c->name);
+				return 0;
 			}
 		} else {	/* [index] */
 			Dwarf_Die el;
@@ -732,8 +901,8 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 				fail(t, &c->loc, "'%s' points to elements of unknown size", t->what);
 				return 0;
 			}
-			w->v.expr = ar_printf("(%s + %s * %d)", as_pointer(t, &w->v, p), idx, size);
-			w->v.w = W_MEM;
+			w->v = (struct lval){ W_MEM, ar_printf("(%s + %s * %d)", as_pointer(t, &w->v, p),
+							       idx, size), NULL, 0 };
 			w->type = el;
 		}
 		if (t->err)
@@ -783,7 +952,7 @@ static enum type finish_value(struct tv *t, struct walk *w, int addr_of)
 	}
 	if (w->bit_size) {
 		int size = byte_size(p), sgn = is_signed_type(p);
-		const char *raw = w->v.w == W_MEM ? read_mem(t, w->v.expr, size, 0) : w->v.expr;
+		const char *raw = w->v.w == W_MEM ? read_mem(t, w->v.expr, size, 0) : known(t, &w->v);
 		const char *v = tmp(t);
 
 		sb_printf(&t->decls, "\tuint64_t %s;\n", v);
@@ -998,6 +1167,7 @@ static int var_location(struct tv *t, Dwarf_Die *var, const char *name, struct l
 	size_t n;
 	int r;
 
+	*out = (struct lval){ W_MEM, NULL, NULL, 0 };
 	if (dwarf_attr_integrate(var, DW_AT_const_value, &a)) {
 		Dwarf_Sword sv;
 		Dwarf_Word uv;
@@ -1028,7 +1198,7 @@ optimized:
 static void pretty(struct tv *t, struct lval *v, Dwarf_Die *type, int depth, int strings,
 		   const char *out);
 
-static void pretty_members(struct tv *t, const char *base, Dwarf_Die *agg, int depth,
+static void pretty_members(struct tv *t, const struct lval *v, Dwarf_Die *agg, int depth,
 			   int strings, const char *out)
 {
 	Dwarf_Die child;
@@ -1041,7 +1211,7 @@ static void pretty_members(struct tv *t, const char *base, Dwarf_Die *agg, int d
 			Dwarf_Word mo = 0;
 			Dwarf_Die mt;
 			const char *mn = dwarf_diename(&child);
-			struct lval mv;
+			struct lval mv = { 0 };
 
 			if (dwarf_tag(&child) != DW_TAG_member || !type_of(&child, &mt))
 				continue;
@@ -1049,11 +1219,16 @@ static void pretty_members(struct tv *t, const char *base, Dwarf_Die *agg, int d
 				continue;
 			if (dwarf_attr(&child, DW_AT_data_member_location, &a))
 				dwarf_formudata(&a, &mo);
-			mv.w = W_MEM;
-			mv.expr = ar_printf("(%s + %llu)", base, (unsigned long long)mo);
 			sb_printf(&t->c, "\tstp_str_append(%s, \"%s%s%s%s\");\n", out, first ? "" : ", ",
 				  mn ? "." : "", mn ? mn : "", mn ? "=" : "");
 			first = 0;
+			if (v->w == W_MEM && !v->npieces)
+				mv = (struct lval){ W_MEM, ar_printf("(%s + %llu)", v->expr,
+								     (unsigned long long)mo), NULL, 0 };
+			else if (!part_of(t, v, (int64_t)mo, byte_size(&mt) > 0 ? byte_size(&mt) : 1, &mv)) {
+				sb_printf(&t->c, "\tstp_str_append(%s, \"?\");\n", out);
+				continue;
+			}
 			pretty(t, &mv, &mt, depth + 1, strings, out);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
@@ -1070,15 +1245,17 @@ static void pretty(struct tv *t, struct lval *v, Dwarf_Die *type, int depth, int
 	int tag = p ? dwarf_tag(p) : 0;
 	const char *val = tmp(t);
 
-	if (!p) {
+	if (!p || (v->w == W_VALUE && !v->expr && tag != DW_TAG_structure_type &&
+		   tag != DW_TAG_union_type)) {
 		sb_printf(&t->c, "\tstp_str_append(%s, \"?\");\n", out);
 		return;
 	}
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
-		if (depth >= strings || v->w != W_MEM || !dwarf_hasattr(p, DW_AT_byte_size))
+		if (depth >= strings || !dwarf_hasattr(p, DW_AT_byte_size) ||
+		    (v->w != W_MEM && !v->npieces && byte_size(p) > 8))
 			sb_printf(&t->c, "\tstp_str_append(%s, \"{...}\");\n", out);
 		else
-			pretty_members(t, v->expr, p, depth, strings, out);
+			pretty_members(t, v, p, depth, strings, out);
 		return;
 	}
 	if (tag == DW_TAG_array_type) {
@@ -1108,7 +1285,9 @@ static void pretty(struct tv *t, struct lval *v, Dwarf_Die *type, int depth, int
 			else
 				sb_printf(&t->c, "\t%s = (u64)%s;\n", pv, v->expr);
 			sb_printf(&t->c, "\tif (!%s) {\n\tstp_str_append(%s, \"NULL\");\n\t} else {\n", pv, out);
-			pretty_members(t, ar_printf("(unsigned long)%s", pv), ep, depth, strings, out);
+			pretty_members(t, &(struct lval){ W_MEM, ar_printf("(unsigned long)%s", pv),
+							   NULL, 0 },
+				       ep, depth, strings, out);
 			sb_puts(&t->c, "\t}\n");
 			return;
 		}
@@ -1160,9 +1339,9 @@ static enum type pretty_all(struct tv *t, const char *which, int strings)
 			return T_STRING;
 		}
 		if (dwarf_die(t->f, t->d->die, &fn) && type_of(&fn, &rt)) {
-			struct lval v = { W_VALUE, "(unsigned long)regs->ax" };
+			struct lval v = { 0 };
 
-			t->uses_regs = 1;
+			return_value(t, &rt, &v);
 			sb_puts(&t->c, "\tstp_str_append(STAP_RETVALUE, \"return=\");\n");
 			pretty(t, &v, &rt, 0, strings, "STAP_RETVALUE");
 		}
@@ -1172,7 +1351,7 @@ static enum type pretty_all(struct tv *t, const char *which, int strings)
 	for (int i = 0; i < vars.len; i++) {
 		Dwarf_Die *var = vars.v[i], ty;
 		const char *name = die_name(var);
-		struct lval v;
+		struct lval v = { 0 };
 		const char *saved = t->err;
 		struct sbuf keep = t->c;
 		struct sbuf body = { 0 };
@@ -1273,6 +1452,11 @@ static int value_chain(struct tv *t, struct walk *w, int write, int quiet)
 			return finish(t, "w", T_LONG, 1, quiet);
 		}
 		if (w->v.w != W_MEM) {
+			if (!w->v.expr || w->v.npieces || w->reg_part) {
+				fail(t, &t->n->loc, "'%s' shares its registers with other values here "
+				     "and cannot be written", t->what);
+				return finish(t, "w", T_LONG, 1, quiet);
+			}
 			if (strncmp(w->v.expr, "(unsigned long)regs->", 21)) {
 				fail(t, &t->n->loc, "'%s' is a computed value here and cannot be written",
 				     t->what);
@@ -1319,8 +1503,7 @@ static int target_var(struct tv *t, int write, int quiet)
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
 		w.have_type = 1;
-		w.v.w = W_VALUE;
-		w.v.expr = reg(t, 0);
+		return_value(t, &w.type, &w.v);
 		return value_chain(t, &w, write, quiet);
 	}
 	if (!find_var(t, name, &var)) {
@@ -1527,7 +1710,7 @@ const char *dwarf_list_vars(struct elab *e, struct derived_probe *d)
 	visible_vars(&t, &vars, d->is_return ? 1 : 0);
 	for (int i = 0; i < vars.len; i++) {
 		Dwarf_Die ty;
-		struct lval v;
+		struct lval v = { 0 };
 
 		/* only what can be read here, as SystemTap lists */
 		t.err = NULL;

@@ -4,11 +4,16 @@
  *
  *   loop spin N      N turns of a loop that does nothing but count
  *   loop getppid N   N getppid() system calls
+ *   loop ppoll N     N ppoll() calls on no files, each with a timeout of
+ *                    12345 ns (the kernel adds it to the time with
+ *                    timespec64_add_safe(): a guest DWARF test's)
  *
  * prints "ns_per_iter TOTAL_NS": the wall time (CLOCK_MONOTONIC) divided
  * by N.  Under QEMU's -icount the clock counts executed instructions, so
  * the same run gives the same figure every time.
  */
+#define _GNU_SOURCE	/* ppoll */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +35,7 @@ int main(int argc, char **argv)
 	long long t0, t1, n;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: loop spin|getppid N\n");
+		fprintf(stderr, "usage: loop spin|getppid|ppoll N\n");
 		return 2;
 	}
 	n = atoll(argv[2]);
@@ -41,6 +46,11 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "getppid")) {
 		for (long long i = 0; i < n; i++)
 			sink += syscall(SYS_getppid);
+	} else if (!strcmp(argv[1], "ppoll")) {
+		struct timespec timeout = { 0, 12345 };
+
+		for (long long i = 0; i < n; i++)
+			sink += ppoll(NULL, 0, &timeout, NULL);
 	} else {
 		fprintf(stderr, "loop: unknown mode %s\n", argv[1]);
 		return 2;
