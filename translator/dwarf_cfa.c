@@ -13,6 +13,7 @@
  * opcode not known here says "not here", and the caller asks libdw.
  */
 #include "dw.h"
+#include "dw_read.h"
 #include "elab.h"
 
 #include <stdlib.h>
@@ -25,66 +26,9 @@ struct cfa_table {
 	size_t n;
 };
 
-struct rd {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static uint64_t rd_n(struct rd *r, int n)
-{
-	uint64_t v = 0;
-
-	if (r->end - r->p < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return 0;
-	}
-	for (int i = 0; i < n; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-static uint64_t rd_uleb(struct rd *r)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (r->p < r->end) {
-		unsigned char b = *r->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->bad = 1;
-	return v;
-}
-
-static int64_t rd_sleb(struct rd *r)
-{
-	int64_t v = 0;
-	int shift = 0;
-	unsigned char b = 0;
-
-	while (r->p < r->end) {
-		b = *r->p++;
-		if (shift < 64)
-			v |= (int64_t)((uint64_t)(b & 0x7f) << shift);
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	if (shift < 64 && (b & 0x40))
-		v |= -((int64_t)1 << shift);
-	return v;
-}
-
 /* The entry at off: its reader (after the length) bounded by its end,
  * its id (CIE pointer) and whether it is 64-bit; 0 at the end. */
-static int entry_at(const struct cfa_table *t, uint64_t off, struct rd *r, uint64_t *id,
+static int entry_at(const struct cfa_table *t, uint64_t off, struct cursor *r, uint64_t *id,
 		    int *wide, uint64_t *next)
 {
 	uint64_t len;
@@ -94,15 +38,15 @@ static int entry_at(const struct cfa_table *t, uint64_t off, struct rd *r, uint6
 	r->p = t->d + off;
 	r->end = t->d + t->n;
 	r->bad = 0;
-	len = rd_n(r, 4);
+	len = get_n(r, 4);
 	*wide = len == 0xffffffff;
 	if (*wide)
-		len = rd_n(r, 8);
+		len = get_n(r, 8);
 	if (r->bad || len > (uint64_t)(r->end - r->p))
 		return 0;
 	r->end = r->p + len;
 	*next = (uint64_t)(r->end - t->d);
-	*id = rd_n(r, *wide ? 8 : 4);
+	*id = get_n(r, *wide ? 8 : 4);
 	return !r->bad;
 }
 
@@ -115,32 +59,32 @@ struct cie {
 	uint64_t code_align;
 	int64_t data_align;
 	int addr_size;
-	struct rd insns;
+	struct cursor insns;
 };
 
 static int read_cie(const struct cfa_table *t, uint64_t off, struct cie *c)
 {
-	struct rd r;
+	struct cursor r;
 	uint64_t id, next;
 	int wide, version;
 
 	if (!entry_at(t, off, &r, &id, &wide, &next) || !is_cie(id, wide))
 		return 0;
-	version = (int)rd_n(&r, 1);
+	version = (int)get_n(&r, 1);
 	if (r.p >= r.end || *r.p)
 		return 0;	/* an augmentation: libdw's to read */
 	r.p++;
 	c->addr_size = 8;
 	if (version >= 4) {
-		c->addr_size = (int)rd_n(&r, 1);
-		rd_n(&r, 1);	/* segment selector size */
+		c->addr_size = (int)get_n(&r, 1);
+		get_n(&r, 1);	/* segment selector size */
 	}
-	c->code_align = rd_uleb(&r);
-	c->data_align = rd_sleb(&r);
+	c->code_align = get_uleb(&r);
+	c->data_align = get_sleb(&r);
 	if (version == 1)
-		rd_n(&r, 1);
+		get_n(&r, 1);
 	else
-		rd_uleb(&r);	/* return address register */
+		get_uleb(&r);	/* return address register */
 	c->insns = r;
 	return !r.bad && (c->addr_size == 4 || c->addr_size == 8);
 }
@@ -200,7 +144,7 @@ size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
 	struct cie cie;
 	size_t len = 0;
 	int wide, have_cie = 0;
-	struct rd r;
+	struct cursor r;
 	/* at least a byte and a half of .debug_frame each */
 	struct dw_fde *v = bigmem_alloc(m, (t->n / 16 + 1) * sizeof(*v));
 
@@ -212,7 +156,7 @@ size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
 				have_cie = read_cie(t, id, &cie);
 			}
 			if (have_cie) {
-				uint64_t lo = rd_n(&r, cie.addr_size), range = rd_n(&r, cie.addr_size);
+				uint64_t lo = get_n(&r, cie.addr_size), range = get_n(&r, cie.addr_size);
 
 				if (!r.bad && range && len <= t->n / 16)
 					v[len++] = (struct dw_fde){ lo, lo + range, off };
@@ -227,7 +171,7 @@ size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
 
 /* Run instructions up to pc (from loc): the CFA rule in *reg, *cfa_off.
  * 0 on what is not followed here. */
-static int run(struct rd *r, const struct cie *c, uint64_t *loc, uint64_t pc, uint64_t *reg,
+static int run(struct cursor *r, const struct cie *c, uint64_t *loc, uint64_t pc, uint64_t *reg,
 	       int64_t *cfa_off)
 {
 	uint64_t saved[8][2];
@@ -242,7 +186,7 @@ static int run(struct rd *r, const struct cie *c, uint64_t *loc, uint64_t pc, ui
 			delta = op & 0x3f;
 			goto advance;
 		case 2:
-			rd_uleb(r);	/* offset: a register's rule */
+			get_uleb(r);	/* offset: a register's rule */
 			continue;
 		case 3:
 			continue;	/* restore */
@@ -250,27 +194,27 @@ static int run(struct rd *r, const struct cie *c, uint64_t *loc, uint64_t pc, ui
 		switch (op) {
 		case DW_CFA_nop:
 			continue;
-		case DW_CFA_advance_loc1: delta = rd_n(r, 1); goto advance;
-		case DW_CFA_advance_loc2: delta = rd_n(r, 2); goto advance;
-		case DW_CFA_advance_loc4: delta = rd_n(r, 4); goto advance;
+		case DW_CFA_advance_loc1: delta = get_n(r, 1); goto advance;
+		case DW_CFA_advance_loc2: delta = get_n(r, 2); goto advance;
+		case DW_CFA_advance_loc4: delta = get_n(r, 4); goto advance;
 		case DW_CFA_offset_extended: case DW_CFA_register: case DW_CFA_val_offset:
 		case DW_CFA_GNU_negative_offset_extended:
-			rd_uleb(r);
-			rd_uleb(r);
+			get_uleb(r);
+			get_uleb(r);
 			continue;
 		case DW_CFA_restore_extended: case DW_CFA_undefined: case DW_CFA_same_value:
 		case DW_CFA_GNU_args_size:
-			rd_uleb(r);
+			get_uleb(r);
 			continue;
 		case DW_CFA_offset_extended_sf: case DW_CFA_val_offset_sf:
-			rd_uleb(r);
-			rd_sleb(r);
+			get_uleb(r);
+			get_sleb(r);
 			continue;
 		case DW_CFA_expression: case DW_CFA_val_expression: {
 			uint64_t n;
 
-			rd_uleb(r);
-			n = rd_uleb(r);
+			get_uleb(r);
+			n = get_uleb(r);
 			if (n > (uint64_t)(r->end - r->p))
 				return 0;
 			r->p += n;
@@ -289,21 +233,21 @@ static int run(struct rd *r, const struct cie *c, uint64_t *loc, uint64_t pc, ui
 			*cfa_off = (int64_t)saved[depth][1];
 			continue;
 		case DW_CFA_def_cfa:
-			*reg = rd_uleb(r);
-			*cfa_off = (int64_t)rd_uleb(r);
+			*reg = get_uleb(r);
+			*cfa_off = (int64_t)get_uleb(r);
 			continue;
 		case DW_CFA_def_cfa_sf:
-			*reg = rd_uleb(r);
-			*cfa_off = rd_sleb(r) * c->data_align;
+			*reg = get_uleb(r);
+			*cfa_off = get_sleb(r) * c->data_align;
 			continue;
 		case DW_CFA_def_cfa_register:
-			*reg = rd_uleb(r);
+			*reg = get_uleb(r);
 			continue;
 		case DW_CFA_def_cfa_offset:
-			*cfa_off = (int64_t)rd_uleb(r);
+			*cfa_off = (int64_t)get_uleb(r);
 			continue;
 		case DW_CFA_def_cfa_offset_sf:
-			*cfa_off = rd_sleb(r) * c->data_align;
+			*cfa_off = get_sleb(r) * c->data_align;
 			continue;
 		default:	/* set_loc, def_cfa_expression, vendors' */
 			return 0;
@@ -321,7 +265,7 @@ int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
 	struct cfa_table *t = table_of(f);
 	const struct dw_fde *v = f->fdes;
 	size_t lo = 0, hi = f->nfdes;
-	struct rd r;
+	struct cursor r;
 	struct cie cie;
 	uint64_t id, next, loc, creg = UINT64_MAX, cie_off;
 	int64_t coff = 0;
@@ -342,8 +286,8 @@ int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
 	cie_off = id;
 	if (!read_cie(t, cie_off, &cie))
 		return 0;
-	loc = rd_n(&r, cie.addr_size);
-	rd_n(&r, cie.addr_size);
+	loc = get_n(&r, cie.addr_size);
+	get_n(&r, cie.addr_size);
 	/* the CIE's instructions set the rule the FDE's start from */
 	if (!run(&cie.insns, &cie, &loc, UINT64_MAX, &creg, &coff) ||
 	    !run(&r, &cie, &loc, pc, &creg, &coff) || creg == UINT64_MAX || creg > 0xffff)

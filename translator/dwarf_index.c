@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <gelf.h>
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
@@ -60,8 +61,6 @@ const char *dwarf_build_id(Elf *elf)
 
 /* ---- the image: records and their strings, as the cache file holds
  * them (after a header), sorted by name then address ---- */
-
-static char *map_file(const char *path, size_t *size);
 
 /* Pointers to numbers, by open addressing, in bigmem. */
 struct ptrmap {
@@ -319,21 +318,6 @@ static void sort_entries(const struct vec *list, const struct rec *r, uint32_t *
 		perm[i] = v[i].id;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w <= 0)
-			return 0;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 1;
-}
-
 /* Into the cache file path, mapped back (or, path NULL or it cannot be
  * written, into memory): the image.  After the records come the CUs'
  * offsets, .debug_frame's FDEs by address, then the strings. */
@@ -364,22 +348,17 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 	       sizeof(hdr));
 	*size = head + n * sizeof(*r) + ncus * sizeof(*cu) + nfdes * sizeof(*fdes) + tab.text.len;
 	if (path) {
-		char *tmp = ar_printf("%s.%d", path, (int)getpid());
-		int fd, ok;
+		struct iovec parts[] = {
+			{ DWIDX_MAGIC, 8 },
+			{ hdr, sizeof(hdr) },
+			{ sorted, n * sizeof(*r) },
+			{ cu, ncus * sizeof(*cu) },
+			{ fdes, nfdes * sizeof(*fdes) },
+			{ tab.text.s, tab.text.len },
+		};
 
-		cache_make_dirs(path);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			ok = write_all(fd, DWIDX_MAGIC, 8) && write_all(fd, hdr, sizeof(hdr)) &&
-			     write_all(fd, sorted, n * sizeof(*r)) &&
-			     write_all(fd, cu, ncus * sizeof(*cu)) &&
-			     write_all(fd, fdes, nfdes * sizeof(*fdes)) &&
-			     write_all(fd, tab.text.s, tab.text.len);
-			if ((close(fd) == 0) & ok && !rename(tmp, path))
-				img = map_file(path, size);
-			else
-				unlink(tmp);
-		}
+		if (cache_save(path, parts, (int)(sizeof(parts) / sizeof(parts[0]))))
+			img = cache_map(path, size);
 	}
 	if (!img) {
 		img = xmalloc(*size + 1);
@@ -470,27 +449,6 @@ const struct dw_entry *dwarf_function_at(struct dwarf_file *f, uint64_t pc)
 		    (best < 0 || r[i].lowpc > r[best].lowpc))
 			best = i;
 	return best < 0 ? NULL : dwarf_entry(f, best);
-}
-
-/* The cache file, mapped: only the pages lookups touch are read. */
-static char *map_file(const char *path, size_t *size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *p;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || st.st_size <= 0) {
-		close(fd);
-		return NULL;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return NULL;
-	*size = (size_t)st.st_size;
-	return p;
 }
 
 static int is_relocatable(Elf *elf)
@@ -602,7 +560,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 	}
 	{
 		size_t size = 0;
-		char *img = cpath ? map_file(cpath, &size) : NULL;
+		char *img = cpath ? cache_map(cpath, &size) : NULL;
 
 		if (img && use_image(f, img, size)) {
 			f->from_cache = 1;
@@ -755,26 +713,15 @@ static const struct dw_body *body_of(struct dwarf_file *f, uint64_t cu)
 
 	if (b)
 		return b;
-	blk = path ? map_file(path, &size) : NULL;
+	blk = path ? cache_map(path, &size) : NULL;
 	if (!blk || !body_block(blk, size, &got) || got != cu) {
 		if (blk)
 			munmap(blk, size);
 		blk = scan_body(f, cu, &size);
 		if (!blk)
 			return &none;
-		if (path) {
-			char *tmp = ar_printf("%s.%d", path, (int)getpid());
-			int fd;
-
-			cache_make_dirs(tmp);
-			fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-			if (fd >= 0) {
-				int ok = write_all(fd, blk, size);
-
-				if (!((close(fd) == 0) & ok) || rename(tmp, path))
-					unlink(tmp);
-			}
-		}
+		if (path)
+			cache_save(path, &(struct iovec){ blk, size }, 1);
 	}
 	if (!body_block(blk, size, &got))
 		return &none;

@@ -19,6 +19,7 @@
  * DW_AT_entry_pc, DW_AT_low_pc or the first of DW_AT_ranges.
  */
 #include "dw.h"
+#include "dw_read.h"
 #include "bigmem.h"
 #include "elab.h"
 
@@ -30,76 +31,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-struct cursor {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static uint64_t get_n(struct cursor *c, int n)
-{
-	uint64_t v = 0;
-
-	if (c->end - c->p < n) {
-		c->bad = 1;
-		c->p = c->end;
-		return 0;
-	}
-	for (int i = 0; i < n; i++)
-		v |= (uint64_t)c->p[i] << (8 * i);
-	c->p += n;
-	return v;
-}
-
-static uint64_t get_uleb(struct cursor *c)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	if (c->p < c->end && *c->p < 0x80)	/* most: one byte */
-		return *c->p++;
-
-	while (c->p < c->end) {
-		unsigned char b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = 1;
-	return v;
-}
-
-static int64_t get_sleb(struct cursor *c)
-{
-	int64_t v = 0;
-	int shift = 0;
-	unsigned char b = 0;
-
-	while (c->p < c->end) {
-		b = *c->p++;
-		if (shift < 64)
-			v |= (int64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	if (shift < 64 && (b & 0x40))
-		v |= -((int64_t)1 << shift);
-	return v;
-}
-
-static void skip(struct cursor *c, uint64_t n)
-{
-	if ((uint64_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		c->p = c->end;
-	} else {
-		c->p += n;
-	}
-}
 
 struct sec {
 	const unsigned char *d;

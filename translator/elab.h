@@ -173,6 +173,9 @@ int ksyms_exported(const struct ksyms *k, const char *name);
 /* cache.c: STP_CACHE or ~/.cache/stp, NULL without either */
 const char *cache_dir(void);
 void cache_make_dirs(const char *path);
+char *cache_map(const char *path, size_t *size);
+struct iovec;
+int cache_save(const char *path, const struct iovec *parts, int n);
 
 /* modsyms.c */
 const char *modsyms_path(const struct session *s, const char *module);

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -315,38 +316,21 @@ static void use_parts(struct ksyms *k, const struct building *b)
 	k->text_size = b->tlen;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w <= 0)
-			return 0;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 1;
-}
-
 /* b's parts as an image, into the cache file path. */
 static void save_cache(const char *path, const struct building *b)
 {
-	char *tmp = ar_printf("%s.%d", path, (int)getpid());
 	struct ksyms_head h = { KSYMS_MAGIC, b->n, b->nslots, b->nby_addr, b->nexported,
 				b->tlen, 0 };
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), ok;
+	struct iovec parts[] = {
+		{ &h, sizeof(h) },
+		{ b->v, b->n * sizeof(*b->v) },
+		{ b->slots, b->nslots * sizeof(*b->slots) },
+		{ b->by_addr, b->nby_addr * sizeof(*b->by_addr) },
+		{ b->exported, b->nexported * sizeof(*b->exported) },
+		{ b->text, b->tlen },
+	};
 
-	if (fd < 0)
-		return;
-	ok = write_all(fd, &h, sizeof(h)) && write_all(fd, b->v, b->n * sizeof(*b->v)) &&
-	     write_all(fd, b->slots, b->nslots * sizeof(*b->slots)) &&
-	     write_all(fd, b->by_addr, b->nby_addr * sizeof(*b->by_addr)) &&
-	     write_all(fd, b->exported, b->nexported * sizeof(*b->exported)) &&
-	     write_all(fd, b->text, b->tlen);
-	if (!((close(fd) == 0) & ok) || rename(tmp, path))
-		unlink(tmp);
+	cache_save(path, parts, (int)(sizeof(parts) / sizeof(parts[0])));
 }
 
 /* Use an image (kept: the symbols point into it); 0 if it is not a
@@ -394,27 +378,6 @@ static const char *cache_path(const char *map, const struct stat *st)
 			 (unsigned long long)st->st_mtime);
 }
 
-/* A file, mapped (read only; NULL when it cannot be). */
-static char *map_file(const char *path, size_t *size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *p;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || st.st_size <= 0) {
-		close(fd);
-		return NULL;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return NULL;
-	*size = (size_t)st.st_size;
-	return p;
-}
-
 struct ksyms *ksyms_load(const struct session *s, const char **why)
 {
 	const char *path = find_map(s), *cache = NULL;
@@ -425,7 +388,7 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 
 	if (path && strcmp(path, "/proc/kallsyms") && !stat(path, &st)) {
 		cache = cache_path(path, &st);
-		img = cache ? map_file(cache, &size) : NULL;
+		img = cache ? cache_map(cache, &size) : NULL;
 		if (img && !use_image(k, img, size)) {
 			munmap(img, size);
 			img = NULL;
@@ -436,7 +399,7 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 		int ok;
 
 		/* /proc/kallsyms has no size to map: read */
-		text = !path ? NULL : strcmp(path, "/proc/kallsyms") ? map_file(path, &tsize) :
+		text = !path ? NULL : strcmp(path, "/proc/kallsyms") ? cache_map(path, &tsize) :
 		       util_read_file(path, &tsize);
 		if (!text) {
 			*why = ar_printf("no symbol table for kernel %s: looked for "
@@ -456,10 +419,8 @@ struct ksyms *ksyms_load(const struct session *s, const char **why)
 			return NULL;
 		}
 		use_parts(k, b);
-		if (cache) {
-			cache_make_dirs(cache);
+		if (cache)
 			save_cache(cache, b);
-		}
 	}
 	k->path = path;
 	return k;
