@@ -16,11 +16,17 @@ int bigmem_init(struct bigmem *m, size_t cap)
 
 	memset(m, 0, sizeof(*m));
 	cap = (cap + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	/* reserved, not committed: the kernel backs what is touched */
-	p = mmap(NULL, cap + HUGE_PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return 0;
+	/* reserved, not committed: the kernel backs what is touched (where
+	 * overcommit is off, a smaller reservation may still be had) */
+	for (;;) {
+		p = mmap(NULL, cap + HUGE_PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p != MAP_FAILED)
+			break;
+		if (cap <= 8 * HUGE_PAGE)
+			return 0;
+		cap = (cap / 2 + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	}
 	/* huge pages start on a 2 MB boundary */
 	extra = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
 	if (extra)

@@ -71,6 +71,8 @@ struct dwarf_file {
 	const char *dstr;	/* .debug_str, where most names are */
 	size_t dstr_size;
 	struct pmap views;	/* CU offset + 1 -> Dwarf * of that CU alone */
+	struct pmap views_used;	/* Dwarf * read since the last release */
+	struct vec views_to_release;	/* their Elf handles */
 	/* inlined copies, found a CU at a time as a lookup wants them:
 	 * CU offset + 1 -> struct dw_body *; and the file that keeps them */
 	struct pmap bodies;

@@ -568,6 +568,8 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 			struct vec list = { 0 }, cus = { 0 };
 			struct bigmem mem;
 			int cross_refs = 0;
+			const char *info;
+			size_t info_size;
 
 			if (img)
 				munmap(img, size);
@@ -575,7 +577,9 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 			 * is the new one's to find again */
 			if (f->bodies_path)
 				remove_dir(f->bodies_path);
-			if (!bigmem_init(&mem, (size_t)1 << 32) ||
+			/* the entries take a fraction of .debug_info's size */
+			dwarf_section(f, ".debug_info", &info, &info_size);
+			if (!bigmem_init(&mem, 2 * info_size + ((size_t)64 << 20)) ||
 			    !dwarf_scan(f, &list, &mem, &cus, &cross_refs)) {
 				bigmem_free(&mem);
 				*why = ar_printf("cannot read the DWARF of %s (an unsupported form or a "
@@ -680,7 +684,7 @@ static char *scan_body(struct dwarf_file *f, uint64_t cu, size_t *size)
 	char *blk;
 
 	/* the scans of one file share their memory, one at a time */
-	if (!f->body_mem.base && !bigmem_init(&f->body_mem, (size_t)1 << 30))
+	if (!f->body_mem.base && !bigmem_init(&f->body_mem, (size_t)256 << 20))
 		return NULL;
 	bigmem_reset(&f->body_mem);
 	/* a CU that cannot be read has no copies to offer */
@@ -839,8 +843,14 @@ Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
 	uint64_t cu = cu_of(f, off);
 	Dwarf *view = view_of(f, cu);
 
-	if (view)
+	if (view) {
+		/* its pages are given back with the file's (dwarf_release) */
+		if (!pmap_get(&f->views_used, view)) {
+			pmap_put(&f->views_used, view, (void *)1);
+			vec_push(&f->views_to_release, dwarf_getelf(view));
+		}
 		return dwarf_offdie(view, off - cu, out);
+	}
 	while (f->walked <= off &&
 	       dwarf_nextcu(f->dw, f->walked, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (next > off || ++n % 64 == 0) {
@@ -856,15 +866,20 @@ Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
 	return dwarf_offdie(f->dw, off, out);
 }
 
-/* madvise() over the whole mapped file. */
-void dwarf_advise(struct dwarf_file *f, int how)
+static void advise_elf(Elf *elf, int how)
 {
 	size_t size;
-	char *base = elf_rawfile(f->elf, &size);
+	char *base = elf_rawfile(elf, &size);
 	long page = sysconf(_SC_PAGESIZE);
 
 	if (base && page > 0 && !((uintptr_t)base % (uintptr_t)page))
 		madvise(base, size, how);
+}
+
+/* madvise() over the whole mapped file. */
+void dwarf_advise(struct dwarf_file *f, int how)
+{
+	advise_elf(f->elf, how);
 }
 
 /* Give back the file pages reading the DWARF mapped: they are the
@@ -872,8 +887,16 @@ void dwarf_advise(struct dwarf_file *f, int how)
  * size while mapped.  Not a module's: relocating it wrote to them. */
 void dwarf_release(struct dwarf_file *f)
 {
-	if (!f->relocated)
-		dwarf_advise(f, MADV_DONTNEED);
+	if (f->relocated)
+		return;
+	dwarf_advise(f, MADV_DONTNEED);
+	/* and each view's mapping read since the last time */
+	for (int i = 0; i < f->views_to_release.len; i++)
+		advise_elf(f->views_to_release.v[i], MADV_DONTNEED);
+	f->views_to_release.len = 0;
+	free(f->views_used.keys);
+	free(f->views_used.vals);
+	memset(&f->views_used, 0, sizeof(f->views_used));
 }
 
 const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name)

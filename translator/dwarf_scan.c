@@ -790,8 +790,7 @@ static int is_type_tag(uint32_t tag)
  * is not ahead in this CU (then the children are walked). */
 static int to_sibling(struct scan *sc, struct cursor *c, uint64_t to)
 {
-	if (!to || sc->cu_off + to >= sc->cu_end ||
-	    sc->info.d + sc->cu_off + to <= c->p)
+	if (!to || to >= sc->cu_end - sc->cu_off || sc->info.d + sc->cu_off + to <= c->p)
 		return 0;
 	c->p = sc->info.d + sc->cu_off + to;
 	return 1;
