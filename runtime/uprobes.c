@@ -108,13 +108,107 @@ static int stp_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs
 	return 0;
 }
 
+/*
+ * @entry in a process(...).return probe: the entry probe's saves go to
+ * a slot of the probe's, found again at the return by the thread and
+ * the stack pointer (uprobes keep no per-call data before 6.13).  When
+ * all slots are taken, the oldest call's goes (a call that never
+ * returned: longjmp, exit).
+ */
+/* A DWARF register of x86-64 in regs (0 for one not kept there). */
+static unsigned long stp_dwarf_reg(const struct pt_regs *regs, int r)
+{
+	switch (r) {
+	case 0: return regs->ax;
+	case 1: return regs->dx;
+	case 2: return regs->cx;
+	case 3: return regs->bx;
+	case 4: return regs->si;
+	case 5: return regs->di;
+	case 6: return regs->bp;
+	case 7: return regs->sp;
+	case 8: return regs->r8;
+	case 9: return regs->r9;
+	case 10: return regs->r10;
+	case 11: return regs->r11;
+	case 12: return regs->r12;
+	case 13: return regs->r13;
+	case 14: return regs->r14;
+	case 15: return regs->r15;
+	default: return 0;
+	}
+}
+
+static int stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
+			       STP_UPROBE_DATA)
+{
+	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, entry_uc);
+	/* where the call's return address is: the CFA's word below */
+	unsigned long sp = stp_dwarf_reg(regs, u->entry_cfa_reg) + u->entry_cfa_off -
+			   sizeof(long);
+	unsigned long flags;
+	int i, slot = 0;
+
+	if (!stp_uprobe_wanted(u))
+		return 0;
+	spin_lock_irqsave(&u->calls_lock, flags);
+	for (i = 0; i < STP_UCALLS; i++) {
+		if (!u->calls[i].tid) {
+			slot = i;
+			break;
+		}
+		if (u->calls[i].age < u->calls[slot].age)
+			slot = i;
+	}
+	u->calls[slot].tid = current->pid;
+	u->calls[slot].sp = sp;
+	u->calls[slot].age = ++u->age;
+	spin_unlock_irqrestore(&u->calls_lock, flags);
+	/* as with kretprobes: an error here drops this call's return */
+	if (stp_run_probe(u->entry, regs, u->saves + slot * u->entry_size)) {
+		spin_lock_irqsave(&u->calls_lock, flags);
+		u->calls[slot].tid = 0;
+		spin_unlock_irqrestore(&u->calls_lock, flags);
+	}
+	return 0;
+}
+
+/* The slot of the call returning now (its return address popped), or -1. */
+static int stp_ucall_of(struct stp_uprobe *u, struct pt_regs *regs)
+{
+	unsigned long sp = regs->sp - sizeof(long);
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&u->calls_lock, flags);
+	for (i = 0; i < STP_UCALLS; i++)
+		if (u->calls[i].tid == current->pid && u->calls[i].sp == sp)
+			break;
+	spin_unlock_irqrestore(&u->calls_lock, flags);
+	return i < STP_UCALLS ? i : -1;
+}
+
 static int stp_uretprobe_hit(struct uprobe_consumer *uc, unsigned long func,
 			     struct pt_regs *regs STP_UPROBE_DATA)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
+	unsigned long flags;
+	int slot;
 
-	if (stp_uprobe_wanted(u))
+	if (!stp_uprobe_wanted(u))
+		return 0;
+	if (!u->entry) {
 		stp_run_probe(u->probe, regs, NULL);
+		return 0;
+	}
+	/* no saves (the session started inside the call): no return probe */
+	slot = stp_ucall_of(u, regs);
+	if (slot < 0)
+		return 0;
+	stp_run_probe(u->probe, regs, u->saves + slot * u->entry_size);
+	spin_lock_irqsave(&u->calls_lock, flags);
+	u->calls[slot].tid = 0;
+	spin_unlock_irqrestore(&u->calls_lock, flags);
 	return 0;
 }
 
@@ -138,6 +232,19 @@ static int stp_uprobe_arm(struct stp_uprobe *u, const char **what)
 	}
 	*what = NULL;
 	memset(&u->uc, 0, sizeof(u->uc));
+	if (u->is_return && u->entry) {
+		spin_lock_init(&u->calls_lock);
+		u->calls = kcalloc(STP_UCALLS, sizeof(*u->calls), GFP_KERNEL);
+		u->saves = kcalloc(STP_UCALLS, u->entry_size, GFP_KERNEL);
+		if (!u->calls || !u->saves)
+			return -ENOMEM;
+		memset(&u->entry_uc, 0, sizeof(u->entry_uc));
+		u->entry_uc.handler = stp_uretprobe_entry;
+		rc = stp_uprobe_register(u->inode, u->entry_offset, &u->entry_uc, &u->entry_up);
+		if (rc)
+			return rc;
+		u->entry_registered = 1;
+	}
 	if (u->is_return)
 		u->uc.ret_handler = stp_uretprobe_hit;
 	else
@@ -155,6 +262,11 @@ static void stp_uprobes_disarm(void)
 	for (i = 0; i < STP_NUPROBES; i++) {
 		struct stp_uprobe *u = &stp_uprobes[i];
 
+		if (u->entry_registered) {
+			stp_uprobe_unregister(u->inode, u->entry_offset, &u->entry_uc, u->entry_up);
+			u->entry_registered = 0;
+			any = 1;
+		}
 		if (!u->registered)
 			continue;
 		stp_uprobe_unregister(u->inode, u->offset, &u->uc, u->up);
@@ -167,6 +279,10 @@ static void stp_uprobes_disarm(void)
 	for (i = 0; i < STP_NUPROBES; i++) {
 		stp_iput(&stp_uprobes[i].inode);
 		stp_iput(&stp_uprobes[i].exe_inode);
+		kfree(stp_uprobes[i].calls);
+		kfree(stp_uprobes[i].saves);
+		stp_uprobes[i].calls = NULL;
+		stp_uprobes[i].saves = NULL;
 	}
 }
 

@@ -7,10 +7,25 @@
 #define STP_UPROBES_H
 
 #include <linux/fs.h>
+#include <linux/spinlock.h>
 #include <linux/uprobes.h>
+
+/* A call a return probe with @entry waits for the return of. */
+struct stp_ucall {
+	pid_t tid;			/* 0: a free slot */
+	unsigned long sp;		/* at entry: where the return address is */
+	u64 age;
+};
+
+#define STP_UCALLS 64			/* calls in flight, per probe */
 
 struct stp_uprobe {
 	const struct stp_probe *probe;
+	const struct stp_probe *entry;	/* a return probe's @entry saves, or NULL */
+	int entry_size;			/* bytes they take per call */
+	loff_t entry_offset;		/* where they are made (past the prologue) */
+	int entry_cfa_reg;		/* the CFA there: a DWARF register */
+	long entry_cfa_off;		/* plus this */
 	const char *path;		/* the file, on the target */
 	const char *exe;		/* .library(): fires only in processes
 					 * of this program; else NULL */
@@ -23,6 +38,14 @@ struct stp_uprobe {
 	struct uprobe *up;		/* uprobe_register()'s, 6.12 on */
 	struct uprobe_consumer uc;
 	int registered;
+	/* with entry: its own uprobe, the calls in flight and their saves */
+	struct uprobe_consumer entry_uc;
+	struct uprobe *entry_up;
+	int entry_registered;
+	spinlock_t calls_lock;
+	struct stp_ucall *calls;	/* STP_UCALLS */
+	char *saves;			/* STP_UCALLS * entry_size */
+	u64 age;
 };
 
 struct stp_procprobe {

@@ -136,6 +136,8 @@ int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct b
 /* dwarf_cfa.c: the CFA at pc as register + offset, from .debug_frame
  * and f->fdes; 0 when that does not say it so simply (libdw's CFI may). */
 int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off);
+/* The same from .debug_frame, else libdw's CFI (.eh_frame). */
+int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off);
 /* .debug_frame's FDEs by address (in m), for the index. */
 size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out);
 

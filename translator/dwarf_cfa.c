@@ -296,3 +296,24 @@ int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
 	*off = coff;
 	return 1;
 }
+
+int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Op *ops;
+	size_t n;
+	int ok;
+
+	if (dwarf_cfa(f, pc, reg, off))
+		return 1;
+	/* .eh_frame (a program's), through libdw */
+	if (!f->cfi || dwarf_cfi_addrframe(f->cfi, pc, &frame))
+		return 0;
+	ok = !dwarf_frame_cfa(frame, &ops, &n) && n == 1 && ops[0].atom == DW_OP_bregx;
+	if (ok) {
+		*reg = (unsigned)ops[0].number;
+		*off = (int64_t)ops[0].number2;
+	}
+	free(frame);
+	return ok;
+}

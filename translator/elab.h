@@ -105,6 +105,12 @@ struct derived_probe {
 	/* uprobes: */
 	const char *path;		/* the program or library */
 	uint64_t file_offset;		/* of pc in that file */
+	/* a .return's @entry: where its saves are made (past the
+	 * prologue, where -O0 code's parameters are in place), and the
+	 * CFA there as register + offset, to know the call by */
+	uint64_t entry_offset;
+	unsigned entry_cfa_reg;
+	int64_t entry_cfa_off;
 	int process_end;		/* PF_PROCESS: .end, else .begin */
 	const char *exe;		/* .library(): fires in processes of
 					 * this program only; else NULL */

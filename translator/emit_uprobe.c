@@ -28,14 +28,18 @@ void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
 		m->nprocs++;
 		return;
 	}
-	/* uprobes keep no per-call data for a return probe's @entry */
-	if (d->is_return && m->entries.len)
-		em_error(&((struct node *)m->entries.v[0])->loc,
-			 "@entry is not supported in process(...).return probes");
 	sb_printf(&m->uprobes, "\t{ .probe = &stp_probe_%d, .path = %s, .exe = %s, "
-		  ".offset = 0x%llx, .is_return = %d, .required = %d },\n",
+		  ".offset = 0x%llx, .is_return = %d, .required = %d",
 		  idx, em_cstr_raw(d->path), d->exe ? em_cstr_raw(d->exe) : "NULL",
 		  (unsigned long long)d->file_offset, d->is_return, required);
+	/* a return probe's @entry: saved at the call, per call (runtime) */
+	if (d->is_return && m->entries.len)
+		sb_printf(&m->uprobes, ", .entry = &stp_probe_%d_entry, "
+			  ".entry_size = sizeof(struct p%d_entry), .entry_offset = 0x%llx, "
+			  ".entry_cfa_reg = %u, .entry_cfa_off = %lld", idx, idx,
+			  (unsigned long long)d->entry_offset, d->entry_cfa_reg,
+			  (long long)d->entry_cfa_off);
+	sb_puts(&m->uprobes, " },\n");
 	m->nuprobes++;
 }
 

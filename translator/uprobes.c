@@ -558,6 +558,27 @@ static struct derived_probe *templ(struct ctx *x, struct ufile *f, const char *f
 	return t;
 }
 
+/*
+ * Where a return probe's @entry is evaluated: past the prologue, as a
+ * .function probe would be (unoptimized code keeps its parameters in
+ * the frame, set up there), with the CFA there to find the call by at
+ * its return; else at the entry, as the return probe is.
+ */
+static void entry_site(struct ufile *f, const struct dw_point *pt, struct derived_probe *t)
+{
+	uint64_t pc = dwarf_prologue_end(f->dwf, pt->fn), off;
+
+	t->entry_pc = pt->fn->lowpc;
+	t->entry_offset = t->file_offset;
+	t->entry_cfa_reg = 7;	/* %rsp + 8: nothing is pushed yet */
+	t->entry_cfa_off = 8;
+	if (pc != pt->fn->lowpc && file_offset(f->elf, pc, &off) &&
+	    dwarf_cfa_rule(f->dwf, pc, &t->entry_cfa_reg, &t->entry_cfa_off)) {
+		t->entry_pc = pc;
+		t->entry_offset = off;
+	}
+}
+
 /* .statement(ADDRESS) */
 static int address_point(struct ctx *x, struct ufile *f)
 {
@@ -623,6 +644,8 @@ static int file_points(struct ctx *x, struct ufile *f)
 		t->entry_pc = pt->entry_pc;
 		t->inlined = pt->inlined;
 		t->file_offset = off;
+		if (t->is_return)
+			entry_site(f, pt, t);
 	}
 	free(pts.v);
 	return 1;
@@ -716,6 +739,9 @@ void uprobes_copy(struct derived_probe *d, const struct derived_probe *t)
 	d->path = t->path;
 	d->exe = t->exe;
 	d->file_offset = t->file_offset;
+	d->entry_offset = t->entry_offset;
+	d->entry_cfa_reg = t->entry_cfa_reg;
+	d->entry_cfa_off = t->entry_cfa_off;
 	d->symbol = t->symbol;
 	d->module = t->module;
 	d->is_return = t->is_return;
