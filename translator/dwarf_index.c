@@ -5,9 +5,11 @@
  * name, with where it is declared.  Elaboration looks names up here
  * instead of walking the DWARF: a kernel's .debug_info is ~170 MB.
  *
- * dwarf_scan.c builds it in one pass over .debug_info, inlined copies
- * included.  It is saved under the cache directory, keyed by the
- * file's build-id, so the next run reads a few MB instead.
+ * dwarf_scan.c builds it in one pass over the CUs' own DIEs; the
+ * inlined copies inside function bodies are added a CU at a time, when
+ * a lookup names their function.  Both are saved under the cache
+ * directory, keyed by the file's build-id, so the next run maps a few
+ * MB instead.  libdw reads a DIE through a view of its CU alone.
  */
 #include "dw.h"
 #include <stdbool.h>
