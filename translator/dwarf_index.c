@@ -892,7 +892,10 @@ void dwarf_release(struct dwarf_file *f)
 	if (f->relocated)
 		return;
 	dwarf_advise(f, MADV_DONTNEED);
-	/* and each view's mapping read since the last time */
+	/* and each view's mapping read since the last time, a few at once:
+	 * each is a mapping of the whole file to go over */
+	if (f->views_to_release.len < 8)
+		return;
 	for (int i = 0; i < f->views_to_release.len; i++)
 		advise_elf(f->views_to_release.v[i], MADV_DONTNEED);
 	f->views_to_release.len = 0;
