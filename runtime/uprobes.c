@@ -115,37 +115,13 @@ static int stp_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs
  * all slots are taken, the oldest call's goes (a call that never
  * returned: longjmp, exit).
  */
-/* A DWARF register of x86-64 in regs (0 for one not kept there). */
-static unsigned long stp_dwarf_reg(const struct pt_regs *regs, int r)
-{
-	switch (r) {
-	case 0: return regs->ax;
-	case 1: return regs->dx;
-	case 2: return regs->cx;
-	case 3: return regs->bx;
-	case 4: return regs->si;
-	case 5: return regs->di;
-	case 6: return regs->bp;
-	case 7: return regs->sp;
-	case 8: return regs->r8;
-	case 9: return regs->r9;
-	case 10: return regs->r10;
-	case 11: return regs->r11;
-	case 12: return regs->r12;
-	case 13: return regs->r13;
-	case 14: return regs->r14;
-	case 15: return regs->r15;
-	default: return 0;
-	}
-}
-
 static int stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
 			       STP_UPROBE_DATA)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, entry_uc);
 	/* where the call's return address is: the CFA's word below */
-	unsigned long sp = stp_dwarf_reg(regs, u->entry_cfa_reg) + u->entry_cfa_off -
-			   sizeof(long);
+	unsigned long sp = *(const unsigned long *)((const char *)regs + u->entry_cfa_reg) +
+			   u->entry_cfa_off - sizeof(long);
 	unsigned long flags;
 	int i, slot = 0;
 

@@ -24,7 +24,8 @@ struct stp_uprobe {
 	const struct stp_probe *entry;	/* a return probe's @entry saves, or NULL */
 	int entry_size;			/* bytes they take per call */
 	loff_t entry_offset;		/* where they are made (past the prologue) */
-	int entry_cfa_reg;		/* the CFA there: a DWARF register */
+	size_t entry_cfa_reg;		/* the CFA there: a register (its offset
+					 * in struct pt_regs) */
 	long entry_cfa_off;		/* plus this */
 	const char *path;		/* the file, on the target */
 	const char *exe;		/* .library(): fires only in processes

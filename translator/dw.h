@@ -78,7 +78,6 @@ struct dwarf_file {
 	struct pmap bodies;
 	const char *bodies_path;	/* a directory: a file for each CU */
 	struct bigmem body_mem;	/* where a CU's copies are found */
-	int from_cache;
 	int relocated;		/* a module, relocated by libdwfl in memory */
 	struct Dwfl_Module *dwfl_module;	/* then its libdwfl module */
 	uint64_t walked;	/* CUs before here are known to libdw */
@@ -105,6 +104,8 @@ const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
 const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off);
 /* dwarf_offdie(), holding less of the file at once. */
 Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out);
+/* Map [p, p + n) of the mapped file in one go (MADV_POPULATE_READ). */
+void dwarf_populate(const void *p, size_t n);
 /* madvise() over the mapped file. */
 void dwarf_advise(struct dwarf_file *f, int how);
 /* Unmap the pages read so far (they stay in the page cache). */
@@ -136,8 +137,10 @@ int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct b
 /* dwarf_cfa.c: the CFA at pc as register + offset, from .debug_frame
  * and f->fdes; 0 when that does not say it so simply (libdw's CFI may). */
 int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off);
-/* The same from .debug_frame, else libdw's CFI (.eh_frame). */
-int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off);
+/* The same at a function's entry (fn_entry, 0 if not known), else from
+ * .debug_frame, else libdw's CFI (.eh_frame) when it is that simple. */
+int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, uint64_t fn_entry, unsigned *reg,
+		   int64_t *off);
 /* .debug_frame's FDEs by address (in m), for the index. */
 size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out);
 
@@ -183,6 +186,8 @@ struct node;
  * With quiet, return 0 instead of reporting (for @defined). */
 int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 		 int write, int quiet);
+/* The struct pt_regs field of DWARF register r (x86-64), or NULL. */
+const char *dwarf_regname(unsigned r);
 /* -L: " $file:struct file* $buf:char* ..." for probe d. */
 const char *dwarf_list_vars(struct elab *e, struct derived_probe *d);
 

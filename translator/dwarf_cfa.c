@@ -18,8 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 struct cfa_table {
 	const unsigned char *d;
@@ -110,22 +108,6 @@ static void sort_fdes(struct dw_fde *v, size_t n, struct bigmem *m)
 	}
 }
 
-/* Map [p, p + n) of the file at once: read page by page, each page
- * would cost a fault (the file is advised MADV_RANDOM). */
-static void populate(const void *p, size_t n)
-{
-#ifdef MADV_POPULATE_READ
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p & ~(page - 1);
-
-	if (p && n)
-		madvise((void *)lo, (uintptr_t)p + n - lo, MADV_POPULATE_READ);
-#else
-	(void)p;
-	(void)n;
-#endif
-}
-
 static struct cfa_table *table_of(struct dwarf_file *f)
 {
 	struct cfa_table *t = f->cfa_table;
@@ -148,7 +130,7 @@ size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
 	/* at least a byte and a half of .debug_frame each */
 	struct dw_fde *v = bigmem_alloc(m, (t->n / 16 + 1) * sizeof(*v));
 
-	populate(t->d, t->n);
+	dwarf_populate(t->d, t->n);
 	while (t->d && entry_at(t, off, &r, &id, &wide, &next)) {
 		if (!is_cie(id, wide)) {
 			if (id != cie_off) {
@@ -297,13 +279,21 @@ int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
 	return 1;
 }
 
-int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
+int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, uint64_t fn_entry, unsigned *reg,
+		   int64_t *off)
 {
 	Dwarf_Frame *frame;
 	Dwarf_Op *ops;
 	size_t n;
 	int ok;
 
+	/* at a function's first instruction the return address was just
+	 * pushed: %rsp + 8 (x86-64), with no CFI to search */
+	if (fn_entry && pc == fn_entry) {
+		*reg = 7;
+		*off = 8;
+		return 1;
+	}
 	if (dwarf_cfa(f, pc, reg, off))
 		return 1;
 	/* .eh_frame (a program's), through libdw */

@@ -39,11 +39,11 @@
 
 struct rec {			/* one entry in the cache file */
 	uint64_t die, lowpc, highpc;
-	uint32_t name, file;	/* offsets into the string table */
+	uint32_t name, file;	/* in .debug_str, or (OWN_TEXT) the index's
+				 * own strings; UINT32_MAX: none */
 	int32_t line;
 	uint8_t kind, external, pad[2];
 };
-
 
 const char *dwarf_build_id(Elf *elf)
 {
@@ -64,50 +64,6 @@ const char *dwarf_build_id(Elf *elf)
 /* ---- the image: records and their strings, as the cache file holds
  * them (after a header), sorted by name then address ---- */
 
-/* Pointers to numbers, by open addressing, in bigmem. */
-struct ptrmap {
-	struct bigmem *m;
-	const char **keys;
-	uint32_t *vals;
-	size_t mask, count;
-};
-
-static void ptrmap_init(struct ptrmap *p, struct bigmem *m, size_t n)
-{
-	size_t slots = 1024;
-
-	while (slots < 2 * n)
-		slots *= 2;
-	p->m = m;
-	p->mask = slots - 1;
-	p->count = 0;
-	p->keys = bigmem_zalloc(m, slots * sizeof(*p->keys));
-	p->vals = bigmem_zalloc(m, slots * sizeof(*p->vals));
-}
-
-/* The slot of key k, taken for it if new (its value 0 then). */
-static uint32_t *ptrmap_at(struct ptrmap *p, const char *k)
-{
-	size_t j;
-
-	if (2 * (p->count + 1) > p->mask + 1) {
-		struct ptrmap old = *p;
-
-		ptrmap_init(p, old.m, old.mask + 1);
-		for (size_t i = 0; i <= old.mask; i++)
-			if (old.keys[i])
-				*ptrmap_at(p, old.keys[i]) = old.vals[i];
-	}
-	j = (size_t)(((uintptr_t)k * UINT64_C(0x9E3779B97F4A7C15)) >> 20) & p->mask;
-	while (p->keys[j] && p->keys[j] != k)
-		j = (j + 1) & p->mask;
-	if (!p->keys[j]) {
-		p->keys[j] = k;
-		p->count++;
-	}
-	return &p->vals[j];
-}
-
 /*
  * Strings of the records being made.  A name in .debug_str (most are:
  * the linker merged them there) is its offset in that section, with
@@ -120,23 +76,31 @@ struct strtab {
 	const char *dstr;	/* .debug_str */
 	size_t dstr_size;
 	struct sbuf text;
-	struct ptrmap offs;	/* string -> offset in text + 1 */
+	struct pmap offs;	/* string -> offset in text + 1 */
 };
 
 static uint32_t str_off(struct strtab *t, const char *s)
 {
-	uint32_t *v;
+	uintptr_t v;
 
 	if (!s)
 		return UINT32_MAX;
 	if (s >= t->dstr && s < t->dstr + t->dstr_size)
 		return (uint32_t)(s - t->dstr);
-	v = ptrmap_at(&t->offs, s);
-	if (!*v) {
-		*v = (uint32_t)t->text.len + 1;
+	v = (uintptr_t)pmap_get(&t->offs, s);
+	if (!v) {
+		v = t->text.len + 1;
+		pmap_put(&t->offs, s, (void *)v);
 		sb_putn(&t->text, s, strlen(s) + 1);
 	}
-	return (*v - 1) | OWN_TEXT;
+	return (uint32_t)(v - 1) | OWN_TEXT;
+}
+
+static void strtab_free(struct strtab *t)
+{
+	free(t->text.s);
+	free(t->offs.keys);
+	free(t->offs.vals);
 }
 
 /* A record's string: in .debug_str or the index's text. */
@@ -151,19 +115,18 @@ static const char *str_at(const char *dstr, size_t dstr_size, const char *text, 
 	return off < dstr_size && memchr(dstr + off, 0, dstr_size - off) ? dstr + off : "";
 }
 
-/* Records for entries from .. list->len (in m), their strings into t. */
-static struct rec *to_recs(const struct dwarf_file *f, const struct vec *list, int from,
-			   struct bigmem *m, struct strtab *t)
+/* Records for the entries of list (in m), their strings into t. */
+static struct rec *to_recs(const struct dwarf_file *f, const struct vec *list, struct bigmem *m,
+			   struct strtab *t)
 {
-	size_t n = (size_t)(list->len - from);
+	size_t n = (size_t)list->len;
 	struct rec *r = bigmem_alloc(m, (n + 1) * sizeof(*r));
 
 	memset(t, 0, sizeof(*t));
 	t->dstr = f->dstr;
 	t->dstr_size = f->dstr_size;
-	ptrmap_init(&t->offs, m, 4096);
 	for (size_t i = 0; i < n; i++) {
-		const struct dw_entry *e = list->v[from + (int)i];
+		const struct dw_entry *e = list->v[i];
 
 		r[i] = (struct rec){
 			.die = e->die, .lowpc = e->lowpc, .highpc = e->highpc,
@@ -177,19 +140,6 @@ static struct rec *to_recs(const struct dwarf_file *f, const struct vec *list, i
 static const struct rec *sort_recs;
 static const char *const *sort_names;
 
-/* By name, then address, then DIE. */
-static int cmp_ix(const void *pa, const void *pb)
-{
-	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
-	const struct rec *a = &sort_recs[ia], *b = &sort_recs[ib];
-	int c = sort_names[ia] == sort_names[ib] ? 0 : strcmp(sort_names[ia], sort_names[ib]);
-
-	if (c)
-		return c;
-	if (a->lowpc != b->lowpc)
-		return a->lowpc < b->lowpc ? -1 : 1;
-	return a->die < b->die ? -1 : a->die > b->die;
-}
 
 /* A name's first 8 bytes as a number that orders like strcmp. */
 static uint64_t name_key(const char *s)
@@ -202,6 +152,7 @@ static uint64_t name_key(const char *s)
 	return i ? k << (8 * (8 - i)) : 0;
 }
 
+/* Records (by index) of one name: by address, then DIE. */
 static int cmp_addr_die(const void *pa, const void *pb)
 {
 	const struct rec *a = &sort_recs[*(const uint32_t *)pa], *b = &sort_recs[*(const uint32_t *)pb];
@@ -209,6 +160,15 @@ static int cmp_addr_die(const void *pa, const void *pb)
 	if (a->lowpc != b->lowpc)
 		return a->lowpc < b->lowpc ? -1 : 1;
 	return a->die < b->die ? -1 : a->die > b->die;
+}
+
+/* By name, then address, then DIE. */
+static int cmp_ix(const void *pa, const void *pb)
+{
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	int c = sort_names[ia] == sort_names[ib] ? 0 : strcmp(sort_names[ia], sort_names[ib]);
+
+	return c ? c : cmp_addr_die(pa, pb);
 }
 
 struct keyed {
@@ -262,12 +222,6 @@ static void sort_run(struct keyed *v, size_t n, size_t depth, struct keyed *tmp,
 	}
 }
 
-/*
- * The order of the entries by name, then address, then DIE: by the
- * names' bytes, 8 at a time a byte at a time (radix), and what is left
- * few by comparison.  A kernel has some 200,000; qsort by strcmp alone
- * took 50 ms.
- */
 /* A half of the names, sorted by a thread of its own. */
 struct half {
 	struct keyed *v, *tmp;
@@ -283,6 +237,12 @@ static void *sort_half(void *arg)
 	return NULL;
 }
 
+/*
+ * The order of the entries by name, then address, then DIE, into perm:
+ * by the names' bytes, 8 at a time a byte at a time (radix), and what
+ * is left few by comparison.  A kernel has some 200,000; qsort by
+ * strcmp alone took 50 ms.
+ */
 static void sort_entries(const struct vec *list, const struct rec *r, uint32_t *perm,
 			 struct bigmem *m)
 {
@@ -337,7 +297,7 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 	uint32_t hdr[6];
 	char *img = NULL;
 
-	r = to_recs(f, list, 0, m, &tab);
+	r = to_recs(f, list, m, &tab);
 	sort_entries(list, r, perm, m);
 	sorted = bigmem_alloc(m, (n + 1) * sizeof(*sorted));
 	for (size_t i = 0; i < n; i++)
@@ -349,7 +309,7 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 				   (uint32_t)ncus, (uint32_t)cross_refs, (uint32_t)nfdes },
 	       sizeof(hdr));
 	*size = head + n * sizeof(*r) + ncus * sizeof(*cu) + nfdes * sizeof(*fdes) + tab.text.len;
-	if (path) {
+	{
 		struct iovec parts[] = {
 			{ DWIDX_MAGIC, 8 },
 			{ hdr, sizeof(hdr) },
@@ -358,21 +318,21 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 			{ fdes, nfdes * sizeof(*fdes) },
 			{ tab.text.s, tab.text.len },
 		};
+		int nparts = (int)(sizeof(parts) / sizeof(parts[0]));
 
-		if (cache_save(path, parts, (int)(sizeof(parts) / sizeof(parts[0]))))
+		if (path && cache_save(path, parts, nparts))
 			img = cache_map(path, size);
+		if (!img) {	/* no cache: the image in memory */
+			char *at = img = xmalloc(*size + 1);
+
+			for (int i = 0; i < nparts; i++) {
+				if (parts[i].iov_len)
+					memcpy(at, parts[i].iov_base, parts[i].iov_len);
+				at += parts[i].iov_len;
+			}
+		}
 	}
-	if (!img) {
-		img = xmalloc(*size + 1);
-		memcpy(img, DWIDX_MAGIC, 8);
-		memcpy(img + 8, hdr, sizeof(hdr));
-		memcpy(img + head, sorted, n * sizeof(*r));
-		memcpy(img + head + n * sizeof(*r), cu, ncus * sizeof(*cu));
-		memcpy(img + head + n * sizeof(*r) + ncus * sizeof(*cu), fdes, nfdes * sizeof(*fdes));
-		if (tab.text.len)
-			memcpy(img + *size - tab.text.len, tab.text.s, tab.text.len);
-	}
-	free(tab.text.s);
+	strtab_free(&tab);
 	return img;
 }
 
@@ -564,9 +524,7 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		size_t size = 0;
 		char *img = cpath ? cache_map(cpath, &size) : NULL;
 
-		if (img && use_image(f, img, size)) {
-			f->from_cache = 1;
-		} else {
+		if (!img || !use_image(f, img, size)) {
 			struct vec list = { 0 }, cus = { 0 };
 			struct bigmem mem;
 			int cross_refs = 0;
@@ -691,7 +649,7 @@ static char *scan_body(struct dwarf_file *f, uint64_t cu, size_t *size)
 	bigmem_reset(&f->body_mem);
 	/* a CU that cannot be read has no copies to offer */
 	dwarf_scan_body(f, cu, &list, &f->body_mem);
-	r = to_recs(f, &list, 0, &f->body_mem, &tab);
+	r = to_recs(f, &list, &f->body_mem, &tab);
 	while (tab.text.len % 8)
 		sb_putn(&tab.text, "", 1);
 	h.n = (uint32_t)list.len;
@@ -702,7 +660,7 @@ static char *scan_body(struct dwarf_file *f, uint64_t cu, size_t *size)
 	memcpy(blk + sizeof(h), r, h.n * sizeof(*r));
 	if (h.tab)
 		memcpy(blk + sizeof(h) + h.n * sizeof(*r), tab.text.s, h.tab);
-	free(tab.text.s);
+	strtab_free(&tab);
 	free(list.v);
 	return blk;
 }
@@ -876,6 +834,22 @@ static void advise_elf(Elf *elf, int how)
 
 	if (base && page > 0 && !((uintptr_t)base % (uintptr_t)page))
 		madvise(base, size, how);
+}
+
+/* Map [p, p + n) of the file at once: the file is advised
+ * MADV_RANDOM, and reading it page by page costs a fault a page. */
+void dwarf_populate(const void *p, size_t n)
+{
+#ifdef MADV_POPULATE_READ
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)p & ~(page - 1);
+
+	if (p && n)
+		madvise((void *)lo, (uintptr_t)p + n - lo, MADV_POPULATE_READ);
+#else
+	(void)p;
+	(void)n;
+#endif
 }
 
 /* madvise() over the whole mapped file. */

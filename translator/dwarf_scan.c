@@ -1036,19 +1036,18 @@ static void *scan_part(void *arg)
 	struct abbrevs ab = { 0 };
 	struct attr_spec *pool = NULL;
 	size_t pool_cap = 0;
-	uint64_t off = p->from, next, last_abbrev = UINT64_MAX, kept = p->from;
+	uint64_t off = p->from, next, last_abbrev = UINT64_MAX, kept = p->from, pop = p->from;
 	int ncu = 0;
 
 	p->ok = scan_init(&sc, p->f, &p->out, p->mem);
 	sc.mode = SCAN_TOP;
 	sc.cus = &p->cus;
-	uint64_t pop = p->from;
 	while (p->ok && off + 11 <= p->to) {
 		/* mapped 4 MB at a time, ahead: a fault every 64 KB costs more */
 		if (off + (1u << 20) > pop && pop < p->to) {
 			uint64_t want = pop + (4u << 20) > p->to ? p->to : pop + (4u << 20);
-			uintptr_t lo = (uintptr_t)(sc.info.d + pop) & ~(uintptr_t)4095;
-			madvise((void *)lo, (uintptr_t)(sc.info.d + want) - lo, MADV_POPULATE_READ);
+
+			dwarf_populate(sc.info.d + pop, want - pop);
 			pop = want;
 		}
 		p->ok = scan_unit(&sc, off, &ab, &last_abbrev, &pool, &pool_cap, &next);

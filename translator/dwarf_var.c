@@ -67,6 +67,11 @@ static const char *const regname[] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip",
 };
 
+const char *dwarf_regname(unsigned r)
+{
+	return r < sizeof(regname) / sizeof(regname[0]) ? regname[r] : NULL;
+}
+
 static void fail(struct tv *t, const struct loc *l, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -92,13 +97,13 @@ static const char *tmp(struct tv *t)
 
 static const char *reg(struct tv *t, unsigned r)
 {
-	if (r >= sizeof(regname) / sizeof(regname[0])) {
+	if (!dwarf_regname(r)) {
 		fail(t, &t->n->loc, "'%s' lives in DWARF register %u, which stp does not read",
 		     t->what, r);
 		return "0";
 	}
 	t->uses_regs = 1;
-	return ar_printf("(unsigned long)regs->%s", regname[r]);
+	return ar_printf("(unsigned long)regs->%s", dwarf_regname(r));
 }
 
 /* Read size bytes at addr into a new temporary; a fault is an error. */
@@ -144,29 +149,21 @@ static int translate_pieces(struct tv *t, Dwarf_Op *ops, size_t n, struct lval *
 static int frame_cfa(struct tv *t, struct lval *out, int depth)
 {
 	Dwarf_Frame *frame;
-	Dwarf_Op *ops, at_entry = { .atom = DW_OP_breg7, .number = 8 };
+	Dwarf_Op *ops, rule;
 	Dwarf_Addr entry;
 	size_t n;
-
-	/* At a function's first instruction the return address was just
-	 * pushed: the CFA is %rsp + 8 (x86-64), with no CFI to search;
-	 * elsewhere .debug_frame's rule, read directly, or libdw's. */
 	unsigned reg;
 	int64_t off;
 
-	if (t->have_fn_scope && dwarf_entrypc(&t->fn_scope, &entry) == 0 && entry == t->pc) {
-		ops = &at_entry;
-		n = 1;
-	} else if (dwarf_cfa(t->f, t->pc, &reg, &off)) {
-		at_entry = (Dwarf_Op){ .atom = DW_OP_bregx, .number = reg, .number2 = (Dwarf_Word)off };
-		ops = &at_entry;
-		n = 1;
-	} else {
-		ops = NULL;
-	}
-	if (ops) {
-		int ok = translate_ops(t, ops, n, out, depth + 1);
+	/* a register plus an offset, as compilers say it; else libdw's
+	 * CFI, which also knows CFA expressions */
+	if (dwarf_cfa_rule(t->f, t->pc,
+			   t->have_fn_scope && dwarf_entrypc(&t->fn_scope, &entry) == 0 ? entry : 0,
+			   &reg, &off)) {
+		int ok;
 
+		rule = (Dwarf_Op){ .atom = DW_OP_bregx, .number = reg, .number2 = (Dwarf_Word)off };
+		ok = translate_ops(t, &rule, 1, out, depth + 1);
 		if (ok)
 			out->w = W_VALUE;
 		return ok;
@@ -698,11 +695,10 @@ static const char *rvalue(struct tv *t, struct lval *v, Dwarf_Die *p)
  * part that holds them all.  0 when no part does (or it is optimized
  * out).  out may be v.
  */
-static int part_of(struct tv *t, const struct lval *v, int64_t off, int size, struct lval *out)
+static int part_of(const struct lval *v, int64_t off, int size, struct lval *out)
 {
 	struct lval r = { 0 };
 
-	(void)t;
 	if (!v->npieces && v->w == W_MEM) {
 		r.w = W_MEM;
 		r.expr = ar_printf("(%s + %lld)", v->expr, (long long)off);
@@ -721,7 +717,7 @@ static int part_of(struct tv *t, const struct lval *v, int64_t off, int size, st
 			return 0;
 		r.w = v->pieces[k].w;
 		r.expr = v->pieces[k].expr;
-		return part_of(t, &r, off - v->pieces[k].off, size, out);
+		return part_of(&r, off - v->pieces[k].off, size, out);
 	}
 	*out = r;
 	return 1;
@@ -872,7 +868,7 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 				}
 			}
 			w->reg_part |= w->v.w == W_VALUE;
-			if (!part_of(t, &w->v, off, size, &w->v)) {
+			if (!part_of(&w->v, off, size, &w->v)) {
 				fail(t, &c->loc, "'%s' is in registers here, and its member '%s' is not "
 				     "wholly in one of them", t->what, c->name);
 				return 0;
@@ -1222,10 +1218,7 @@ static void pretty_members(struct tv *t, const struct lval *v, Dwarf_Die *agg, i
 			sb_printf(&t->c, "\tstp_str_append(%s, \"%s%s%s%s\");\n", out, first ? "" : ", ",
 				  mn ? "." : "", mn ? mn : "", mn ? "=" : "");
 			first = 0;
-			if (v->w == W_MEM && !v->npieces)
-				mv = (struct lval){ W_MEM, ar_printf("(%s + %llu)", v->expr,
-								     (unsigned long long)mo), NULL, 0 };
-			else if (!part_of(t, v, (int64_t)mo, byte_size(&mt) > 0 ? byte_size(&mt) : 1, &mv)) {
+			if (!part_of(v, (int64_t)mo, byte_size(&mt) > 0 ? byte_size(&mt) : 1, &mv)) {
 				sb_printf(&t->c, "\tstp_str_append(%s, \"?\");\n", out);
 				continue;
 			}

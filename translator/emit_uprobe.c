@@ -6,6 +6,7 @@
  * in each one's probe descriptor.
  */
 #include "emit.h"
+#include "dw.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,9 @@ void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
 	if (d->is_return && m->entries.len)
 		sb_printf(&m->uprobes, ", .entry = &stp_probe_%d_entry, "
 			  ".entry_size = sizeof(struct p%d_entry), .entry_offset = 0x%llx, "
-			  ".entry_cfa_reg = %u, .entry_cfa_off = %lld", idx, idx,
-			  (unsigned long long)d->entry_offset, d->entry_cfa_reg,
-			  (long long)d->entry_cfa_off);
+			  ".entry_cfa_reg = offsetof(struct pt_regs, %s), .entry_cfa_off = %lld",
+			  idx, idx, (unsigned long long)d->entry_offset,
+			  dwarf_regname(d->entry_cfa_reg), (long long)d->entry_cfa_off);
 	sb_puts(&m->uprobes, " },\n");
 	m->nuprobes++;
 }

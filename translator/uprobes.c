@@ -245,7 +245,6 @@ static int has_section(Elf *elf, const char *name)
 	return 0;
 }
 
-
 /* A -d FILE with the same build-id. */
 static const char *from_d(const struct session *s, const char *id)
 {
@@ -568,15 +567,15 @@ static void entry_site(struct ufile *f, const struct dw_point *pt, struct derive
 {
 	uint64_t pc = dwarf_prologue_end(f->dwf, pt->fn), off;
 
-	t->entry_pc = pt->fn->lowpc;
-	t->entry_offset = t->file_offset;
-	t->entry_cfa_reg = 7;	/* %rsp + 8: nothing is pushed yet */
-	t->entry_cfa_off = 8;
-	if (pc != pt->fn->lowpc && file_offset(f->elf, pc, &off) &&
-	    dwarf_cfa_rule(f->dwf, pc, &t->entry_cfa_reg, &t->entry_cfa_off)) {
-		t->entry_pc = pc;
-		t->entry_offset = off;
+	if (!file_offset(f->elf, pc, &off) ||
+	    !dwarf_cfa_rule(f->dwf, pc, pt->fn->lowpc, &t->entry_cfa_reg, &t->entry_cfa_off) ||
+	    !dwarf_regname(t->entry_cfa_reg)) {
+		pc = pt->fn->lowpc;
+		off = t->file_offset;
+		dwarf_cfa_rule(f->dwf, pc, pc, &t->entry_cfa_reg, &t->entry_cfa_off);
 	}
+	t->entry_pc = pc;
+	t->entry_offset = off;
 }
 
 /* .statement(ADDRESS) */
