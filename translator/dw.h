@@ -10,8 +10,10 @@
  *   dwarf_cfa.c    the frame address at a pc, from .debug_frame
  *   dwarf_probe.c  probe points: function patterns, source lines,
  *                  prologues, inline instances
- *   dwarf_var.c    $variables: scopes, location expressions -> C
- *   dwarf_type.c   types: members, arrays, bitfields, pretty printing
+ *   dwarf_var.c    $variables: scopes, the member chain, the generated
+ *                  function (dwarf_var.h: what the next two share with it)
+ *   dwarf_loc.c    location expressions -> C
+ *   dwarf_type.c   types, values by type, pretty printing
  */
 #ifndef STP_DW_H
 #define STP_DW_H
