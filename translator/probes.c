@@ -599,6 +599,242 @@ static int no_points_why(struct expansion *x, struct dwarf_file *f, struct probe
 	return 1;
 }
 
+/* A kernel.function/kernel.statement point, as its components say. */
+struct dw_spec {
+	const char *module;	/* module("m"), or NULL for the kernel */
+	int stmt, ret, call, inl, exported, absolute;
+	int64_t maxactive;
+	int has_addr;		/* kernel.statement(ADDRESS) */
+	uint64_t addr;
+	struct dw_pattern pat;	/* else NAME[@FILE[:LINE...]] */
+};
+
+/* Fail the expansion with an error at l. */
+static int point_error(struct expansion *x, const struct loc *l, const char *text)
+{
+	sem_error(l, "%s", text);
+	x->failed = 1;
+	return 0;
+}
+
+/* The suffixes after .function/.statement: 1, 0 after an error, -1
+ * for components that make it no such point. */
+static int dw_suffixes(struct expansion *x, struct probe_point *pp, struct dw_spec *sp)
+{
+	struct probe_comp *c = pp->comps;
+	int first = !sp->ret && !sp->call && !sp->inl;
+
+	for (int k = 2; k < pp->ncomps; k++, first = !sp->ret && !sp->call && !sp->inl) {
+		if (!sp->stmt && is(&c[k], "return") && !c[k].arg && first)
+			sp->ret = 1;
+		else if (!sp->stmt && is(&c[k], "call") && !c[k].arg && first)
+			sp->call = 1;
+		else if (!sp->stmt && is(&c[k], "inline") && !c[k].arg && first)
+			sp->inl = 1;
+		else if (!sp->stmt && is(&c[k], "exported") && !c[k].arg && !sp->exported)
+			sp->exported = 1;
+		else if (sp->stmt && is(&c[k], "absolute") && !c[k].arg && !sp->absolute)
+			sp->absolute = 1;
+		else if (sp->ret && is(&c[k], "maxactive") && !sp->maxactive) {
+			if (!num_arg(x, &c[k], &sp->maxactive, 1))
+				return 0;
+		} else
+			return -1;
+	}
+	return 1;
+}
+
+/* pp as a DWARF point, into *sp: 1, 0 after an error, -1 when pp is
+ * no such point. */
+static int dw_spec_of(struct expansion *x, struct probe_point *pp, struct dw_spec *sp)
+{
+	struct probe_comp *c = pp->comps;
+	int r;
+
+	*sp = (struct dw_spec){ 0 };
+	if (pp->ncomps < 2 || !c[1].arg)
+		return -1;
+	if (is(&c[0], "module") && c[0].arg && c[0].arg->kind == N_STR)
+		sp->module = c[0].arg->str;
+	else if (!is(&c[0], "kernel"))
+		return -1;
+	sp->stmt = is(&c[1], "statement");
+	if (!sp->stmt && !is(&c[1], "function"))
+		return -1;
+	if ((r = dw_suffixes(x, pp, sp)) <= 0)
+		return r;
+	if (c[1].arg->kind == N_NUM) {
+		if (!sp->stmt)
+			return -1;
+		sp->addr = (uint64_t)c[1].arg->num;
+		sp->has_addr = 1;
+	} else if (c[1].arg->kind != N_STR) {
+		return -1;
+	}
+	if (sp->absolute && !x->e->s->guru)
+		return point_error(x, &c[1].loc, "kernel.statement(...).absolute needs guru mode (-g)");
+	if (!sp->has_addr && !dwarf_parse_pattern(c[1].arg->str, &sp->pat))
+		return point_error(x, &c[1].arg->loc, ar_printf("'%s' is no function pattern: "
+					"NAME[@FILE[:LINE|:N-M|:*|+N]]", c[1].arg->str));
+	if (sp->stmt && !sp->has_addr && sp->pat.line_lo < 0 && !sp->pat.all_lines)
+		return point_error(x, &c[1].arg->loc, ar_printf("kernel.statement(\"%s\") needs a "
+					"line: \"func@file:N\"", c[1].arg->str));
+	return 1;
+}
+
+/* The kernel's or the module's debuginfo, into *f: 1, 0 after an
+ * error, -1 when the symbol table can do without. */
+static int dw_spec_file(struct expansion *x, struct probe_point *pp, const struct dw_spec *sp,
+			struct dwarf_file **f)
+{
+	const char *why = NULL, *path;
+
+	if (sp->module) {
+		path = dwarf_find_kernel(x->e->s, sp->module, &why);
+		/* a module's name and symbol only: its symbol table does */
+		*f = path ? dwarf_open(path, sp->module, 0, &why) : NULL;
+		if (!*f && strpbrk(sp->module, "*?["))
+			return -1;
+	} else {
+		*f = dwarf_kernel(x->e->s, &why);
+	}
+	if (!*f) {
+		/* a plain name: the symbol table (kprobes) will do */
+		if (!sp->stmt && !sp->has_addr && !sp->pat.file && !sp->inl && !sp->exported)
+			return -1;
+		return point_error(x, &pp->loc, ar_printf("%s needs the kernel's debuginfo: %s",
+							  pp_text(pp), why));
+	}
+	if (!sp->module && !need_ksyms(x, &pp->loc))
+		return 0;
+	if (sp->module && (sp->has_addr || sp->exported))
+		return point_error(x, &pp->comps[1].loc, ar_printf("%s of a module is not "
+					"supported: name its functions", sp->has_addr
+					? "a statement address" : "'.exported'"));
+	return 1;
+}
+
+/* kernel.statement(ADDRESS): one point, in the function around it
+ * (for its variables). */
+static struct dw_point *address_point(struct dwarf_file *f, uint64_t addr)
+{
+	struct dw_point *pt = ar_alloc(sizeof(*pt));
+	struct dw_entry *fe = ar_alloc(sizeof(*fe));
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Addr lo;
+	const char *name;
+	int n;
+
+	fe->name = "";
+	pt->fn = fe;
+	pt->pc = pt->entry_pc = addr;
+	if (!dwarf_addrdie(f->dw, (Dwarf_Addr)addr, &cu))
+		return pt;
+	n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes);
+	for (int i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		pt->die = dwarf_dieoffset(&scopes[i]);
+		if (dwarf_entrypc(&scopes[i], &lo) == 0)
+			pt->entry_pc = lo;
+		name = dwarf_diename(&scopes[i]);
+		fe->name = name ? intern(name, strlen(name)) : "";
+		break;
+	}
+	free(scopes);
+	return pt;
+}
+
+/* The points sp names in f, into pts: 1, 0 after an error, -1 when the
+ * symbol table may still know the name. */
+static int dw_spec_points(struct expansion *x, struct probe_point *pp, const struct dw_spec *sp,
+			  struct dwarf_file *f, struct vec *pts)
+{
+	int flags = 0;
+
+	if (sp->has_addr) {
+		vec_push(pts, address_point(f, sp->addr));
+		return 1;
+	}
+	if (sp->stmt)
+		flags |= DWP_STATEMENT;
+	if (sp->ret)
+		flags |= DWP_NO_INLINE | DWP_AT_ENTRY;
+	if (sp->call || sp->exported)
+		flags |= DWP_NO_INLINE;
+	if (sp->inl)
+		flags |= DWP_NO_CALL;
+	dwarf_points(f, &sp->pat, flags, pts);
+	if (!pts->len && !pp->optional && !strpbrk(sp->pat.name, "*?[") &&
+	    !no_points_why(x, f, pp, &sp->pat, sp->stmt, sp->ret))
+		return 0;
+	/* not in DWARF (macro-made syscall wrappers, assembly): the
+	 * symbol table may still know a plain name */
+	if (!pts->len && !sp->stmt && !sp->pat.file && !sp->inl && !sp->exported)
+		return -1;
+	return 1;
+}
+
+/* The symbol and offset a kprobe at pt takes: 1, 0 to skip the point,
+ * -1 after an error (a named function that cannot be probed). */
+static int point_symbol(struct expansion *x, struct probe_point *pp, const struct dw_spec *sp,
+			struct dwarf_file *f, const struct dw_point *pt, int npts,
+			const char **sym, unsigned long long *off)
+{
+	uint64_t o = 0;
+	enum ksym_refusal why;
+
+	if (sp->module) {
+		/* "module:function" + offset: kprobes find the module's
+		 * symbol when it is loaded */
+		*sym = dwarf_module_symbol(f, pt->pc, &o);
+		*off = o;
+		return *sym != NULL;
+	}
+	*sym = ksyms_at(x->e->ksyms, pt->pc, off);
+	why = *sym ? ksyms_refusal(x->e->ksyms, *sym) : KSYM_PROBEABLE;
+	if (*sym && why == KSYM_PROBEABLE)
+		return 1;
+	if (sp->has_addr || strpbrk(sp->pat.name, "*?[") || pp->optional || npts != 1)
+		return 0;
+	sem_error(&pp->comps[1].arg->loc, "kernel function '%s' cannot be probed: %s",
+		  pt->fn->name, !*sym ? "no symbol leads to it" : refusal_reason(why));
+	x->failed = 1;
+	return -1;
+}
+
+/* The derived probe of one point. */
+static void dw_make_probe(struct expansion *x, struct probe_point *pp, struct node *cond,
+			  const struct dw_spec *sp, struct dwarf_file *f,
+			  const struct dw_point *pt, const char *sym, unsigned long long off)
+{
+	struct probe_point *concrete = pp_join(pp, 0, pp->ncomps, NULL, NULL, 0);
+	struct node *arg = node_new(sp->has_addr ? N_NUM : N_STR, &pp->comps[1].arg->loc);
+	const char *file = pt->fn->file ? pt->fn->file : "?";
+	struct derived_probe *d;
+
+	if (sp->has_addr) {
+		arg->num = (int64_t)sp->addr;
+		arg->str = ar_printf("0x%llx", (unsigned long long)sp->addr);
+	} else {
+		arg->str = ar_printf("%s@%s:%d", pt->fn->name, file,
+				     sp->stmt ? pt->line : pt->fn->line);
+	}
+	concrete->comps[1].arg = arg;
+	d = make_probe(x, concrete, cond, PF_KPROBE);
+	d->symbol = *pt->fn->name ? pt->fn->name : sym;
+	d->kp_symbol = sym;
+	d->offset = (int64_t)off;
+	d->is_return = sp->ret;
+	d->maxactive = (int)sp->maxactive;
+	d->module = sp->module;
+	d->dwf = f;
+	d->die = pt->die;
+	d->pc = pt->pc;
+	d->entry_pc = pt->entry_pc;
+	d->inlined = pt->inlined;
+}
+
 /*
  * kernel.function(P)[.call|.exported|.inline|.return[.maxactive(N)]]
  * kernel.statement(P | ADDR)[.absolute]
@@ -607,201 +843,30 @@ static int no_points_why(struct expansion *x, struct dwarf_file *f, struct probe
  */
 static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node *cond)
 {
-	struct probe_comp *c = pp->comps;
+	struct dw_spec sp;
 	struct dwarf_file *f;
-	struct dw_pattern pat;
-	const char *why = NULL;
-	int stmt, ret = 0, call = 0, inl = 0, exported = 0, absolute = 0, flags = 0;
-	int64_t maxactive = 0;
 	struct vec pts = { 0 };
-	uint64_t addr = 0;
-	int has_addr = 0;
-	int made = 0;
-	const char *module = NULL;
+	int made = 0, r;
 
-	if (pp->ncomps < 2 || !c[1].arg)
-		return -1;
-	if (is(&c[0], "module") && c[0].arg && c[0].arg->kind == N_STR)
-		module = c[0].arg->str;
-	else if (!is(&c[0], "kernel"))
-		return -1;
-	stmt = is(&c[1], "statement");
-	if (!stmt && !is(&c[1], "function"))
-		return -1;
-	for (int k = 2; k < pp->ncomps; k++) {
-		if (!stmt && is(&c[k], "return") && !c[k].arg && !ret && !call && !inl)
-			ret = 1;
-		else if (!stmt && is(&c[k], "call") && !c[k].arg && !ret && !call && !inl)
-			call = 1;
-		else if (!stmt && is(&c[k], "inline") && !c[k].arg && !ret && !call && !inl)
-			inl = 1;
-		else if (!stmt && is(&c[k], "exported") && !c[k].arg && !exported)
-			exported = 1;
-		else if (stmt && is(&c[k], "absolute") && !c[k].arg && !absolute)
-			absolute = 1;
-		else if (ret && is(&c[k], "maxactive") && !maxactive) {
-			if (!num_arg(x, &c[k], &maxactive, 1))
-				return 0;
-		} else
-			return -1;
-	}
-	if (c[1].arg->kind == N_NUM) {
-		if (!stmt)
-			return -1;
-		addr = (uint64_t)c[1].arg->num;
-		has_addr = 1;
-	} else if (c[1].arg->kind != N_STR) {
-		return -1;
-	}
-	if (absolute && !x->e->s->guru) {
-		sem_error(&c[1].loc, "kernel.statement(...).absolute needs guru mode (-g)");
-		x->failed = 1;
-		return 0;
-	}
-	if (!has_addr && !dwarf_parse_pattern(c[1].arg->str, &pat)) {
-		sem_error(&c[1].arg->loc, "'%s' is no function pattern: NAME[@FILE[:LINE|:N-M|:*|+N]]",
-			  c[1].arg->str);
-		x->failed = 1;
-		return 0;
-	}
-	if (stmt && !has_addr && pat.line_lo < 0 && !pat.all_lines) {
-		sem_error(&c[1].arg->loc, "kernel.statement(\"%s\") needs a line: \"func@file:N\"",
-			  c[1].arg->str);
-		x->failed = 1;
-		return 0;
-	}
-	if (module) {
-		const char *path = dwarf_find_kernel(x->e->s, module, &why);
-
-		/* a module's name and symbol only: its symbol table does */
-		f = path ? dwarf_open(path, module, 0, &why) : NULL;
-		if (!f && strpbrk(module, "*?["))
-			return -1;
-	} else {
-		f = dwarf_kernel(x->e->s, &why);
-	}
-	if (!f) {
-		/* a plain name: the symbol table (kprobes) will do */
-		if (!stmt && !has_addr && !pat.file && !inl && !exported)
-			return -1;
-		sem_error(&pp->loc, "%s needs the kernel's debuginfo: %s", pp_text(pp), why);
-		x->failed = 1;
-		return 0;
-	}
-	if (!module && !need_ksyms(x, &pp->loc))
-		return 0;
-	if (module && (has_addr || exported)) {
-		sem_error(&c[1].loc, "%s of a module is not supported: name its functions",
-			  has_addr ? "a statement address" : "'.exported'");
-		x->failed = 1;
-		return 0;
-	}
-	if (has_addr) {
-		struct dw_point *pt = ar_alloc(sizeof(*pt));
-		struct dw_entry *fe = ar_alloc(sizeof(*fe));
-		Dwarf_Die cu, fn;
-
-		/* the function around the address, for its variables */
-		fe->name = "";
-		pt->fn = fe;
-		pt->pc = pt->entry_pc = addr;
-		if (dwarf_addrdie(f->dw, (Dwarf_Addr)addr, &cu)) {
-			Dwarf_Die *scopes = NULL;
-			int n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes);
-
-			for (int i = 0; i < n; i++)
-				if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-					Dwarf_Addr lo;
-
-					fn = scopes[i];
-					pt->die = dwarf_dieoffset(&fn);
-					if (dwarf_entrypc(&fn, &lo) == 0)
-						pt->entry_pc = lo;
-					fe->name = dwarf_diename(&fn) ? intern(dwarf_diename(&fn), strlen(dwarf_diename(&fn))) : "";
-					break;
-				}
-			free(scopes);
-		}
-		vec_push(&pts, pt);
-	} else {
-		if (stmt)
-			flags |= DWP_STATEMENT;
-		if (ret)
-			flags |= DWP_NO_INLINE | DWP_AT_ENTRY;
-		if (call || exported)
-			flags |= DWP_NO_INLINE;
-		if (inl)
-			flags |= DWP_NO_CALL;
-		dwarf_points(f, &pat, flags, &pts);
-		if (!pts.len && !pp->optional && !strpbrk(pat.name, "*?[") &&
-		    !no_points_why(x, f, pp, &pat, stmt, ret))
-			return 0;
-		/* not in DWARF (macro-made syscall wrappers, assembly):
-		 * the symbol table may still know a plain name */
-		if (!pts.len && !stmt && !pat.file && !inl && !exported)
-			return -1;
-	}
+	if ((r = dw_spec_of(x, pp, &sp)) <= 0 || (r = dw_spec_file(x, pp, &sp, &f)) <= 0 ||
+	    (r = dw_spec_points(x, pp, &sp, f, &pts)) <= 0)
+		return r;
 	for (int i = 0; i < pts.len; i++) {
 		struct dw_point *pt = pts.v[i];
 		unsigned long long off = 0;
 		const char *sym;
-		struct probe_point *concrete;
-		struct node *arg;
-		struct derived_probe *d;
 
-		if (exported && !ksyms_exported(x->e->ksyms, pt->fn->name))
+		if (sp.exported && !ksyms_exported(x->e->ksyms, pt->fn->name))
 			continue;
-		if (module) {
-			/* "module:function" + offset: kprobes find the module's
-			 * symbol when it is loaded */
-			uint64_t o = 0;
-
-			sym = dwarf_module_symbol(f, pt->pc, &o);
-			off = o;
-			if (!sym)
-				continue;
-		} else {
-			sym = ksyms_at(x->e->ksyms, pt->pc, &off);
+		r = point_symbol(x, pp, &sp, f, pt, pts.len, &sym, &off);
+		if (r < 0) {
+			free(pts.v);
+			return 0;
 		}
-		if (!module && (!sym || ksyms_refusal(x->e->ksyms, sym) != KSYM_PROBEABLE)) {
-			if (!has_addr && !strpbrk(pat.name, "*?[") && !pp->optional && pts.len == 1) {
-				sem_error(&c[1].arg->loc, "kernel function '%s' cannot be probed: %s",
-					  pt->fn->name, !sym ? "no symbol leads to it" :
-					  refusal_reason(ksyms_refusal(x->e->ksyms, sym)));
-				x->failed = 1;
-				free(pts.v);
-				return 0;
-			}
+		/* a kretprobe goes on a function's first instruction */
+		if (!r || (sp.ret && off))
 			continue;
-		}
-		if (ret && off) {
-			/* a kretprobe goes on a function's first instruction */
-			continue;
-		}
-		concrete = pp_join(pp, 0, pp->ncomps, NULL, NULL, 0);
-		arg = node_new(has_addr ? N_NUM : N_STR, &c[1].arg->loc);
-		if (has_addr) {
-			arg->num = (int64_t)addr;
-			arg->str = ar_printf("0x%llx", (unsigned long long)addr);
-		} else if (stmt) {
-			arg->str = ar_printf("%s@%s:%d", pt->fn->name, pt->fn->file ? pt->fn->file : "?", pt->line);
-		} else {
-			arg->str = ar_printf("%s@%s:%d", pt->fn->name, pt->fn->file ? pt->fn->file : "?",
-					     pt->fn->line);
-		}
-		concrete->comps[1].arg = arg;
-		d = make_probe(x, concrete, cond, PF_KPROBE);
-		d->symbol = *pt->fn->name ? pt->fn->name : sym;
-		d->kp_symbol = sym;
-		d->offset = (int64_t)off;
-		d->is_return = ret;
-		d->maxactive = (int)maxactive;
-		d->module = module;
-		d->dwf = f;
-		d->die = pt->die;
-		d->pc = pt->pc;
-		d->entry_pc = pt->entry_pc;
-		d->inlined = pt->inlined;
+		dw_make_probe(x, pp, cond, &sp, f, pt, sym, off);
 		made++;
 	}
 	dwarf_release(f);
