@@ -466,19 +466,11 @@ static void remove_dir(const char *path)
 /* Opened files, by path: a script may name the same program often. */
 static struct pmap opened;
 
-struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
-			      const char **why)
+/* The ELF file and its DWARF (a module's relocated), into f; NULL and
+ * *why when it has none. */
+static struct dwarf_file *open_elf_dwarf(struct dwarf_file *f, const char *path,
+					 const char *module, const char **why)
 {
-	const char *key = intern(path, strlen(path));
-	struct dwarf_file *f = pmap_get(&opened, key);
-	const char *dir, *cpath = NULL;
-
-	if (f)
-		return f;
-	f = ar_alloc(sizeof(*f));
-	f->path = key;
-	f->module = module;
-	f->user = user;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
 		*why = ar_printf("cannot open %s: %s", path, strerror(errno));
@@ -506,6 +498,89 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		close(f->fd);
 		return NULL;
 	}
+	return f;
+}
+
+/* Scan the DWARF and make the index (saved at cpath when not NULL):
+ * its image and *size, or NULL and *why. */
+static char *build_image(struct dwarf_file *f, const char *cpath, size_t *size,
+			 const char **why)
+{
+	struct vec list = { 0 }, cus = { 0 };
+	struct bigmem mem;
+	int cross_refs = 0;
+	const char *info;
+	size_t info_size;
+	char *img;
+
+	/* what an earlier index's CUs were found to inline is the new
+	 * one's to find again */
+	if (f->bodies_path)
+		remove_dir(f->bodies_path);
+	/* the entries take a fraction of .debug_info's size */
+	dwarf_section(f, ".debug_info", &info, &info_size);
+	if (!bigmem_init(&mem, 2 * info_size + ((size_t)64 << 20)) ||
+	    !dwarf_scan(f, &list, &mem, &cus, &cross_refs)) {
+		bigmem_free(&mem);
+		*why = ar_printf("cannot read the DWARF of %s (an unsupported form or a damaged "
+				 "file)", f->path);
+		free(list.v);
+		free(cus.v);
+		return NULL;
+	}
+	/* .debug_info, _abbrev, _line as the scan left them: no longer
+	 * wanted */
+	dwarf_release(f);
+	img = make_image(f, &list, &cus, cross_refs, &mem, cpath, size);
+	free(list.v);
+	free(cus.v);
+	bigmem_free(&mem);
+	/* the names were read from .debug_str until now */
+	dwarf_release(f);
+	dwarf_advise(f, MADV_RANDOM);
+	return img;
+}
+
+/* The index: the cached one when it fits, else made anew. */
+static int load_index(struct dwarf_file *f, const char **why)
+{
+	const char *dir = cache_dir(), *cpath = NULL;
+	size_t size = 0;
+	char *img;
+
+	if (dir && f->build_id) {
+		cpath = ar_printf("%s/dwarf/%s-%d.idx", dir, f->build_id, DWIDX_VERSION);
+		f->bodies_path = ar_printf("%s/dwarf/%s-%d.body", dir, f->build_id, DWIDX_VERSION);
+	}
+	img = cpath ? cache_map(cpath, &size) : NULL;
+	if (img && use_image(f, img, size))
+		return 1;
+	if (img)
+		munmap(img, size);
+	img = build_image(f, cpath, &size, why);
+	if (!img)
+		return 0;
+	if (!use_image(f, img, size)) {
+		*why = ar_printf("cannot index the DWARF of %s", f->path);
+		return 0;
+	}
+	return 1;
+}
+
+struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
+			      const char **why)
+{
+	const char *key = intern(path, strlen(path));
+	struct dwarf_file *f = pmap_get(&opened, key);
+
+	if (f)
+		return f;
+	f = ar_alloc(sizeof(*f));
+	f->path = key;
+	f->module = module;
+	f->user = user;
+	if (!open_elf_dwarf(f, path, module, why))
+		return NULL;
 	/* Elaboration reads the file here and there: without this the
 	 * kernel maps 16 pages around each one it reads, and the process's
 	 * size counts them all. */
@@ -515,55 +590,8 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 		f->cfi = dwarf_getcfi_elf(f->elf);
 	f->build_id = dwarf_build_id(f->elf);
 	dwarf_section(f, ".debug_str", &f->dstr, &f->dstr_size);
-	dir = cache_dir();
-	if (dir && f->build_id) {
-		cpath = ar_printf("%s/dwarf/%s-%d.idx", dir, f->build_id, DWIDX_VERSION);
-		f->bodies_path = ar_printf("%s/dwarf/%s-%d.body", dir, f->build_id, DWIDX_VERSION);
-	}
-	{
-		size_t size = 0;
-		char *img = cpath ? cache_map(cpath, &size) : NULL;
-
-		if (!img || !use_image(f, img, size)) {
-			struct vec list = { 0 }, cus = { 0 };
-			struct bigmem mem;
-			int cross_refs = 0;
-			const char *info;
-			size_t info_size;
-
-			if (img)
-				munmap(img, size);
-			/* what an earlier index's CUs were found to inline
-			 * is the new one's to find again */
-			if (f->bodies_path)
-				remove_dir(f->bodies_path);
-			/* the entries take a fraction of .debug_info's size */
-			dwarf_section(f, ".debug_info", &info, &info_size);
-			if (!bigmem_init(&mem, 2 * info_size + ((size_t)64 << 20)) ||
-			    !dwarf_scan(f, &list, &mem, &cus, &cross_refs)) {
-				bigmem_free(&mem);
-				*why = ar_printf("cannot read the DWARF of %s (an unsupported form or a "
-						 "damaged file)", path);
-				free(list.v);
-				free(cus.v);
-				return NULL;
-			}
-			/* .debug_info, _abbrev, _line as the scan left them:
-			 * no longer wanted */
-			dwarf_release(f);
-			img = make_image(f, &list, &cus, cross_refs, &mem, cpath, &size);
-			free(list.v);
-			free(cus.v);
-			bigmem_free(&mem);
-			/* the names were read from .debug_str until now */
-			dwarf_release(f);
-			dwarf_advise(f, MADV_RANDOM);
-			if (!use_image(f, img, size)) {
-				*why = ar_printf("cannot index the DWARF of %s", path);
-				return NULL;
-			}
-		}
-	}
+	if (!load_index(f, why))
+		return NULL;
 	pmap_put(&opened, key, f);
 	return f;
 }
