@@ -288,6 +288,84 @@ struct abbrevs {
 	size_t n;
 };
 
+/* One abbreviation's attribute specs, appended to the pool. */
+static void read_attr_specs(struct scan *sc, struct cursor *c, struct attr_spec **pool,
+			    size_t *pool_cap, size_t *used)
+{
+	for (;;) {
+		uint64_t name = get_uleb(c), form = get_uleb(c);
+		int64_t imp = 0;
+
+		if (form == DW_FORM_implicit_const)
+			imp = get_sleb(c);
+		if ((!name && !form) || c->bad)
+			break;
+		if (*used == *pool_cap) {
+			*pool_cap = *pool_cap ? *pool_cap * 2 : 4096;
+			*pool = xrealloc(*pool, *pool_cap * sizeof(**pool));
+		}
+		(*pool)[*used].name = (uint32_t)name;
+		(*pool)[*used].form = (uint32_t)form;
+		/* a reference out of the CU: libdw must see them all */
+		if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
+		    form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+		    form == DW_FORM_ref_sup8)
+			sc->cross_refs = 1;
+		(*pool)[*used].implicit = imp;
+		(*used)++;
+	}
+}
+
+/* What the scan needs to know of an abbreviation with attributes
+ * as[0 .. n): whether its DIEs are indexed, their fixed size, where
+ * their DW_AT_sibling is. */
+static void abbrev_layout(struct scan *sc, struct abbrev *ab, const struct attr_spec *as,
+			  size_t n)
+{
+	uint32_t tag = ab->tag;
+
+	ab->wanted = tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit ||
+		     tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		     tag == DW_TAG_variable;
+	/* declarations (of every function a CU calls) index nothing */
+	for (size_t k = 0; k < n && ab->wanted; k++)
+		if (as[k].name == DW_AT_declaration &&
+		    (as[k].form == DW_FORM_flag_present ||
+		     (as[k].form == DW_FORM_implicit_const && as[k].implicit)))
+			ab->wanted = 0;
+	ab->fixed = 0;
+	ab->sib_at = -1;
+	for (size_t k = 0; k < n; k++) {
+		int sz = form_size(sc, as[k].form);
+
+		if (as[k].name == DW_AT_sibling && ab->fixed >= 0 && sz > 0) {
+			ab->sib_at = ab->fixed;
+			ab->sib_size = sz;
+		}
+		if (sz < 0)
+			ab->fixed = -1;
+		else if (ab->fixed >= 0)
+			ab->fixed += sz;
+	}
+}
+
+/* Room in a for code; 0 for a code too large to be real. */
+static int abbrevs_reserve(struct abbrevs *a, uint64_t code)
+{
+	size_t n = a->n ? a->n : 256;
+
+	if (code < a->n)
+		return 1;
+	while (n <= code)
+		n *= 2;
+	if (n > 1u << 20)
+		return 0;
+	a->v = xrealloc(a->v, n * sizeof(*a->v));
+	memset(a->v + a->n, 0, (n - a->n) * sizeof(*a->v));
+	a->n = n;
+	return 1;
+}
+
 static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 			struct attr_spec **pool, size_t *pool_cap)
 {
@@ -300,73 +378,20 @@ static int read_abbrevs(struct scan *sc, uint64_t off, struct abbrevs *a,
 		memset(a->v, 0, a->n * sizeof(*a->v));
 	/* first pass into the pool; attrs are indices until the end */
 	for (;;) {
-		uint64_t code = get_uleb(&c), tag;
+		uint64_t code = get_uleb(&c);
 		struct abbrev ab = { 0 };
 		size_t first = used;
 
 		if (!code || c.bad)
 			break;
-		tag = get_uleb(&c);
-		ab.tag = (uint32_t)tag;
+		ab.tag = (uint32_t)get_uleb(&c);
 		ab.children = (unsigned char)get_n(&c, 1);
-		for (;;) {
-			uint64_t name = get_uleb(&c), form = get_uleb(&c);
-			int64_t imp = 0;
-
-			if (form == DW_FORM_implicit_const)
-				imp = get_sleb(&c);
-			if ((!name && !form) || c.bad)
-				break;
-			if (used == *pool_cap) {
-				*pool_cap = *pool_cap ? *pool_cap * 2 : 4096;
-				*pool = xrealloc(*pool, *pool_cap * sizeof(**pool));
-			}
-			(*pool)[used].name = (uint32_t)name;
-			(*pool)[used].form = (uint32_t)form;
-			/* a reference out of the CU: libdw must see them all */
-			if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
-			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
-			    form == DW_FORM_ref_sup8)
-				sc->cross_refs = 1;
-			(*pool)[used].implicit = imp;
-			used++;
-		}
+		read_attr_specs(sc, &c, pool, pool_cap, &used);
 		ab.nattrs = (int)(used - first);
-		ab.wanted = tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit ||
-			    tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-			    tag == DW_TAG_variable;
-		/* declarations (of every function a CU calls) index nothing */
-		for (size_t k = first; k < used && ab.wanted; k++)
-			if ((*pool)[k].name == DW_AT_declaration &&
-			    ((*pool)[k].form == DW_FORM_flag_present ||
-			     ((*pool)[k].form == DW_FORM_implicit_const && (*pool)[k].implicit)))
-				ab.wanted = 0;
-		ab.fixed = 0;
-		ab.sib_at = -1;
-		for (size_t k = first; k < used; k++) {
-			int sz = form_size(sc, (*pool)[k].form);
-
-			if ((*pool)[k].name == DW_AT_sibling && ab.fixed >= 0 && sz > 0) {
-				ab.sib_at = ab.fixed;
-				ab.sib_size = sz;
-			}
-			if (sz < 0)
-				ab.fixed = -1;
-			else if (ab.fixed >= 0)
-				ab.fixed += sz;
-		}
+		abbrev_layout(sc, &ab, *pool + first, used - first);
 		ab.attrs = (struct attr_spec *)(uintptr_t)first;
-		if (code >= a->n) {
-			size_t n = a->n ? a->n : 256;
-
-			while (n <= code)
-				n *= 2;
-			if (n > 1u << 20)
-				return 0;
-			a->v = xrealloc(a->v, n * sizeof(*a->v));
-			memset(a->v + a->n, 0, (n - a->n) * sizeof(*a->v));
-			a->n = n;
-		}
+		if (!abbrevs_reserve(a, code))
+			return 0;
 		a->v[code] = ab;
 		a->v[code].children |= 2;	/* defined */
 	}
