@@ -74,7 +74,8 @@ struct stp_probe {
 	enum stp_probe_kind kind;
 	const char *pp;			/* its probe point, as printed */
 	void (*handler)(struct stp_ctx *c);
-	const struct stp_lockreq *locks;	/* sorted by address */
+	const struct stp_lockreq *locks;	/* in the globals' declaration
+					 * order, one order for all (translator/access.c) */
 	int nlocks;
 	const char *func;		/* kprobes: the function, its module */
 	const char *module;		/* ("kernel" for vmlinux) */

@@ -328,47 +328,47 @@ static void stp_re_alt(struct stp_re *r)
 	}
 }
 
+/* Mark pc on the work stack of stp_re_add, once. */
+static inline void stp_re_push(struct stp_re *r, int *sp, int pc)
+{
+	if (pc >= 0 && pc < r->n && !r->on[pc]) {
+		r->on[pc] = 1;
+		r->stack[(*sp)++] = pc;
+	}
+}
+
 /* Add thread pc (following jumps and splits) to list l. */
 static void stp_re_add(struct stp_re *r, short *l, int *nl, int pc,
 		       const char *s, const char *at)
 {
-	short *stack = r->stack;
 	int sp = 0;
 
-#define STP_RE_PUSH(x) do {						\
-		int _x = (x);						\
-		if (_x >= 0 && _x < r->n && !r->on[_x]) {		\
-			r->on[_x] = 1;					\
-			stack[sp++] = _x;				\
-		}							\
-	} while (0)
-	STP_RE_PUSH(pc);
+	stp_re_push(r, &sp, pc);
 	while (sp) {
 		struct stp_re_ins *in;
 
-		pc = stack[--sp];
+		pc = r->stack[--sp];
 		in = &r->prog[pc];
 		switch (in->op) {
 		case RE_JMP:
-			STP_RE_PUSH(in->x);
+			stp_re_push(r, &sp, in->x);
 			break;
 		case RE_SPLIT:
-			STP_RE_PUSH(in->y);
-			STP_RE_PUSH(in->x);
+			stp_re_push(r, &sp, in->y);
+			stp_re_push(r, &sp, in->x);
 			break;
 		case RE_BOL:
 			if (at == s)
-				STP_RE_PUSH(pc + 1);
+				stp_re_push(r, &sp, pc + 1);
 			break;
 		case RE_EOL:
 			if (!*at)
-				STP_RE_PUSH(pc + 1);
+				stp_re_push(r, &sp, pc + 1);
 			break;
 		default:
 			l[(*nl)++] = pc;
 		}
 	}
-#undef STP_RE_PUSH
 }
 
 static struct stp_re **stp_re_cpu;

@@ -4,7 +4,11 @@
  *
  *   1 parse      script + tapset library -> ASTs         (parser/)
  *   2 elaborate  ASTs + target kernel -> resolved program
- *   3 translate  resolved program -> C
+ *   3 translate  resolved program -> C, in two steps:
+ *                  access analysis: each handler's lock set, facts about
+ *                    statistics and foreach loops (access.c)
+ *                  emission: the C file, from the program and those facts
+ *                    (emit*.c)
  *   4 build      C -> .ko via kbuild
  *   5 run        stprun loads the module and prints its output
  *
@@ -156,7 +160,7 @@ static int valid_module_name(const char *n)
 static int run_pass3(struct session *s, struct elab *e, struct sbuf *c)
 {
 	double t0 = now_ms();
-	int rc = pass3_translate(e, c);
+	int rc = pass3_translate(e, access_analyze(e), c);
 
 	if (s->verbose)
 		fprintf(stderr, "Pass 3: translated to C in %.1f ms.\n", now_ms() - t0);

@@ -140,154 +140,6 @@ const char *em_cstr(const char *lit)
 	return r;
 }
 
-/* ---- walking the program ---- */
-
-typedef void (*visit_fn)(struct emit *m, struct node *n, void *arg);
-
-static void walk(struct emit *m, struct node *n, visit_fn f, void *arg)
-{
-	if (!n)
-		return;
-	f(m, n, arg);
-	switch (n->kind) {
-	case N_NUM: case N_STR: case N_EMBEDDED: case N_STAR:
-	case N_BREAK: case N_CONTINUE: case N_NEXT: case N_NULL:
-		return;
-	case N_FOREACH: {
-		struct foreach *fe = n->fe;
-
-		walk(m, fe->array, f, arg);
-		for (int i = 0; i < fe->slice.len; i++)
-			walk(m, fe->slice.v[i], f, arg);
-		for (int i = 0; i < fe->keys.len; i++)
-			walk(m, fe->keys.v[i], f, arg);
-		walk(m, fe->limit, f, arg);
-		walk(m, n->body, f, arg);
-		return;
-	}
-	default:
-		break;
-	}
-	walk(m, n->lhs, f, arg);
-	walk(m, n->rhs, f, arg);
-	walk(m, n->cond, f, arg);
-	walk(m, n->body, f, arg);
-	for (int i = 0; i < n->args.len; i++)
-		walk(m, n->args.v[i], f, arg);
-	if (node_comps(n))
-		for (int i = 0; i < n->comps.len; i++)
-			walk(m, n->comps.v[i], f, arg);
-}
-
-static void note_access(struct vec *acc, struct symbol *s, int write)
-{
-	if (!s || s->kind != SYM_GLOBAL)
-		return;
-	for (int i = 0; i < acc->len; i++) {
-		struct access *a = acc->v[i];
-
-		if (a->sym == s) {
-			a->write |= write;
-			return;
-		}
-	}
-	{
-		struct access *a = ar_alloc(sizeof(*a));
-
-		a->sym = s;
-		a->write = write;
-		vec_push(acc, a);
-	}
-}
-
-static void merge_access(struct vec *to, const struct vec *from)
-{
-	for (int i = 0; i < from->len; i++) {
-		struct access *a = from->v[i];
-
-		note_access(to, a->sym, a->write);
-	}
-}
-
-static struct vec *function_access(struct emit *m, struct function *f);
-
-/*
- * What each node does to globals.  Writes, and reads of statistics
- * (which aggregate the CPUs' parts) and sorted iteration, need the
- * global alone; "<<<" adds to this CPU's part and shares.
- */
-static void access_visit(struct emit *m, struct node *n, void *arg)
-{
-	struct vec *acc = arg;
-
-	switch (n->kind) {
-	case N_VAR:
-	case N_INDEX:
-	case N_IN:
-		if (n->ref)
-			note_access(acc, n->ref, ((struct symbol *)n->ref)->type == T_STATS &&
-				    !pmap_get(&m->stat_lhs, n));
-		return;
-	case N_ASSIGN:
-		if (n->op == OP_SHL_STAT) {	/* its lhs shares: see N_VAR */
-			pmap_put(&m->stat_lhs, n->lhs, (void *)1);
-			return;
-		}
-		/* fall through */
-	case N_INCDEC:
-	case N_DELETE:
-		if (n->lhs->ref)
-			note_access(acc, n->lhs->ref, 1);
-		return;
-	case N_FOREACH:
-		if (n->fe->array->ref)
-			note_access(acc, n->fe->array->ref, 1);
-		if (!pmap_get(&m->fe_site, n)) {
-			vec_push(&m->foreach_sites, n);
-			pmap_put(&m->fe_site, n, (void *)(intptr_t)m->foreach_sites.len);
-		}
-		return;
-	case N_CALL:
-		for (struct function *f = n->ref; f && !is_print_builtin(n->name); f = f->next)
-			merge_access(acc, function_access(m, f));
-		return;
-	case N_AT:
-		if ((!strcmp(n->name, "@hist_log") || !strcmp(n->name, "@hist_linear")) &&
-		    n->args.len) {
-			struct node *a = n->args.v[0];
-
-			if (a->ref && !pmap_get(&m->stat_hist, a->ref))
-				pmap_put(&m->stat_hist, a->ref, n);
-		}
-		if (!strcmp(n->name, "@variance") && n->args.len >= 1 &&
-		    ((struct node *)n->args.v[0])->ref)
-			pmap_put(&m->stat_variance, ((struct node *)n->args.v[0])->ref, (void *)1);
-		if (!strcmp(n->name, "@variance") && n->args.len == 2) {
-			struct node *a = n->args.v[0], *sh = n->args.v[1];
-
-			if (a->ref && sh->kind == N_NUM)
-				pmap_put(&m->stat_shift, a->ref, (void *)(intptr_t)(sh->num + 1));
-		}
-		return;
-	default:
-		return;
-	}
-}
-
-static struct vec *function_access(struct emit *m, struct function *f)
-{
-	struct vec *acc = pmap_get(&m->fn_access, f);
-
-	if (acc)
-		return acc;
-	acc = ar_alloc(sizeof(*acc));
-	memset(acc, 0, sizeof(*acc));
-	pmap_put(&m->fn_access, f, acc);	/* recursion stops here */
-	if (f->decl->body->kind != N_EMBEDDED)
-		walk(m, f->decl->body, access_visit, acc);
-	return acc;
-}
-
 /* ---- names ---- */
 
 static void name_globals(struct emit *m)
@@ -423,33 +275,25 @@ static const char *probe_kind(const struct derived_probe *d)
 	}
 }
 
-/* Locks in one order everywhere (declaration order), so no deadlock. */
+/* A handler's lock set, in the order the access pass put it in. */
 static void lock_table(struct emit *m, struct sbuf *o, const char *name,
-		       struct vec *acc)
+		       const struct vec *acc)
 {
-	int n = 0;
-
 	sb_printf(o, "static const struct stp_lockreq %s[] = {\n", name);
-	for (int i = 0; i < m->e->global_list.len; i++) {
-		struct symbol *s = m->e->global_list.v[i];
+	for (int j = 0; j < acc->len; j++) {
+		const struct access *a = acc->v[j];
 
-		for (int j = 0; j < acc->len; j++) {
-			struct access *a = acc->v[j];
-
-			if (a->sym == s) {
-				sb_printf(o, "\t{ &%s_lock, %d },\n", em_sym(m, s), a->write);
-				n++;
-			}
-		}
+		sb_printf(o, "\t{ &%s_lock, %d },\n", em_sym(m, a->sym), a->write);
 	}
-	if (!n)
+	if (!acc->len)
 		sb_puts(o, "\t{ NULL, 0 },\n");
 	sb_puts(o, "};\n");
 }
 
-static void entry_visit(struct emit *m, struct node *n, void *arg)
+static void entry_visit(struct node *n, void *arg)
 {
-	(void)arg;
+	struct emit *m = arg;
+
 	if (n->kind == N_AT && !strcmp(n->name, "@entry") && n->args.len == 1 &&
 	    !pmap_get(&m->entry_slot, n)) {
 		vec_push(&m->entries, n);
@@ -466,7 +310,7 @@ static void entry_probe(struct emit *m, int idx, struct derived_probe *d,
 			struct sbuf *types, struct sbuf *code, struct sbuf *tables)
 {
 	struct sbuf frame = { 0 }, body = { 0 }, fields = { 0 };
-	struct vec acc = { 0 };
+	const struct vec *acc = pmap_get(&m->ax->entry_access, d);
 	const char *pn = ar_printf("p%d_entry", idx);
 
 	m->frame = &frame;
@@ -477,7 +321,6 @@ static void entry_probe(struct emit *m, int idx, struct derived_probe *d,
 	for (int i = 0; i < m->entries.len; i++) {
 		struct node *e = m->entries.v[i], *x = e->args.v[0];
 
-		walk(m, x, access_visit, &acc);
 		if (x->vtype == T_STRING) {
 			sb_printf(&fields, "	char e%d[MAXSTRINGLEN];\n", i);
 			sb_puts(&body, "\t{\n\t\tconst char *_v = ");
@@ -498,11 +341,11 @@ static void entry_probe(struct emit *m, int idx, struct derived_probe *d,
 		  "\tstruct p%d_entry *ent = c->h.entry;\n\n\t(void)l;\n%s"
 		  "out: __attribute__((unused));\n}\n\n",
 		  d->name, idx, pn, pn, idx, body.s);
-	lock_table(m, tables, ar_printf("%s_locks", pn), &acc);
+	lock_table(m, tables, ar_printf("%s_locks", pn), acc);
 	sb_printf(tables, "static const struct stp_probe stp_probe_%d_entry = {\n"
 		  "\t.kind = STP_PK_EVENT, .pp = %s, .handler = probe_%d_entry,\n"
 		  "\t.locks = %s_locks, .nlocks = %d,\n};\n\n",
-		  idx, em_cstr_raw(d->name), idx, pn, acc.len);
+		  idx, em_cstr_raw(d->name), idx, pn, acc->len);
 	vec_push(&m->extra_locals, (void *)pn);
 	free(frame.s);
 	free(body.s);
@@ -519,12 +362,12 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 		  struct sbuf *types, struct sbuf *code, struct sbuf *tables)
 {
 	struct sbuf frame = { 0 }, body = { 0 };
-	struct vec *acc = pmap_get(&m->probe_access, d);
+	const struct vec *acc = pmap_get(&m->ax->probe_access, d);
 	const char *pn = ar_printf("p%d", idx);
 
 	m->probe_idx = idx;
 	m->entries.len = 0;
-	walk(m, d->body, entry_visit, NULL);
+	access_walk(d->body, entry_visit, m);
 	if (m->entries.len)
 		entry_probe(m, idx, d, types, code, tables);
 	m->fn = NULL;
@@ -596,8 +439,8 @@ static int literal(const struct node *n, int64_t *v)
 
 static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
 {
-	struct node *h = pmap_get(&m->stat_hist, s);
-	intptr_t shift = (intptr_t)pmap_get(&m->stat_shift, s);
+	struct node *h = pmap_get(&m->ax->stat_hist, s);
+	intptr_t shift = (intptr_t)pmap_get(&m->ax->stat_shift, s);
 
 	sb_printf(o, "static struct stp_stat_desc %s_desc = { ", em_sym(m, s));
 	if (h && !strcmp(h->name, "@hist_log")) {
@@ -627,7 +470,7 @@ static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
 	}
 	if (shift)
 		sb_printf(o, ".bit_shift = %d, ", (int)(shift - 1));
-	if (!pmap_get(&m->stat_variance, s))
+	if (!pmap_get(&m->ax->stat_variance, s))
 		sb_puts(o, ".no_variance = 1, ");
 	sb_puts(o, "};\n");
 }
@@ -729,7 +572,7 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 
 		if (!display_wanted(s))
 			continue;
-		note_access(&acc, s, s->type == T_STATS || s->arity > 0);
+		access_note(&acc, s, s->type == T_STATS || s->arity > 0);
 		if (s->arity > 0) {
 			/* by value, largest first (statistics by @count) */
 			sb_printf(&body, "\t{\n\t\tstruct stp_map *m = %s;\n\t\tstruct stp_map_entry *e;\n"
@@ -761,6 +604,7 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 		  "static void probe_display(struct stp_ctx *h)\n{\n"
 		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n\n%s}\n\n",
 		  body.s);
+	access_sort(m->e, &acc);
 	lock_table(m, tables, "display_locks", &acc);
 	sb_printf(tables, "static const struct stp_probe stp_probe_display = {\n"
 		  "\t.kind = STP_PK_END, .pp = \"end\", .handler = probe_display,\n"
@@ -876,9 +720,9 @@ static void top_embedded(struct emit *m, struct sbuf *o)
 	}
 }
 
-int pass3_translate(struct elab *e, struct sbuf *o)
+int pass3_translate(struct elab *e, const struct access_facts *ax, struct sbuf *o)
 {
-	struct emit m = { .e = e, .s = e->s };
+	struct emit m = { .e = e, .s = e->s, .ax = ax };
 	struct sbuf types = { 0 }, code = { 0 }, tables = { 0 }, gl = { 0 };
 	struct sbuf alloc = { 0 }, fre = { 0 };
 	struct vec begin = { 0 }, end = { 0 }, err = { 0 };
@@ -889,22 +733,6 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	int errors = diag_errors();
 
 	name_globals(&m);
-	for (int i = 0; i < e->used_functions.len; i++)
-		function_access(&m, e->used_functions.v[i]);
-	/*
-	 * One walk of each handler finds its globals, and on the way the
-	 * histograms, @variance uses and foreach sites that the globals'
-	 * declarations (emitted first) need.
-	 */
-	for (int i = 0; i < e->probes.len; i++) {
-		struct derived_probe *d = e->probes.v[i];
-		struct vec *acc = ar_alloc(sizeof(*acc));
-
-		memset(acc, 0, sizeof(*acc));
-		walk(&m, d->body, access_visit, acc);
-		walk(&m, d->cond, access_visit, acc);
-		pmap_put(&m.probe_access, d, acc);
-	}
 	globals(&m, &gl, &alloc, &fre);
 	for (int i = 0; i < e->used_functions.len; i++)
 		sb_printf(&code, "static void %s(struct stp_context *c);\n",
@@ -950,7 +778,7 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 	top_embedded(&m, o);
 	sb_puts(o, "\n/* ---- globals ---- */\n");
 	sb_printf(o, "%s\n", gl.s ? gl.s : "");
-	for (int i = 0; i < m.foreach_sites.len; i++)
+	for (int i = 0; i < m.ax->foreach_sites.len; i++)
 		sb_printf(o, "static struct stp_map_entry **stp_fe%d;\nstatic int stp_fe%d_max;\n", i, i);
 	for (int i = 0; i < m.display_arrays.len; i++)
 		sb_printf(o, "static struct stp_map_entry **%s_disp;\n",
@@ -985,7 +813,7 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 		  kprobes.s ? kprobes.s : "\t{ .probe = NULL },\n", m.nkprobes);
 	em_uprobe_tables(&m, o);
 	sb_puts(o, "static void stp_gen_free(void)\n{\n");
-	for (int i = 0; i < m.foreach_sites.len; i++)
+	for (int i = 0; i < m.ax->foreach_sites.len; i++)
 		sb_printf(o, "\tstp_free(stp_fe%d);\n", i);
 	for (int i = 0; i < m.display_arrays.len; i++)
 		sb_printf(o, "\tstp_free(%s_disp);\n", em_sym(&m, m.display_arrays.v[i]));
@@ -999,8 +827,8 @@ int pass3_translate(struct elab *e, struct sbuf *o)
 				  em_sym(&m, s));
 	}
 	sb_printf(o, "%s", alloc.s ? alloc.s : "");
-	for (int i = 0; i < m.foreach_sites.len; i++) {
-		struct node *n = m.foreach_sites.v[i];
+	for (int i = 0; i < m.ax->foreach_sites.len; i++) {
+		struct node *n = m.ax->foreach_sites.v[i];
 
 		sb_printf(o, "\tstp_fe%d_max = %s;\n"
 			  "\tstp_fe%d = stp_zalloc(sizeof(*stp_fe%d) * nr_cpu_ids * stp_fe%d_max);\n"

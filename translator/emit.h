@@ -10,19 +10,15 @@
  *   functions, probe handlers, probe tables, allocation of the globals
  *   #include "runtime/runtime.c"
  *
- * emit.c lays out the file and the globals, emit_expr.c translates
- * expressions, emit_stmt.c statements and the print family.
+ * access.c first finds each handler's lock set and the facts the globals'
+ * declarations need; then emit.c lays out the file and the globals,
+ * emit_expr.c translates expressions, emit_stmt.c statements and the
+ * print family.
  */
 #ifndef STP_EMIT_H
 #define STP_EMIT_H
 
-#include "elab.h"
-
-/* What a handler or function does with a global. */
-struct access {
-	struct symbol *sym;
-	int write;
-};
+#include "access.h"
 
 struct emit {
 	struct elab *e;
@@ -37,14 +33,7 @@ struct emit {
 	int tmp;			/* counter for names */
 	int indent;
 	struct pmap cname;		/* struct symbol * -> C lvalue */
-	struct pmap stat_hist;		/* stat symbol -> @hist node */
-	struct pmap stat_shift;		/* stat symbol -> @variance shift+1 */
-	struct pmap stat_variance;	/* stat symbols @variance reads */
-	struct pmap fn_access;		/* struct function * -> struct vec */
-	struct pmap probe_access;	/* struct derived_probe * -> struct vec */
-	struct vec foreach_sites;	/* struct node * (N_FOREACH) */
-	struct pmap fe_site;		/* N_FOREACH -> site number + 1 */
-	struct pmap stat_lhs;		/* lhs nodes of "<<<" */
+	const struct access_facts *ax;	/* the access pass's */
 	struct vec display_arrays;	/* arrays shown at the end: scratch */
 	int probe_idx;			/* the probe being emitted */
 	struct pmap entry_slot;		/* @entry node -> slot + 1 */
@@ -66,7 +55,8 @@ const char *em_sym(struct emit *m, const struct symbol *s);
 int em_is_pmap(const struct symbol *s);
 const char *em_cstr(const char *stp_literal);	/* N_STR -> C literal */
 const char *em_cstr_raw(const char *bytes);
-int pass3_translate(struct elab *e, struct sbuf *out);	/* 1 on errors */
+/* The C file of e, with its access facts (access.c); 1 on errors. */
+int pass3_translate(struct elab *e, const struct access_facts *ax, struct sbuf *out);
 void em_error(const struct loc *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

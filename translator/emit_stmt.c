@@ -171,7 +171,7 @@ static void foreach(struct emit *m, struct node *n)
 		return;
 	}
 	s = fe->array->ref;
-	site = (int)(intptr_t)pmap_get(&m->fe_site, n) - 1;
+	site = (int)(intptr_t)pmap_get(&m->ax->fe_site, n) - 1;
 	if (fe->value_sort) {
 		col = 0;
 		dir = fe->value_sort;

@@ -123,7 +123,7 @@ static struct symbol *array(struct scope *sc, struct node *n)
 	return s;
 }
 
-static void touch_in(struct scope *sc, struct symbol *s, int write)
+static void touch(struct scope *sc, struct symbol *s, int write)
 {
 	if (!s)
 		return;
@@ -135,7 +135,6 @@ static void touch_in(struct scope *sc, struct symbol *s, int write)
 		vec_push(&sc->fn->writes, s);
 }
 
-#define touch(s, w) touch_in(sc, (s), (w))
 
 /* ---- calls ---- */
 
@@ -567,12 +566,12 @@ static void expr(struct scope *sc, struct node *n, int write)
 		}
 		s = variable(sc, n);
 		n->ref = s;
-		touch(s, write);
+		touch(sc, s, write);
 		return;
 	case N_INDEX:
 		s = array(sc, n->lhs);
 		n->ref = s;
-		touch(s, write);
+		touch(sc, s, write);
 		for (int i = 0; i < n->args.len; i++)
 			expr(sc, n->args.v[i], 0);
 		if (n->comps.len)
@@ -581,7 +580,7 @@ static void expr(struct scope *sc, struct node *n, int write)
 	case N_IN:
 		s = array(sc, n->lhs);
 		n->ref = s;
-		touch(s, 0);
+		touch(sc, s, 0);
 		for (int i = 0; i < n->args.len; i++)
 			expr(sc, n->args.v[i], 0);
 		return;
@@ -701,7 +700,7 @@ static void foreach(struct scope *sc, struct node *n)
 
 	if (fe->array->kind == N_VAR) {
 		arr = array(sc, fe->array);
-		touch(arr, 0);
+		touch(sc, arr, 0);
 	} else {
 		at(sc, fe->array);
 	}
@@ -718,7 +717,7 @@ static void foreach(struct scope *sc, struct node *n)
 		struct node v = { .kind = N_VAR, .name = fe->value, .loc = n->loc };
 		struct symbol *s = variable(sc, &v);
 
-		touch(s, 1);
+		touch(sc, s, 1);
 		if (s)
 			s->quiet = 1;
 		fe->value_sym = s;
@@ -804,7 +803,7 @@ static void stmt(struct scope *sc, struct node *n)
 				return;
 			}
 			n->lhs->ref = s;
-			touch(s, 1);
+			touch(sc, s, 1);
 			iterated_check(sc, n->lhs);
 			return;
 		}
@@ -816,7 +815,7 @@ static void stmt(struct scope *sc, struct node *n)
 		if (n->name) {
 			struct symbol *s = variable(sc, n->lhs);
 
-			touch(s, 1);
+			touch(sc, s, 1);
 			n->ref = s;
 		}
 		stmt(sc, n->els);
