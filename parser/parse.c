@@ -8,8 +8,12 @@
  *   in  comparison (== != < <= > >= =~ !~)  << >>  .  + -  * / %
  *   unary (! ~ - + ++ --)  postfix (++ --)  primary
  *
- * An error longjmps back to the top-level loop, which skips to the next
- * declaration keyword, so one run reports several errors.
+ * A syntax error longjmps back to the top-level loop, which skips to
+ * the next declaration keyword, so one run reports several errors.
+ * Errors that leave the syntax whole (a parameter or global declared
+ * twice, 'return' in a probe, printd without its delimiter) are
+ * reported and parsing goes on: SystemTap rejects them in pass 1 too,
+ * and checking them here covers every file, tapsets included.
  */
 #include "parse.h"
 
@@ -26,6 +30,8 @@ struct parser {
 	int i, n;
 	int guru;
 	int nesting;
+	int in_function;	/* parsing a function body: 'return' allowed */
+	struct pmap globals;	/* this file's globals: name -> N_GLOBAL */
 	jmp_buf recover;
 };
 
@@ -83,6 +89,17 @@ fail_at(struct parser *p, const struct token *t, const char *fmt, ...)
 	diag_vat(&t->loc, "parse error", fmt, ap);
 	va_end(ap);
 	longjmp(p->recover, 1);
+}
+
+/* An error that leaves the syntax intact: report it, parse on. */
+static void __attribute__((format(printf, 2, 3)))
+error_at(const struct loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(loc, "parse error", fmt, ap);
+	va_end(ap);
 }
 
 static void __attribute__((noreturn)) expected(struct parser *p,
@@ -405,6 +422,28 @@ static struct node *at_builtin(struct parser *p)
 	return n;
 }
 
+static int is_printd(const char *name)
+{
+	return !strcmp(name, "printd") || !strcmp(name, "printdln") ||
+	       !strcmp(name, "sprintd") || !strcmp(name, "sprintdln");
+}
+
+/* printd = ( "printd" | "printdln" | "sprintd" | "sprintdln" )
+ *          "(" string "," expr "," expr { "," expr } ")"
+ * The delimiter goes between the values: it must be known when the
+ * script is translated, and there must be two values to go between. */
+static void check_printd(const struct node *n)
+{
+	const struct node *delim = n->args.len ? n->args.v[0] : NULL;
+
+	if (n->args.len < 3)
+		error_at(&n->loc, "%s needs a delimiter and at least two values",
+			 n->name);
+	else if (delim->kind != N_STR)
+		error_at(&delim->loc, "%s needs a delimiter string literal first",
+			 n->name);
+}
+
 /* name_expr = IDENT "(" args | IDENT "[" keys | IDENT */
 static struct node *name_expr(struct parser *p)
 {
@@ -416,6 +455,8 @@ static struct node *name_expr(struct parser *p)
 		n = node_new(N_CALL, &t->loc);
 		n->name = t->str;
 		call_args(p, &n->args);
+		if (is_printd(n->name))
+			check_printd(n);
 		return n;
 	}
 	n = node_new(N_VAR, &t->loc);
@@ -925,6 +966,8 @@ static struct node *return_stmt(struct parser *p, struct token *kw)
 {
 	struct node *n = node_new(N_RETURN, &kw->loc);
 
+	if (!p->in_function)
+		error_at(&kw->loc, "'return' in a probe handler; 'next' leaves a probe");
 	if (!is_op(p, OP_SEMI) && !is_op(p, OP_RBRACE) &&
 	    peek(p)->kind != TK_EOF)
 		n->lhs = expr(p);
@@ -1220,12 +1263,29 @@ static struct node *global_var(struct parser *p, int is_private)
 	return n;
 }
 
+/* A name is one global per file, private or not; across files the
+ * library decides (pass 2). */
+static void declare_global(struct parser *p, struct node *g)
+{
+	struct node *old = pmap_get(&p->globals, g->name);
+
+	if (!old) {
+		pmap_put(&p->globals, g->name, g);
+		return;
+	}
+	error_at(&g->loc, "global '%s' is declared twice", g->name);
+	diag_note(&old->loc, "the other declaration is here");
+}
+
 /* globals = global_var { "," global_var } [ ";" ] */
 static void globals(struct parser *p, struct script *s, int is_private)
 {
-	do
-		vec_push_ar(&s->decls, global_var(p, is_private));
-	while (accept_op(p, OP_COMMA));
+	do {
+		struct node *g = global_var(p, is_private);
+
+		declare_global(p, g);
+		vec_push_ar(&s->decls, g);
+	} while (accept_op(p, OP_COMMA));
 	optional_semi(p);
 }
 
@@ -1238,6 +1298,21 @@ static void param(struct parser *p, struct param *pa)
 	pa->loc = t->loc;
 	if (accept_op(p, OP_COLON))
 		pa->type = type_spec(p);
+}
+
+/* Each parameter name once: a call could not say which one it sets. */
+static void check_params(const struct node *f)
+{
+	for (int i = 1; i < f->nparams; i++)
+		for (int j = 0; j < i; j++) {
+			if (f->params[i].name != f->params[j].name)
+				continue;
+			error_at(&f->params[i].loc,
+				 "parameter '%s' is declared twice",
+				 f->params[i].name);
+			diag_note(&f->params[j].loc, "the other declaration is here");
+			break;
+		}
 }
 
 /*
@@ -1271,6 +1346,7 @@ static struct node *function_decl(struct parser *p, int is_private)
 	for (int i = 0; i < params.len; i++)
 		n->params[i] = *(struct param *)params.v[i];
 	free(params.v);
+	check_params(n);
 	if (accept_op(p, OP_COLON)) {
 		struct token *num = peek(p);
 
@@ -1286,7 +1362,9 @@ static struct node *function_decl(struct parser *p, int is_private)
 		n->body = node_new(N_EMBEDDED, &t->loc);
 		n->body->str = t->str;
 	} else if (tok_is_op(t, OP_LBRACE)) {
+		p->in_function = 1;
 		n->body = block(p);
+		p->in_function = 0;
 	} else {
 		expected(p, "'{' or '%{'");
 	}
@@ -1367,6 +1445,7 @@ struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 	for (;;) {
 		if (setjmp(p.recover)) {
 			p.nesting = 0;
+			p.in_function = 0;
 			if (diag_too_many())
 				break;
 			resync(&p);
@@ -1378,6 +1457,8 @@ struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 	if (src->is_user && !s->decls.len && diag_errors() == errors)
 		diag_at(&peek(&p)->loc, "parse error", "expected %s, saw end of input",
 			DECL_WHAT);
+	free(p.globals.keys);
+	free(p.globals.vals);
 	return s;
 }
 

@@ -191,6 +191,10 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 		perr(&t[i], "expected a macro name, saw %s", tok_describe(&t[i]));
 		return skip_define(t, i, n);
 	}
+	if (!strcmp(t[i].str, "define")) {
+		perr(&t[i], "'@define' cannot be redefined");
+		return skip_define(t, i, n);
+	}
 	m->name = t[i].str;
 	m->loc = t[i].loc;
 	i++;
@@ -271,72 +275,114 @@ static const char *config_value(struct walk *w, const char *name)
 	return v ? v : "";
 }
 
-/* An operand: a symbol of the target, or a literal.  Returns its string
- * form; *is_num / *num tell numeric operands apart; *is_ver asks for
- * version ordering. */
-static const char *cond_operand(struct cond_parser *cp, int rhs, int *is_num,
-				int64_t *num, int *is_ver)
+/* What an operand of a comparison is: a number compares with numbers,
+ * a string with strings (SystemTap's language reference).  A CONFIG_
+ * option set to a number, or not set, compares with either. */
+enum operand_kind { OPK_NUM, OPK_STR, OPK_ANY };
+
+struct operand {
+	const struct token *tok;	/* where it starts */
+	const char *str;		/* its string form */
+	int64_t num;			/* its value, when a number */
+	enum operand_kind kind;
+	int is_ver;			/* ordered as versions */
+	int is_num;			/* num holds its value */
+};
+
+/* A symbol of the target or the session into o; 0 if s names none. */
+static int cond_symbol(struct cond_parser *cp, const char *s,
+		       struct operand *o)
+{
+	const struct pp_env *env = cp->w->pp->env;
+	char *end;
+
+	o->kind = OPK_STR;
+	if (!strcmp(s, "kernel_v") || !strcmp(s, "kernel_vr") ||
+	    !strcmp(s, "systemtap_v")) {
+		o->is_ver = 1;
+		o->str = !strcmp(s, "kernel_v") ? env->kernel_v :
+			 !strcmp(s, "kernel_vr") ? env->kernel_vr :
+						   env->systemtap_v;
+	} else if (!strcmp(s, "arch")) {
+		o->str = env->arch;
+	} else if (!strcmp(s, "runtime")) {
+		o->str = env->runtime;
+	} else if (!strcmp(s, "systemtap_privilege")) {
+		o->str = env->privilege;
+	} else if (!strcmp(s, "guru_mode") || !strcmp(s, "$#")) {
+		/* $# is a literal by evaluation time, but not yet when a
+		 * malformed conditional is parsed to find its end. */
+		o->kind = OPK_NUM;
+		o->is_num = 1;
+		o->num = s[0] == 'g' ? env->guru : env->argc;
+		o->str = ar_printf("%lld", (long long)o->num);
+	} else if (!strcmp(s, "@#")) {
+		o->str = ar_printf("%d", env->argc);
+	} else if (!strncmp(s, "CONFIG_", 7)) {
+		o->str = config_value(cp->w, s);
+		o->num = strtoll(o->str, &end, 0);
+		o->is_num = *o->str && !*end;
+		o->kind = o->is_num || !*o->str ? OPK_ANY : OPK_STR;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* operand = NUMBER | "-" NUMBER | STRING | symbol
+ * ($# and the script arguments are literals by now.) */
+static void cond_operand(struct cond_parser *cp, int rhs, struct operand *o)
 {
 	const struct token *t = cp_peek(cp);
-	const struct pp_env *env = cp->w->pp->env;
-	const char *s;
 
-	*is_num = 0;
-	*is_ver = 0;
+	memset(o, 0, sizeof(*o));
+	o->tok = t;
+	o->str = "";
 	if (t->kind == TK_NUMBER) {
 		cp->i++;
-		*is_num = 1;
-		*num = t->num;
-		return t->str;
-	}
-	if (t->kind == TK_STRING) {
+		o->kind = OPK_NUM;
+		o->is_num = 1;
+		o->num = t->num;
+		o->str = t->str;
+	} else if (t->kind == TK_STRING) {
 		cp->i++;
-		return t->str;
-	}
-	if (t->kind == TK_OP && t->op == OP_MINUS && cp->i + 1 < cp->n &&
-	    cp->t[cp->i + 1].kind == TK_NUMBER) {
+		o->kind = OPK_STR;
+		o->str = t->str;
+	} else if (t->kind == TK_OP && t->op == OP_MINUS && cp->i + 1 < cp->n &&
+		   cp->t[cp->i + 1].kind == TK_NUMBER) {
 		cp->i += 2;
-		*is_num = 1;
-		*num = (int64_t)(0 - (uint64_t)cp->t[cp->i - 1].num);
-		return ar_printf("%lld", (long long)*num);
-	}
-	if (t->kind != TK_IDENT) {
+		o->kind = OPK_NUM;
+		o->is_num = 1;
+		o->num = (int64_t)(0 - (uint64_t)cp->t[cp->i - 1].num);
+		o->str = ar_printf("%lld", (long long)o->num);
+	} else if (t->kind != TK_IDENT) {
 		cp_fail(cp, rhs ? "expected a literal, saw %s" :
 			"expected a preprocessor condition, saw %s",
 			tok_describe(t));
-		return "";
+	} else if (cond_symbol(cp, t->str, o)) {
+		cp->i++;
+	} else {
+		cp_fail(cp, "unknown preprocessor condition %s", tok_describe(t));
 	}
-	cp->i++;
-	s = t->str;
-	if (!strcmp(s, "kernel_v") || !strcmp(s, "kernel_vr") ||
-	    !strcmp(s, "systemtap_v")) {
-		*is_ver = 1;
-		return !strcmp(s, "kernel_v") ? env->kernel_v :
-		       !strcmp(s, "kernel_vr") ? env->kernel_vr :
-						 env->systemtap_v;
-	}
-	if (!strcmp(s, "arch"))
-		return env->arch;
-	if (!strcmp(s, "runtime"))
-		return env->runtime;
-	if (!strcmp(s, "systemtap_privilege"))
-		return env->privilege;
-	if (!strcmp(s, "guru_mode") || !strcmp(s, "$#") || !strcmp(s, "@#")) {
-		*is_num = 1;
-		*num = s[0] == 'g' ? env->guru : env->argc;
-		return ar_printf("%lld", (long long)*num);
-	}
-	if (!strncmp(s, "CONFIG_", 7)) {
-		const char *v = config_value(cp->w, s);
-		char *end;
+}
 
-		*num = strtoll(v, &end, 0);
-		*is_num = *v && !*end;
-		return v;
-	}
-	cp->i--;
-	cp_fail(cp, "unknown preprocessor condition %s", tok_describe(t));
-	return "";
+static const char *const kind_name[] = { "a number", "a string" };
+
+/* Report a number compared with a string at the right operand. */
+static int kinds_agree(struct cond_parser *cp, const struct operand *l,
+		       const struct operand *r)
+{
+	if (l->kind == OPK_ANY || r->kind == OPK_ANY || l->kind == r->kind)
+		return 1;
+	perr(r->tok, "expected %s, saw %s", kind_name[l->kind],
+	     tok_describe(r->tok));
+	if (l->tok->kind == TK_IDENT && !strncmp(l->tok->str, "CONFIG_", 7))
+		diag_note(&l->tok->loc, "the left side is a string: %s is \"%s\"",
+			  l->tok->str, l->str);
+	else
+		diag_note(&l->tok->loc, "the left side is %s", kind_name[l->kind]);
+	cp->failed = 1;
+	return 0;
 }
 
 static int compare(int op, int c)
@@ -363,9 +409,8 @@ static int cond_or(struct cond_parser *cp);
 /* cmp = "(" or ")" | operand op operand */
 static int cond_cmp(struct cond_parser *cp)
 {
-	int ln, rn, lv, rv, op, c;
-	int64_t lnum = 0, rnum = 0;
-	const char *l, *r;
+	struct operand l, r;
+	int op, c;
 
 	if (tok_is_op(cp_peek(cp), OP_LPAREN)) {
 		cp->i++;
@@ -376,7 +421,7 @@ static int cond_cmp(struct cond_parser *cp)
 		cp->i++;
 		return c;
 	}
-	l = cond_operand(cp, 0, &ln, &lnum, &lv);
+	cond_operand(cp, 0, &l);
 	if (cp->failed)
 		return 0;
 	if (!is_cmp_op(cp_peek(cp))) {
@@ -386,16 +431,16 @@ static int cond_cmp(struct cond_parser *cp)
 	}
 	op = cp_peek(cp)->op;
 	cp->i++;
-	r = cond_operand(cp, 1, &rn, &rnum, &rv);
-	if (cp->failed)
+	cond_operand(cp, 1, &r);
+	if (cp->failed || !kinds_agree(cp, &l, &r))
 		return 0;
-	if (ln && rn)
-		return compare(op, lnum < rnum ? -1 : lnum > rnum);
-	if ((op == OP_EQ || op == OP_NE) && !rn)
-		return compare(op, fnmatch(r, l, 0) ? 1 : 0);
-	if (lv || rv)
-		return compare(op, pp_vercmp(l, r));
-	return compare(op, strcmp(l, r));
+	if (l.is_num && r.is_num)
+		return compare(op, l.num < r.num ? -1 : l.num > r.num);
+	if ((op == OP_EQ || op == OP_NE) && !r.is_num)
+		return compare(op, fnmatch(r.str, l.str, 0) ? 1 : 0);
+	if (l.is_ver || r.is_ver)
+		return compare(op, pp_vercmp(l.str, r.str));
+	return compare(op, strcmp(l.str, r.str));
 }
 
 static int cond_and(struct cond_parser *cp)
@@ -489,7 +534,7 @@ struct cond_parts {
 static int split_conditional(struct walk *w, const struct token *t, int i,
 			     int n, struct cond_parts *c)
 {
-	int depth = 0;
+	int depth = 0, extra = -1;
 
 	c->then = c->els = c->close = -1;
 	for (int j = i; j < n && c->close < 0; j++) {
@@ -504,12 +549,21 @@ static int split_conditional(struct walk *w, const struct token *t, int i,
 		else if (depth == 1 && k == TK_PP_ELSE && c->then >= 0 &&
 			 c->els < 0)
 			c->els = j;
+		else if (depth == 1 && (k == TK_PP_THEN || k == TK_PP_ELSE) &&
+			 c->then >= 0 && extra < 0)
+			extra = j;	/* a second "%?", or "%:" */
 		else if (k == TK_EOF)
 			break;
 	}
 	if (c->close < 0) {
 		perr(at(w, &t[i]), "unterminated conditional: missing '%%)'");
 		return rest_of(t, n);
+	}
+	if (extra >= 0) {
+		perr(at(w, &t[extra]), extra < c->els || c->els < 0 ?
+		     "expected '%%:' or '%%)', saw %s" : "expected '%%)', saw %s",
+		     tok_describe(&t[extra]));
+		return c->close + 1;
 	}
 	if (c->then < 0) {
 		/* Parse the condition to find where it stops: that token

@@ -9,8 +9,9 @@
  * arity form an overload chain ("next" moves along it), lowest
  * priority first, the script's own before the library's.
  *
- * Statement rules live here too: break/continue only in loops, return
- * only in functions, probe conditions only on globals.
+ * Statement rules live here too: break/continue only in loops, probe
+ * conditions only on globals.  (Return only in functions is checked
+ * by the parser, as SystemTap does in pass 1.)
  */
 #include "elab.h"
 #include "dw.h"
@@ -786,10 +787,7 @@ static void stmt(struct scope *sc, struct node *n)
 				  n->kind == N_BREAK ? "break" : "continue");
 		return;
 	case N_RETURN:
-		if (!sc->fn) {
-			sem_error(&n->loc, "'return' in a probe handler; 'next' leaves a probe");
-			return;
-		}
+		/* Only in functions: the parser saw to it. */
 		if (n->lhs)
 			expr(sc, n->lhs, 0);
 		return;

@@ -345,9 +345,13 @@ TEST(stmt_try_catch)
 
 TEST(stmt_jumps)
 {
-	CHECK_STMTS("next; break; continue; return; return x + 1",
-		    "\tnext;\n\tbreak;\n\tcontinue;\n\treturn;\n\treturn x + 1;\n");
-	CHECK_STMTS("return", "\treturn;\n");
+	CHECK_STMTS("next; break; continue", "\tnext;\n\tbreak;\n\tcontinue;\n");
+	/* return leaves a function; a probe handler has no caller. */
+	CHECK_PRINT("function f() { return; return x + 1 }",
+		    "function f () {\n\treturn;\n\treturn x + 1;\n}\n");
+	CHECK_PRINT("function f() { return }", "function f () {\n\treturn;\n}\n");
+	CHECK_PRINT("function f() { if (x) { while (y) return 1 } }",
+		    "function f () {\n\tif (x) {\n\t\twhile (y)\n\t\t\treturn 1;\n\t}\n}\n");
 }
 
 TEST(stmt_embedded)
@@ -1024,6 +1028,72 @@ TEST(err_keyword_as_name)
 			"t.stp:1:10: parse error: expected an identifier, saw 'in'\n"
 			"function in() {}\n"
 			"         ^~\n");
+}
+
+TEST(err_param_twice)
+{
+	CHECK_PARSE_ERR("function f(x, y, x) { }",
+			"t.stp:1:18: parse error: parameter 'x' is declared twice\n"
+			"function f(x, y, x) { }\n"
+			"                 ^\n"
+			"t.stp:1:12: note: the other declaration is here\n"
+			"function f(x, y, x) { }\n"
+			"           ^\n");
+	/* Two functions may each have an x. */
+	CHECK_PRINT("function f(x, y) { }\nfunction g(x) { }",
+		    "function f (x, y) {\n}\nfunction g (x) {\n}\n");
+}
+
+TEST(err_global_twice)
+{
+	struct parsed r;
+
+	CHECK_PARSE_ERR("global a, b\nprivate a",
+			"t.stp:2:9: parse error: global 'a' is declared twice\n"
+			"private a\n"
+			"        ^\n"
+			"t.stp:1:8: note: the other declaration is here\n"
+			"global a, b\n"
+			"       ^\n");
+	/* Reported, not fatal: the declarations after it are parsed. */
+	r = parse("global a, a, c\nglobal d\n");
+	CHECK_EQ_INT(r.nerr, 1);
+	CHECK_EQ_STR(r.out, "global a\nglobal a\nglobal c\nglobal d\n");
+	/* Each file has its own globals. */
+	CHECK_EQ_INT(parse("global a").nerr, 0);
+	CHECK_EQ_INT(parse("global a").nerr, 0);
+}
+
+TEST(err_return_in_probe)
+{
+	CHECK_PARSE_ERR("probe begin { if (x) return; y = 1 }",
+			"t.stp:1:22: parse error: 'return' in a probe handler; "
+			"'next' leaves a probe\n"
+			"probe begin { if (x) return; y = 1 }\n"
+			"                     ^~~~~~\n");
+	/* After a function, a probe is a probe again. */
+	CHECK_PARSE_ERR("function f() { return 1 }\nprobe a = begin { return }",
+			"t.stp:2:19: parse error: 'return' in a probe handler; "
+			"'next' leaves a probe\n"
+			"probe a = begin { return }\n"
+			"                  ^~~~~~\n");
+}
+
+TEST(err_printd)
+{
+	CHECK_PARSE_ERR("probe begin { printd(\",\", 1) }",
+			"t.stp:1:15: parse error: printd needs a delimiter and at "
+			"least two values\n"
+			"probe begin { printd(\",\", 1) }\n"
+			"              ^~~~~~\n");
+	CHECK_PARSE_ERR("probe begin { x = sprintdln(d, 1, 2) }",
+			"t.stp:1:29: parse error: sprintdln needs a delimiter "
+			"string literal first\n"
+			"probe begin { x = sprintdln(d, 1, 2) }\n"
+			"                            ^\n");
+	CHECK_EXPR("printd(\",\", a, b)", "printd(\",\", a, b)");
+	CHECK_EXPR("x = sprintdln(\"a\" \"b\", 1, 2, 3)",
+		   "x = sprintdln(\"ab\", 1, 2, 3)");
 }
 
 TEST(err_error_inside_macro_names_invocation)

@@ -436,6 +436,109 @@ TEST(cond_err_stray_markers)
 		     "  ^~\n");
 }
 
+TEST(cond_err_marker_twice)
+{
+	/* The conditional is dropped whole: no branch is guessed at. */
+	CHECK_PP_ERR("a %( 1 == 0 %? b %? c %) d",
+		     "a d",
+		     "t.stp:1:18: parse error: expected '%:' or '%)', saw '%?'\n"
+		     "a %( 1 == 0 %? b %? c %) d\n"
+		     "                 ^~\n");
+	CHECK_PP_ERR("%( 1 == 1 %? b %: c %: d %)",
+		     "",
+		     "t.stp:1:21: parse error: expected '%)', saw '%:'\n"
+		     "%( 1 == 1 %? b %: c %: d %)\n"
+		     "                    ^~\n");
+	CHECK_PP_ERR("%( 1 == 1 %? b %: c %? d %)",
+		     "",
+		     "t.stp:1:21: parse error: expected '%)', saw '%?'\n"
+		     "%( 1 == 1 %? b %: c %? d %)\n"
+		     "                    ^~\n");
+	/* A nested conditional has markers of its own. */
+	CHECK_PP("%( 1 == 1 %? %( 2 == 2 %? b %: c %) %: %( 3 == 3 %? d %) %)",
+		 "b");
+}
+
+/* One error, a note on the left operand; the conditional counts as false. */
+#define CHECK_KIND_ERR(cond, message)                                     \
+	CHECK_PP_ERR("%( " cond " %? a %: b %)", "b", message)
+
+TEST(cond_err_number_with_string)
+{
+	CHECK_KIND_ERR("$# != \"2\"",
+		       "t.stp:1:10: parse error: expected a number, saw '\"2\"'\n"
+		       "%( $# != \"2\" %? a %: b %)\n"
+		       "         ^~~\n"
+		       "t.stp:1:4: note: the left side is a number\n"
+		       "%( $# != \"2\" %? a %: b %)\n"
+		       "   ^~\n");
+	CHECK_KIND_ERR("guru_mode == \"0\"",
+		       "t.stp:1:17: parse error: expected a number, saw '\"0\"'\n"
+		       "%( guru_mode == \"0\" %? a %: b %)\n"
+		       "                ^~~\n"
+		       "t.stp:1:4: note: the left side is a number\n"
+		       "%( guru_mode == \"0\" %? a %: b %)\n"
+		       "   ^~~~~~~~~\n");
+	/* $1 holding a number is one: the tokens pasted point back at it. */
+	{
+		static char *argv[] = { "5", NULL };
+		struct pp_env e = env_default();
+		struct pped r;
+
+		e.argc = 1;
+		e.argv = argv;
+		r = run_env(&e, "%( $1 == \"x\" %? a %)");
+		CHECK_EQ_STR(r.out, "");
+		CHECK_EQ_INT(r.nerr, 1);
+		CHECK_EQ_STR(r.err,
+			     "t.stp:1:10: parse error: expected a number, saw '\"x\"'\n"
+			     "%( $1 == \"x\" %? a %)\n"
+			     "         ^~~\n"
+			     "t.stp:1:4: note: the left side is a number\n"
+			     "%( $1 == \"x\" %? a %)\n"
+			     "   ^~\n");
+	}
+}
+
+TEST(cond_err_string_with_number)
+{
+	CHECK_KIND_ERR("kernel_v == 5",
+		       "t.stp:1:16: parse error: expected a string, saw '5'\n"
+		       "%( kernel_v == 5 %? a %: b %)\n"
+		       "               ^\n"
+		       "t.stp:1:4: note: the left side is a string\n"
+		       "%( kernel_v == 5 %? a %: b %)\n"
+		       "   ^~~~~~~~\n");
+	CHECK_KIND_ERR("@1 == 2",
+		       "t.stp:1:10: parse error: expected a string, saw '2'\n"
+		       "%( @1 == 2 %? a %: b %)\n"
+		       "         ^\n"
+		       "t.stp:1:4: note: the left side is a string\n"
+		       "%( @1 == 2 %? a %: b %)\n"
+		       "   ^~\n");
+	CHECK_KIND_ERR("CONFIG_SMP == 1",
+		       "t.stp:1:18: parse error: expected a string, saw '1'\n"
+		       "%( CONFIG_SMP == 1 %? a %: b %)\n"
+		       "                 ^\n"
+		       "t.stp:1:4: note: the left side is a string: CONFIG_SMP is \"y\"\n"
+		       "%( CONFIG_SMP == 1 %? a %: b %)\n"
+		       "   ^~~~~~~~~~\n");
+}
+
+TEST(cond_kinds_that_agree)
+{
+	/* Each left side with its own kind, and the CONFIG_ options that
+	 * compare with both: a number's, and an unset one's. */
+	CHECK_COND("$# == 2 && @# == \"2\" && guru_mode == 0", "yes");
+	CHECK_COND("arch == \"x86_64\" && runtime == \"kernel\" && "
+		   "systemtap_privilege == \"stapdev\"", "yes");
+	CHECK_COND("kernel_vr >= \"6\" && systemtap_v >= \"4\"", "yes");
+	CHECK_COND("CONFIG_HZ == \"250\" && CONFIG_HZ == 250", "yes");
+	CHECK_COND("CONFIG_NUMA == 0 || CONFIG_NUMA == \"\"", "yes");
+	CHECK_COND("CONFIG_HZ == CONFIG_SMP", "no");
+	CHECK_COND("\"6.0\" < kernel_v", "yes");
+}
+
 TEST(cond_err_unknown_condition)
 {
 	CHECK_PP_ERR("%( foo == 1 %? a %: b %)",
@@ -701,6 +804,21 @@ TEST(define_err_bad_name)
 		     "t.stp:1:9: parse error: expected a macro name, saw '%('\n"
 		     "@define %( 1 %) x\n"
 		     "        ^~\n");
+}
+
+TEST(define_err_define_itself)
+{
+	/* Neither the name nor the body is taken: "@define" still defines. */
+	CHECK_PP_ERR("@define define %( 1 %) x\n@define d %( 2 %) @d",
+		     "x 2",
+		     "t.stp:1:9: parse error: '@define' cannot be redefined\n"
+		     "@define define %( 1 %) x\n"
+		     "        ^~~~~~\n");
+	CHECK_PP_ERR("@define define(a) %( @a %)",
+		     "",
+		     "t.stp:1:9: parse error: '@define' cannot be redefined\n"
+		     "@define define(a) %( @a %)\n"
+		     "        ^~~~~~\n");
 }
 
 /* Exactly one error with this text; the output is not checked. */
