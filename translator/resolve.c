@@ -550,6 +550,100 @@ static void lvalue_check(struct scope *sc, struct node *n)
 		sem_error(&n->loc, "writing to a target variable needs guru mode (-g)");
 }
 
+/* $var outside DWARF probes: a kretprobe's $return, else an error. */
+static void target_expr(struct scope *sc, struct node *n, int write)
+{
+	if (n->ref)
+		return;
+	if (dwarf_probe(sc)) {
+		target(sc, n, write);
+		return;
+	}
+	/* a kretprobe's return value is in its registers */
+	if (!strcmp(n->name, "$return") && !n->comps.len && !n->addr &&
+	    !n->pretty && sc->probe && sc->probe->family == PF_KPROBE &&
+	    sc->probe->is_return) {
+		if (write)
+			sem_error(&n->loc, "'$return' cannot be written without debuginfo");
+		return;
+	}
+	if (!strcmp(n->name, "$return") && sc->probe && !sc->probe->is_return) {
+		sem_error(&n->loc, "'$return' is only available in .return probes");
+		return;
+	}
+	needs_dwarf(n, ar_printf("target variable '%s'", n->name));
+}
+
+/* lhs = rhs where lhs is a target variable (guru mode): the
+ * assignment becomes a call of the variable's setter. */
+static void target_assign(struct scope *sc, struct node *n)
+{
+	struct node *lhs = n->lhs, *rhs = n->rhs;
+
+	if (!sc->e->s->guru) {
+		sem_error(&n->lhs->loc, "writing to a target variable needs guru mode (-g)");
+		return;
+	}
+	if (n->op != OP_ASSIGN) {
+		sem_error(&n->loc, "a target variable is written with '=' only");
+		return;
+	}
+	expr(sc, rhs, 0);
+	if (lhs->kind == N_AT) {
+		if (dwarf_target(sc->e, entry_view(sc), lhs, 1, 0))
+			dwarf_call(sc, lhs);
+	} else {
+		target(sc, lhs, 1);
+	}
+	if (!lhs->ref)
+		return;
+	vec_push_ar(&lhs->args, rhs);
+	*n = *lhs;
+}
+
+static void assign_expr(struct scope *sc, struct node *n)
+{
+	if (dwarf_lvalue(sc, n->lhs)) {
+		target_assign(sc, n);
+		return;
+	}
+	lvalue_check(sc, n->lhs);
+	expr(sc, n->rhs, 0);
+	if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)
+		expr(sc, n->lhs, 0);
+	expr(sc, n->lhs, 1);
+	iterated_check(sc, n->lhs);
+}
+
+static void incdec_expr(struct scope *sc, struct node *n)
+{
+	if (dwarf_lvalue(sc, n->lhs)) {
+		sem_error(&n->lhs->loc, sc->e->s->guru ? "a target variable is written with '=' only" :
+			  "writing to a target variable needs guru mode (-g)");
+		return;
+	}
+	lvalue_check(sc, n->lhs);
+	expr(sc, n->lhs, 0);
+	expr(sc, n->lhs, 1);
+	iterated_check(sc, n->lhs);
+}
+
+/* cond ? a : b, folded when cond is a constant. */
+static void ternary_expr(struct scope *sc, struct node *n, int write)
+{
+	int k;
+
+	expr(sc, n->cond, 0);
+	k = constant(n->cond);
+	if (k >= 0) {
+		*n = *(k ? n->then : n->els);
+		expr(sc, n, write);
+		return;
+	}
+	expr(sc, n->then, 0);
+	expr(sc, n->els, 0);
+}
+
 static void expr(struct scope *sc, struct node *n, int write)
 {
 	struct symbol *s;
@@ -591,25 +685,7 @@ static void expr(struct scope *sc, struct node *n, int write)
 			needs_dwarf(n, "a typed member access ('->')");
 		return;
 	case N_TARGET:
-		if (n->ref)
-			return;
-		if (dwarf_probe(sc)) {
-			target(sc, n, write);
-			return;
-		}
-		/* a kretprobe's return value is in its registers */
-		if (!strcmp(n->name, "$return") && !n->comps.len && !n->addr &&
-		    !n->pretty && sc->probe && sc->probe->family == PF_KPROBE &&
-		    sc->probe->is_return) {
-			if (write)
-				sem_error(&n->loc, "'$return' cannot be written without debuginfo");
-			return;
-		}
-		if (!strcmp(n->name, "$return") && sc->probe && !sc->probe->is_return) {
-			sem_error(&n->loc, "'$return' is only available in .return probes");
-			return;
-		}
-		needs_dwarf(n, ar_printf("target variable '%s'", n->name));
+		target_expr(sc, n, write);
 		return;
 	case N_AUTOCAST:
 		needs_dwarf(n, "a typed member access ('->')");
@@ -625,68 +701,18 @@ static void expr(struct scope *sc, struct node *n, int write)
 		expr(sc, n->lhs, 0);
 		return;
 	case N_INCDEC:
-		if (dwarf_lvalue(sc, n->lhs)) {
-			sem_error(&n->lhs->loc, sc->e->s->guru ? "a target variable is written with '=' only" :
-				  "writing to a target variable needs guru mode (-g)");
-			return;
-		}
-		lvalue_check(sc, n->lhs);
-		expr(sc, n->lhs, 0);
-		expr(sc, n->lhs, 1);
-		iterated_check(sc, n->lhs);
+		incdec_expr(sc, n);
 		return;
 	case N_ASSIGN:
-		if (dwarf_lvalue(sc, n->lhs)) {
-			struct node *lhs = n->lhs, *rhs = n->rhs;
-
-			if (!sc->e->s->guru) {
-				sem_error(&n->lhs->loc, "writing to a target variable needs guru mode (-g)");
-				return;
-			}
-
-			if (n->op != OP_ASSIGN) {
-				sem_error(&n->loc, "a target variable is written with '=' only");
-				return;
-			}
-			expr(sc, rhs, 0);
-			if (lhs->kind == N_AT) {
-				if (dwarf_target(sc->e, entry_view(sc), lhs, 1, 0))
-					dwarf_call(sc, lhs);
-			} else {
-				target(sc, lhs, 1);
-			}
-			if (!lhs->ref)
-				return;
-			/* the assignment becomes the setter's call */
-			vec_push_ar(&lhs->args, rhs);
-			*n = *lhs;
-			return;
-		}
-		lvalue_check(sc, n->lhs);
-		expr(sc, n->rhs, 0);
-		if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)
-			expr(sc, n->lhs, 0);
-		expr(sc, n->lhs, 1);
-		iterated_check(sc, n->lhs);
+		assign_expr(sc, n);
 		return;
 	case N_BINARY:
 		expr(sc, n->lhs, 0);
 		expr(sc, n->rhs, 0);
 		return;
-	case N_TERNARY: {
-		int k;
-
-		expr(sc, n->cond, 0);
-		k = constant(n->cond);
-		if (k >= 0) {
-			*n = *(k ? n->then : n->els);
-			expr(sc, n, write);
-			return;
-		}
-		expr(sc, n->then, 0);
-		expr(sc, n->els, 0);
+	case N_TERNARY:
+		ternary_expr(sc, n, write);
 		return;
-	}
 	default:
 		return;
 	}
