@@ -760,6 +760,47 @@ static void foreach(struct scope *sc, struct node *n)
 	sc->loops--;
 }
 
+/* if (cond) ..., the dead branch dropped when cond is a constant. */
+static void if_stmt(struct scope *sc, struct node *n)
+{
+	int k;
+	struct node *live;
+
+	expr(sc, n->cond, 0);
+	k = constant(n->cond);
+	if (k < 0) {
+		stmt(sc, n->then);
+		stmt(sc, n->els);
+		return;
+	}
+	live = k ? n->then : n->els;
+	if (live)
+		*n = *live;
+	else
+		n->kind = N_NULL;
+	stmt(sc, n);
+}
+
+/* delete x, delete a[k], delete a */
+static void delete_stmt(struct scope *sc, struct node *n)
+{
+	struct symbol *s;
+
+	if (n->lhs->kind != N_VAR) {
+		expr(sc, n->lhs, 1);
+		iterated_check(sc, n->lhs);
+		return;
+	}
+	s = known(sc, n->lhs->name);
+	if (!s) {
+		sem_error(&n->lhs->loc, "'%s' is not a variable known here", n->lhs->name);
+		return;
+	}
+	n->lhs->ref = s;
+	touch(sc, s, 1);
+	iterated_check(sc, n->lhs);
+}
+
 static void stmt(struct scope *sc, struct node *n)
 {
 	if (!n)
@@ -772,25 +813,9 @@ static void stmt(struct scope *sc, struct node *n)
 	case N_EXPRSTMT:
 		expr(sc, n->lhs, 0);
 		return;
-	case N_IF: {
-		int k;
-
-		expr(sc, n->cond, 0);
-		k = constant(n->cond);
-		if (k >= 0) {
-			struct node *live = k ? n->then : n->els;
-
-			if (live)
-				*n = *live;
-			else
-				n->kind = N_NULL;
-			stmt(sc, n);
-			return;
-		}
-		stmt(sc, n->then);
-		stmt(sc, n->els);
+	case N_IF:
+		if_stmt(sc, n);
 		return;
-	}
 	case N_WHILE:
 	case N_FOR:
 		if (n->kind == N_FOR && n->init)
@@ -818,21 +843,7 @@ static void stmt(struct scope *sc, struct node *n)
 			expr(sc, n->lhs, 0);
 		return;
 	case N_DELETE:
-		if (n->lhs->kind == N_VAR) {
-			struct symbol *s = known(sc, n->lhs->name);
-
-			if (!s) {
-				sem_error(&n->lhs->loc, "'%s' is not a variable known here",
-					  n->lhs->name);
-				return;
-			}
-			n->lhs->ref = s;
-			touch(sc, s, 1);
-			iterated_check(sc, n->lhs);
-			return;
-		}
-		expr(sc, n->lhs, 1);
-		iterated_check(sc, n->lhs);
+		delete_stmt(sc, n);
 		return;
 	case N_TRY:
 		stmt(sc, n->body);
