@@ -21,7 +21,7 @@ CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"'
 
 B = build
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
-	parser/parse.c parser/print.c
+	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass1.c translator/library.c translator/clone.c \
 	translator/ksyms.c translator/modsyms.c translator/cache.c translator/bigmem.c translator/probes.c \
