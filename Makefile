@@ -21,7 +21,7 @@ CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"'
 
 B = build
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
-	parser/parse.c parser/print.c
+	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass1.c translator/library.c translator/clone.c \
 	translator/ksyms.c translator/modsyms.c translator/cache.c translator/bigmem.c translator/probes.c \
@@ -99,11 +99,26 @@ $(B)/tests/asan/rt_%: tests/unit/rt_%.c tests/unit/unit.h tests/unit/rt_host.c $
 
 unit: $(UNIT_TESTS) $(RT_TESTS) $(RT_ASAN_TESTS) $(B)/tests/parse_corpus
 
+# stp itself under AddressSanitizer and UBSan, for the fuzz regressions:
+# the cases filed for undefined behaviour only fail where it is checked.
+# Its own object directory, so the two builds never mix.
+ASAN_STP = $(B)/asan/stp
+ASAN_OBJ = $(PARSER_SRC:%.c=$(B)/asan/%.o) $(DRIVER_SRC:%.c=$(B)/asan/%.o)
+
+$(ASAN_STP): $(ASAN_OBJ)
+	$(CC) -g $(SANITIZE) -o $@ $(ASAN_OBJ) -ldw -lelf
+
+$(B)/asan/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (asan)"
+	@$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g \
+		$(SANITIZE) -c -o $@ $<
+
 $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: deps stp stprun unit
+check: deps stp stprun unit $(ASAN_STP)
 	@tests/run-all.sh
 
 deps:

@@ -147,7 +147,11 @@ static void expr_body(struct sbuf *o, const struct node *n)
 		break;
 	case N_UNARY:
 		sb_puts(o, op_spelling[n->op]);
-		if (n->op == OP_NOT || n->op == OP_TILDE ||
+		/* "!~x" would lex as the operator "!~": "!(~x)" */
+		if (n->op == OP_NOT && n->lhs->kind == N_UNARY &&
+		    n->lhs->op == OP_TILDE)
+			expr(o, n->lhs, P_PRIMARY);
+		else if (n->op == OP_NOT || n->op == OP_TILDE ||
 		    (n->op == OP_AMP && n->lhs->kind != N_UNARY))
 			expr(o, n->lhs, P_UNARY);
 		else

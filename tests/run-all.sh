@@ -34,23 +34,31 @@ run_suite() {
 	total_fail=$((total_fail + f))
 }
 
+# Each binary prints "N passed, N failed" and exits 0 only when all
+# passed.  A non-zero exit fails it even with a clean result line: that
+# is how LeakSanitizer reports (after main returns).  A failure shows
+# the binary's whole output, stderr included.
 unit_tests() {
-	local p=0 f=0 t s out n
+	local p=0 f=0 t s sum out rc n
 	for t in "$@"; do
 		[ -x "$t" ] || continue
-		out=$("$t" 2>/dev/null)
+		out=$("$t" 2>&1)
+		rc=$?
 		s=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
-		if [ -z "$s" ]; then
-			echo "FAIL $t: no result line"
-			f=$((f + 1))
-			continue
+		sum=$s
+		n=0
+		if [ -n "$s" ]; then
+			p=$((p + ${s%% passed*}))
+			s=${s#*, }
+			n=${s%% failed*}
 		fi
-		p=$((p + ${s%% passed*}))
-		s=${s#*, }
-		n=${s%% failed*}
-		f=$((f + n))
-		[ "$n" -eq 0 ] || printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed' |
-			sed "s|^|FAIL ${t##*/}: |" | head -20
+		if [ -z "$s" ] || [ "$n" -ne 0 ] || [ "$rc" -ne 0 ]; then
+			[ "$n" -gt 0 ] || n=1
+			f=$((f + n))
+			echo "FAIL ${t##*/}: exit status $rc, ${sum:-no result line}"
+			printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed' |
+				sed "s|^|FAIL ${t##*/}: |" | head -60
+		fi
 	done
 	echo "$p passed, $f failed"
 }
@@ -73,7 +81,7 @@ else
 	echo "== systemtap-common corpus: $CORPUS missing (run make deps); counted as 1 failure"
 	total_fail=$((total_fail + 1))
 fi
-run_suite "fuzz regressions" tests/fuzz/regress.sh "$STP"
+run_suite "fuzz regressions (stp under ASan and UBSan)" tests/fuzz/regress.sh build/asan/stp
 
 echo
 echo "$total_pass passed, $total_fail failed"

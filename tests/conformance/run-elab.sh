@@ -18,8 +18,9 @@
 #     texts, is exactly the "stdout" lines if there are any, and has as many
 #     derived probes ("/* <- " lines) as "probes" says.
 # tests/conformance/elab/ko/*.stp must not: exit 1, the first line of stderr
-#   is the "expect" diagnostic, stderr has a caret line, and each "note"
-#   line appears in stderr.
+#   is exactly the "expect" diagnostic (the whole line), the next two are
+#   its source line and a caret under its column (see caret_ok in
+#   common.sh), and each "note" line appears in stderr as a whole line.
 #
 # Header lines (the run of '#' lines at the very top of a test):
 #   # args: A B C                 script arguments, after the file name
@@ -34,6 +35,13 @@
 #   # stdout: LINE                (ok) stdout is exactly these lines
 #   # stdout-empty                (ok) stdout is empty
 #   # probes: N                   (ok) N derived probes in stdout
+#   # expect-p2: LINE             (ok) stdout without its embedded-C blocks
+#                                 ("%{" line through "%}" line) is exactly
+#                                 these lines, in order: the globals,
+#                                 functions kept, derived probes with their
+#                                 locals and handlers (a line's leading
+#                                 blanks count; "# expect-p2:" alone is an
+#                                 empty line)
 # In expect, note and warning values, a leading "L:C:" is in the test file
 # itself (its path is put in front, as stp prints it); a leading
 # "tapset/NAME.stp:L:C:" is in the test tapset directory.
@@ -94,7 +102,7 @@ headers() {
 	local line
 	h_args='' h_options='' h_expect='' h_has_expect=0 h_probes=''
 	h_notes=() h_warnings=() h_contains=() h_lacks=() h_order=() h_stdout=()
-	h_has_stdout=0 h_bad=''
+	h_has_stdout=0 h_bad='' h_p2=() h_has_p2=0
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%$'\r'}
 		case "$line" in
@@ -110,6 +118,8 @@ headers() {
 		'# stdout: '*) h_stdout+=("${line#'# stdout: '}"); h_has_stdout=1 ;;
 		'# stdout:') h_stdout+=(""); h_has_stdout=1 ;;
 		'# probes: '*) h_probes=${line#'# probes: '} ;;
+		'# expect-p2: '*) h_p2+=("${line#'# expect-p2: '}"); h_has_p2=1 ;;
+		'# expect-p2:') h_p2+=(""); h_has_p2=1 ;;
 		'# '*:*)
 			# a misspelt header would silently test nothing
 			local key=${line#'# '}
@@ -172,6 +182,25 @@ se_count() {
 	n=0 l1=''
 	for l in ${se[@]+"${se[@]}"}; do
 		case "$l" in *"$1"*) n=$((n + 1)); [ -n "$l1" ] || l1=$l ;; esac
+	done
+}
+
+# without_c: p2[] is stdout without its embedded-C blocks (a line
+# starting "%{" through the line ending "%}"): what was resolved, not the
+# C generated for it
+without_c() {
+	local l c=0
+	p2=()
+	for l in ${so[@]+"${so[@]}"}; do
+		if [ $c -eq 1 ]; then
+			[[ $l == *'%}' ]] && c=0
+			continue
+		fi
+		if [[ $l == '%{'* ]]; then
+			[[ $l == *'%}' ]] || c=1
+			continue
+		fi
+		p2+=("$l")
 	done
 }
 
@@ -252,6 +281,20 @@ check_ok() {
 			fi
 		done
 	fi
+	if [ $h_has_p2 -eq 1 ]; then
+		without_c
+		k=${#h_p2[@]}
+		[ ${#p2[@]} -gt "$k" ] && k=${#p2[@]}
+		for ((i = 0; i < k; i++)); do
+			if [ "${h_p2[i]-(end of output)}" != "${p2[i]-(end of output)}" ] ||
+			   [ $i -ge ${#h_p2[@]} ] || [ $i -ge ${#p2[@]} ]; then
+				fail "$name" "-p2 output differs from the '# expect-p2:' lines, first at line $((i + 1)) (embedded C left out)" \
+					"expected: ${h_p2[i]-(end of output)}" \
+					"actual:   ${p2[i]-(end of output)}"
+				return
+			fi
+		done
+	fi
 	if [ -n "$h_probes" ]; then
 		n=0
 		for l in ${so[@]+"${so[@]}"}; do
@@ -290,6 +333,12 @@ check_ko() {
 	fi
 	if ! has_caret; then
 		fail "$name" "no caret line in stderr"
+		return
+	fi
+	if loc_of "$want" &&
+	   ! caret_ok "$d_file" "$d_line" "$d_col" "${se[1]-}" "${se[2]-}"; then
+		fail "$name" "$c_why" "expected: $c_want" "actual:   ${se[1]-}" \
+			"          ${se[2]-}"
 		return
 	fi
 	for l in ${h_notes[@]+"${h_notes[@]}"}; do

@@ -11,12 +11,17 @@
 #   (STP OPTIONS -p1 TMP, no ARGS: they were substituted in the first print)
 #   to exactly the same output.
 # tests/conformance/parse/ko/*.stp must not:    STP OPTIONS -p1 FILE ARGS exits 1,
-#   the first line of stderr is FILE:EXPECT, and stderr holds a caret line.
+#   the first line of stderr is exactly FILE:EXPECT (the whole line), the
+#   second is line L of FILE as stp shows it (tabs expanded; a line over
+#   120 bytes cut around C, "..." on the cut side), and the third has the
+#   caret "^" under column C, then only "~" (see caret_ok in common.sh).
 #
 # Header lines (the run of '#' lines at the very top of a test) may give
 #   # args: A B C      script arguments, put after the file name
 #   # options: -g      stp options, put before the file name
-#   # expect: L:C: parse error: MESSAGE     (ko only) the first diagnostic
+#   # expect: L:C: parse error: MESSAGE     (ko only) the first diagnostic,
+#                  the whole line after "FILE:"; L and C count the header
+#                  lines and bytes (a tab is one column)
 #
 # Prints "FAIL name: reason" per failure and finally "N passed, N failed".
 # Exits 0 whatever the results; 2 if the runner itself is misused.
@@ -191,6 +196,13 @@ for f in "$dir"/ko/*.stp; do
 	fi
 	if ! has_caret "$tmp/err1"; then
 		fail "$name" "no caret line in stderr"
+		continue
+	fi
+	mapfile -t -n 3 se < "$tmp/err1"
+	words lc "${h_expect//:/ }"
+	if ! caret_ok "$f" "${lc[0]}" "${lc[1]}" "${se[1]-}" "${se[2]-}"; then
+		fail "$name" "$c_why" "expected: $c_want" "actual:   ${se[1]-}" \
+			"          ${se[2]-}"
 		continue
 	fi
 	pass "$name"

@@ -1,32 +1,97 @@
 #!/bin/bash
-# The stp command line as a user meets it: each case runs stp and checks
-# the exit status and what it printed.
-#   case NAME STATUS 'TEXT THAT MUST APPEAR (stdout+stderr)' -- ARGS...
+# The stp command line as a user meets it: each case runs a command and
+# checks its exit status and what it printed (stdout and stderr together).
+#
+#   case_ NAME STATUS 'LINE' -- COMMAND...
+#
+# LINE is a whole line the output must hold, exactly: not a substring.
+#   - 'TEXT'        a line equal to TEXT (leading tabs count: $'\tx = 1;')
+#   - '~ ERE'       a line matching the extended regular expression ERE,
+#                   anchored at both ends (for times: 'in [0-9.]+ ms\.')
+#   - ''            the command prints nothing at all
+# When LINE is a diagnostic with a place, "FILE:L:C: ...", the two lines
+# after it must show line L of FILE and a caret under column C, as
+# parser/diag.c draws them (caret_ok in tests/conformance/common.sh); for
+# "<input>" the text given to -e is that file.
 set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
 STP=${1:-./stp}
 T=${TMPDIR:-/tmp}/stp-driver.$$
 mkdir -p "$T"
 trap 'rm -rf "$T"' EXIT
 pass=0
 fail=0
+# shellcheck source=../conformance/common.sh
+. tests/conformance/common.sh
+
+# find_line WANT: the index in out[] of the first line WANT matches, or -1
+find_line() {
+	local i
+	for ((i = 0; i < ${#out[@]}; i++)); do
+		case $1 in
+		'~ '*) [[ ${out[i]} =~ ^${1#'~ '}$ ]] && { k=$i; return; } ;;
+		*) [ "${out[i]}" = "$1" ] && { k=$i; return; } ;;
+		esac
+	done
+	k=-1
+}
+
+# the -e text of a command, for diagnostics placed in "<input>"
+inline_file() {
+	while [ $# -gt 0 ]; do
+		if [ "$1" = -e ] && [ $# -ge 2 ]; then
+			printf '%s\n' "$2" >"$T/input.stp"
+			return 0
+		fi
+		shift
+	done
+	return 1
+}
+
+# caret_after NAME: out[k] is a diagnostic; is it drawn at its column?
+caret_after() {
+	local file
+	[[ ${out[k]} =~ ^([^:]+):([0-9]+):([0-9]+):\  ]] || return 0
+	file=${BASH_REMATCH[1]}
+	if [ "$file" = "<input>" ]; then
+		inline_file "${cmd[@]}" || return 0
+		file=$T/input.stp
+	fi
+	[ -f "$file" ] || return 0
+	caret_ok "$file" "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}" \
+		"${out[k + 1]-}" "${out[k + 2]-}" && return 0
+	echo "FAIL $1: $c_why"
+	echo "    expected: $c_want"
+	echo "    actual:   ${out[k + 1]-}"
+	echo "              ${out[k + 2]-}"
+	return 1
+}
 
 case_() {
-	local name=$1 want_rc=$2 want=$3
+	local name=$1 want_rc=$2 want=$3 text rc k
+	local -a out cmd
 	shift 4
-	local out rc
-	out=$("$@" 2>&1)
+	cmd=("$@")
+	text=$("$@" 2>&1)
 	rc=$?
+	mapfile -t out <<<"$text"
+	[ -n "$text" ] || out=()
 	if [ "$rc" != "$want_rc" ]; then
 		echo "FAIL $name: exit $rc, expected $want_rc"
-		printf '%s\n' "$out" | head -5 | sed 's/^/    /'
-		fail=$((fail + 1))
-	elif [ -n "$want" ] && ! grep -qF -- "$want" <<<"$out"; then
-		echo "FAIL $name: output lacks: $want"
-		printf '%s\n' "$out" | head -5 | sed 's/^/    /'
-		fail=$((fail + 1))
+	elif [ -z "$want" ]; then
+		[ ${#out[@]} -eq 0 ] && { pass=$((pass + 1)); return; }
+		echo "FAIL $name: printed something, expected nothing"
 	else
-		pass=$((pass + 1))
+		find_line "$want"
+		if [ "$k" -ge 0 ]; then
+			caret_after "$name" && { pass=$((pass + 1)); return; }
+			fail=$((fail + 1))
+			return
+		fi
+		echo "FAIL $name: no line is exactly: $want"
 	fi
+	printf '%s\n' "$text" | head -8 | sed 's/^/    /'
+	fail=$((fail + 1))
 }
 
 cat >"$T/hello.stp" <<'S'
@@ -38,46 +103,46 @@ mkdir -p "$T/lib"
 printf '@define twice(x) %%( (@x * 2) %%)\n' >"$T/lib/m.stpm"
 printf 'probe syscall.foo = kernel.function("foo") { }\n' >"$T/lib/a.stp"
 
-case_ help 0 'Usage: stp [options] FILE' -- "$STP" --help
-case_ version 0 'stp ' -- "$STP" --version
-case_ unknown-option 1 'stp: unknown option -Q' -- "$STP" -Q x.stp
-case_ unknown-long-option 1 'stp: unknown option --frob' -- "$STP" --frob x.stp
+case_ help 0 'Usage: stp [options] FILE [ARGS...]     run a script file' -- "$STP" --help
+case_ version 0 'stp 0.1: SystemTap-compatible tracer (language 4.8)' -- "$STP" --version
+case_ unknown-option 1 'stp: unknown option -Q (see stp --help)' -- "$STP" -Q x.stp
+case_ unknown-long-option 1 'stp: unknown option --frob (see stp --help)' -- "$STP" --frob x.stp
 case_ missing-arg 1 'stp: option -p needs an argument' -- "$STP" -p
-case_ bad-pass 1 "-p takes a pass number from 1 to 5, not '7'" -- "$STP" -p7 -e 'probe begin {}'
-case_ no-script 1 'stp: no script given' -- "$STP"
+case_ bad-pass 1 "stp: -p takes a pass number from 1 to 5, not '7'" -- "$STP" -p7 -e 'probe begin {}'
+case_ no-script 1 'stp: no script given (a FILE, or -e SCRIPT; see stp --help)' -- "$STP"
 case_ missing-file 1 "stp: cannot read script '$T/nope.stp': No such file or directory" -- "$STP" -p1 "$T/nope.stp"
-case_ one-line-missing 0 '' -- bash -c "[ \$($STP -p1 $T/nope.stp 2>&1 | wc -l) -eq 1 ]"
-case_ p1-prints 0 'printf("hello %s %d\n", "world", 7);' -- "$STP" -p1 "$T/hello.stp" world 7
-case_ p1-args-expr 0 'x = 5 + 5;' -- "$STP" -p1 -e 'probe begin { x = $1 }' '5+5'
-case_ p1-argc 0 'n = 3;' -- "$STP" -p1 -e 'probe begin { n = $# }' a b c
-case_ arg-out-of-range 1 'script argument $2 out of range: 1 given' -- "$STP" -p1 -e 'probe begin { x = $2 }' 1
+case_ one-line-missing 0 '1' -- bash -c "$STP -p1 $T/nope.stp 2>&1 | wc -l"
+case_ p1-prints 0 $'\tprintf("hello %s %d\\n", "world", 7);' -- "$STP" -p1 "$T/hello.stp" world 7
+case_ p1-args-expr 0 $'\tx = 5 + 5;' -- "$STP" -p1 -e 'probe begin { x = $1 }' '5+5'
+case_ p1-argc 0 $'\tn = 3;' -- "$STP" -p1 -e 'probe begin { n = $# }' a b c
+case_ arg-out-of-range 1 '<input>:1:19: parse error: script argument $2 out of range: 1 given' -- "$STP" -p1 -e 'probe begin { x = $2 }' 1
 case_ parse-error 1 "$T/bad.stp:1:26: parse error: expected ')', saw '}'" -- "$STP" -p1 "$T/bad.stp"
 case_ parse-error-caret 1 '                         ^' -- "$STP" -p1 "$T/bad.stp"
 case_ parse-error-summary 1 'Pass 1: parse failed: 1 error.' -- "$STP" -p1 "$T/bad.stp"
 case_ recovery-three 1 'Pass 1: parse failed: 3 errors.' -- "$STP" -p1 "$T/bad3.stp"
 case_ inline-name 1 "<input>:1:7: parse error: expected a probe point, saw '{'" -- "$STP" -p1 -e 'probe { }'
-case_ verbose 0 'Pass 1: parsed user script and ' -- "$STP" -v -p1 -e 'probe begin {}'
-case_ verbose-p2 0 'Pass 2: analyzed script: 1 probe, 0 functions, 0 globals' -- "$STP" -v -p2 -e 'probe begin {}'
-case_ verbose-libs 0 'and 1 library scripts' -- "$STP" -v -p1 -I "$T/lib" -e 'probe begin { x = @twice(2) }'
-case_ stpm-macro 0 'x = 2 * 2;' -- "$STP" -p1 -I "$T/lib" -e 'probe begin { x = @twice(2) }'
-case_ guru-needed 1 'embedded C needs guru mode (-g)' -- "$STP" -p1 -e '%{ int x; %} probe begin {}'
+case_ verbose 0 '~ Pass 1: parsed user script and 0 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -e 'probe begin {}'
+case_ verbose-p2 0 '~ Pass 2: analyzed script: 1 probe, 0 functions, 0 globals in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p2 -e 'probe begin {}'
+case_ verbose-libs 0 '~ Pass 1: parsed user script and 1 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I "$T/lib" -e 'probe begin { x = @twice(2) }'
+case_ stpm-macro 0 $'\tx = 2 * 2;' -- "$STP" -p1 -I "$T/lib" -e 'probe begin { x = @twice(2) }'
+case_ guru-needed 1 '<input>:1:1: parse error: embedded C needs guru mode (-g)' -- "$STP" -p1 -e '%{ int x; %} probe begin {}'
 case_ guru-ok 0 '%{ int x; %}' -- "$STP" -g -p1 -e '%{ int x; %} probe begin {}'
 case_ p2-works 0 'begin /* <- begin */' -- "$STP" -p2 -e 'probe begin { printf("hi\n") }'
 case_ p3-c-file 0 '#include "runtime/context.h"' -- "$STP" -p3 -e 'probe begin { println("hi") }'
 case_ p3-handler 0 'static STP_HANDLER void probe_0(struct stp_ctx *h)' -- "$STP" -p3 -e 'probe begin { println("hi") }'
-case_ p4-no-headers 1 'no kernel build tree at /lib/modules/0.0.0-none/build' -- "$STP" -p4 -r 0.0.0-none -e 'probe begin {}'
-case_ bad-module-name 1 "'9bad' is not a valid module name" -- "$STP" -p4 -m 9bad -e 'probe begin {}'
-case_ remote-unknown 1 "--remote=ssh: only 'qemu' is known" -- "$STP" -p5 --remote=ssh -r 0.0.0-none -e 'probe begin {}'
+case_ p4-no-headers 1 'stp: no kernel build tree at /lib/modules/0.0.0-none/build; install the kernel headers (Debian: linux-headers-0.0.0-none)' -- "$STP" -p4 -r 0.0.0-none -e 'probe begin {}'
+case_ bad-module-name 1 "stp: '9bad' is not a valid module name (letters, digits, '_', at most 55, not starting with a digit)" -- "$STP" -p4 -m 9bad -e 'probe begin {}'
+case_ remote-unknown 1 "stp: --remote=ssh: only 'qemu' is known" -- "$STP" -p5 --remote=ssh -r 0.0.0-none -e 'probe begin {}'
 case_ list-timer 0 'timer.ms(100)' -- "$STP" -l 'timer.ms(100)'
 case_ list-none 0 '' -- "$STP" -l 'no.such.point'
-case_ all-options 0 'probe begin' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-amd64 -o "$T/out" -c true -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
-case_ bad-G 1 '-G needs VAR=VALUE' -- "$STP" -p1 -G novalue -e 'probe begin {}'
-case_ bad-x 1 '-x takes a process id' -- "$STP" -p1 -x abc -e 'probe begin {}'
-case_ kernel-v 0 'x = 1;' -- "$STP" -p1 -r 6.1.0-56-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" && kernel_v < "6.2" %? 1 %: 2 %) }'
-case_ kernel-v-old 0 'x = 2;' -- "$STP" -p1 -r 5.10.0-1-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" %? 1 %: 2 %) }'
-case_ stdin 0 'probe end' -- bash -c "echo 'probe end {}' | $STP -p1 -"
+case_ all-options 0 'probe begin {' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-amd64 -o "$T/out" -c true -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
+case_ bad-G 1 "stp: -G needs VAR=VALUE, not 'novalue'" -- "$STP" -p1 -G novalue -e 'probe begin {}'
+case_ bad-x 1 "stp: -x takes a process id, not 'abc'" -- "$STP" -p1 -x abc -e 'probe begin {}'
+case_ kernel-v 0 $'\tx = 1;' -- "$STP" -p1 -r 6.1.0-56-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" && kernel_v < "6.2" %? 1 %: 2 %) }'
+case_ kernel-v-old 0 $'\tx = 2;' -- "$STP" -p1 -r 5.10.0-1-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" %? 1 %: 2 %) }'
+case_ stdin 0 'probe end {' -- bash -c "echo 'probe end {}' | $STP -p1 -"
 if [ -d /usr/share/systemtap/tapset ]; then
-	case_ corpus-macros 0 'and 18 library scripts' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
+	case_ corpus-macros 0 '~ Pass 1: parsed user script and 18 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
 fi
 
 echo "$pass passed, $fail failed"

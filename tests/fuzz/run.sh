@@ -179,6 +179,8 @@ for a in "$ARTIFACTS"/crash-* "$ARTIFACTS"/timeout-* "$ARTIFACTS"/oom-* \
 done
 if [ "$found" -gt 0 ]; then
 	echo "fuzz: $found finding(s); reproduce with $OUT/fuzz_$TARGET FILE"
+	[ "$TARGET" = format ] ||
+		echo "fuzz: after the fix, write each one's .expect (see tests/fuzz/regress.sh)"
 	exit 1
 fi
 case $rc in

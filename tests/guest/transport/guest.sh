@@ -1,6 +1,11 @@
 # The transport checks, run inside the guest by run.sh (through
 # staprun/stp-qemu): stp_ttest.ko and stprun under every option and
-# signal.  Prints "ok NAME" or "FAIL NAME: why" per check.
+# signal.  Prints "plan N" first, then "ok NAME" or "FAIL NAME: why" per
+# check: exactly N of them, or run.sh counts the missing ones as failed
+# (a guest that dies or a check that is skipped must not pass quietly).
+# ORDER: PLAN is the number of checks below; change both together.
+PLAN=38
+echo "plan $PLAN"
 M=/files/stp_ttest.ko
 fail() { echo "FAIL $1: $2"; }
 ok() { echo "ok $1"; }

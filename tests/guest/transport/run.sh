@@ -6,8 +6,9 @@
 # 6.1) with 2 CPUs and runs guest.sh there: output order across CPUs,
 # warnings, exit status, -c, -x, -o, -b, -D, -G, SIGINT/SIGTERM, kill -9
 # (the module must still go away), a second stprun of a loaded module,
-# and dropped output counted byte for byte.  Last line: "N passed, N
-# failed".
+# and dropped output counted byte for byte.  guest.sh declares its number
+# of checks ("plan N"); each one that did not run counts as failed.  Last
+# line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 top=$PWD
@@ -67,5 +68,18 @@ if [ $rc -ne 0 ]; then
 fi
 p=$(grep -c '^ok ' "$work/out")
 f=$(grep -c '^FAIL ' "$work/out")
+# guest.sh declares how many checks it runs: fewer is a failure for each
+# one missing, more a failure of the plan.
+plan=$(sed -n 's/^plan \([0-9][0-9]*\)$/\1/p' "$work/out" | head -1)
+if [ -z "$plan" ]; then
+	echo "FAIL guest.plan: guest.sh printed no 'plan N' line"
+	f=$((f + 1))
+elif [ $((p + f)) -lt "$plan" ]; then
+	echo "FAIL guest.plan: $((p + f)) of $plan checks ran"
+	f=$((f + plan - p - f))
+elif [ $((p + f)) -gt "$plan" ]; then
+	echo "FAIL guest.plan: $((p + f)) checks ran, the plan says $plan"
+	f=$((f + 1))
+fi
 echo "$((pass + p)) passed, $((fail + f)) failed"
 [ $((fail + f)) -eq 0 ]
