@@ -6,14 +6,25 @@
  * /usr/lib/debug/boot/vmlinux-KRELEASE; Fedora under
  * /usr/lib/debug/lib/modules/KRELEASE/vmlinux; a kernel built by hand
  * leaves vmlinux in its build tree.
+ *
+ * A program's or library's: in the file itself, else a -d file, else
+ * by its build-id where Debian's -dbg and -dbgsym packages put it
+ * (/usr/lib/debug/.build-id/NN/REST.debug), else by .gnu_debuglink.
+ * Without it, what to install: dpkg -S names the package.
  */
 #include "dw.h"
 #include "elab.h"
+#include "uprobes.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <elfutils/libdwelf.h>
 
 static int readable(const char *p)
 {
@@ -136,4 +147,158 @@ struct dwarf_file *dwarf_kernel(const struct session *s, const char **why)
 	if (!f)
 		failed = *why;
 	return f;
+}
+
+/* ---- a program's or library's separate debuginfo ---- */
+
+static int regular(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* Where this machine reads the target's file t: under --sysroot, else t. */
+static const char *on_host(const struct session *s, const char *t)
+{
+	const char *p;
+
+	if (s->sysroot && regular(p = ar_printf("%s%s", s->sysroot, t)))
+		return p;
+	return regular(t) ? t : NULL;
+}
+
+/* A -d FILE with build-id id. */
+static const char *from_d_id(const struct session *s, const char *id)
+{
+	for (int i = 0; id && i < s->debug_files.len; i++) {
+		const char *p = s->debug_files.v[i];
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		const char *other = elf ? dwarf_build_id(elf) : NULL;
+
+		if (elf)
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+		if (other && !strcmp(other, id))
+			return p;
+	}
+	return NULL;
+}
+
+static const char *build_id_path(const char *id)
+{
+	return ar_printf("/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+}
+
+/* The .gnu_debuglink file: beside the file, in its .debug/, or under
+ * /usr/lib/debug at the file's directory. */
+static const char *from_debuglink(const struct session *s, Elf *elf, const char *target,
+				  const char *host, struct sbuf *tried)
+{
+	GElf_Word crc;
+	const char *link = dwelf_elf_gnu_debuglink(elf, &crc), *p;
+	const char *dir, *tdir, *global;
+
+	if (!link)
+		return NULL;
+	dir = ar_strndup(host, (size_t)(strrchr(host, '/') ? strrchr(host, '/') - host : 0));
+	tdir = ar_strndup(target, (size_t)(strrchr(target, '/') ? strrchr(target, '/') - target : 0));
+	const char *cand[] = {
+		ar_printf("%s/%s", dir, link),
+		ar_printf("%s/.debug/%s", dir, link),
+	};
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+		if (strcmp(cand[i], host) && regular(cand[i]))
+			return cand[i];
+		sb_printf(tried, ", %s", cand[i]);
+	}
+	global = ar_printf("/usr/lib/debug%s/%s", tdir, link);
+	if ((p = on_host(s, global)))
+		return p;
+	sb_printf(tried, ", %s", global);
+	return NULL;
+}
+
+const char *dw_find_user(const struct session *s, Elf *elf, const char *target,
+			 const char *host, struct sbuf *tried)
+{
+	const char *id = dwarf_build_id(elf), *p;
+
+	if ((p = from_d_id(s, id)))
+		return p;
+	if (id) {
+		if ((p = on_host(s, build_id_path(id))))
+			return p;
+		sb_printf(tried, ", %s", build_id_path(id));
+	}
+	return from_debuglink(s, elf, target, host, tried);
+}
+
+/* The first line dpkg -S prints for path, or NULL (no dpkg, no owner).
+ * Run without a shell: the path is the user's. */
+static const char *dpkg_owner_line(const char *path)
+{
+	int fds[2], status;
+	char buf[512];
+	ssize_t n = 0, r;
+	pid_t pid;
+
+	if (pipe(fds))
+		return NULL;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], 1);
+		dup2(null, 2);
+		close(fds[0]);
+		execlp("dpkg", "dpkg", "-S", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (pid > 0 && n < (ssize_t)sizeof(buf) - 1 &&
+	       (r = read(fds[0], buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || n == 0)
+		return NULL;
+	buf[n] = '\0';
+	return ar_strndup(buf, strcspn(buf, "\n"));
+}
+
+/* The Debian package holding path ("libc6" of "libc6:amd64: /lib/..."),
+ * as named, as it resolves, or without /usr (usrmerge: dpkg knows
+ * /lib/x86_64-linux-gnu/libc.so.6, not /usr/lib/...). */
+static const char *debian_package(const char *path)
+{
+	char real[PATH_MAX];
+	const char *cand[3] = { path, NULL, NULL }, *line;
+
+	if (realpath(path, real)) {
+		cand[1] = ar_strdup(real);
+		if (!strncmp(real, "/usr/", 5))
+			cand[2] = ar_strdup(real + 4);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		if (!cand[i] || !(line = dpkg_owner_line(cand[i])))
+			continue;
+		return ar_strndup(line, strcspn(line, ":,"));
+	}
+	return NULL;
+}
+
+const char *dw_user_remedy(Elf *elf, const char *target,
+			   const char *host)
+{
+	const char *id = dwarf_build_id(elf), *pkg;
+
+	/* dpkg knows this machine's files, not a sysroot's */
+	if (!strcmp(target, host) && (pkg = debian_package(host)))
+		return ar_printf("install %s-dbg or %s-dbgsym", pkg, pkg);
+	if (!id)
+		return "build it with -g (it has no build-id to find a debug file by)";
+	return ar_printf("build it with -g, or install its debug file as %s", build_id_path(id));
 }
