@@ -9,17 +9,23 @@
  *
  * PATH is found as a shell finds a command: as given when it holds a
  * '/' (a relative one from here), else in $PATH.  A path names a file of
- * the target, looked for under --sysroot first, then on this machine.
- * LIB is a path, or a glob over the program's DT_NEEDED names, found in
- * its DT_RPATH/DT_RUNPATH and the usual library directories; its probes
- * fire only in processes of PATH.
+ * the target, looked for under --sysroot first, then on this machine; a
+ * path with glob characters names every x86-64 ELF file it matches, as
+ * a shell would expand it (under --sysroot when anything matches
+ * there).  LIB is a path, or a glob over the program's DT_NEEDED names,
+ * found in its DT_RPATH/DT_RUNPATH and the usual library directories;
+ * its probes fire only in processes of PATH.
  *
  * Functions and lines come from the file's DWARF (its own, else a
- * separate file found by build-id or .gnu_debuglink, or given with -d)
- * through dwarf_points(), which places a function's probe after its
- * prologue.  Each address becomes what uprobes want, an offset in the
- * file, through the PT_LOAD segment that maps it.  The runtime's half
- * is runtime/uprobes.c.
+ * separate file found by build-id or .gnu_debuglink, or given with -d:
+ * dwarf_find.c) through dwarf_points(), which places a function's probe
+ * after its prologue; a function pattern also matches the ELF symbols
+ * of functions DWARF names otherwise (glibc's malloc).  Without DWARF,
+ * .function("NAME") and .return come from the symbol table
+ * (uprobe_syms.c), with registers, *_arg(N) and $return but no $vars.
+ * Each address becomes what uprobes want, an offset in the file,
+ * through the PT_LOAD segment that maps it.  The runtime's half is
+ * runtime/uprobes.c.
  */
 #include "dw.h"
 #include "elab.h"
@@ -54,7 +60,8 @@ struct ufile {
 	int fd;
 	Elf *elf;
 	struct dwarf_file *dwf;		/* NULL until needed */
-	const char *why_no_dwarf;	/* what to install: none was found */
+	int no_dwarf;			/* looked for, none found */
+	const char *remedy;		/* then what to install, once asked */
 	int dwarf_broken;		/* found, but not read: reported */
 };
 
@@ -278,22 +285,21 @@ static struct ufile *open_file(const char *target, const char *host, const char 
 	return f;
 }
 
-/* The file's DWARF, looked for once; NULL without (f->why_no_dwarf says
- * what to install), or with an error at where when it cannot be read
- * (f->dwarf_broken). */
+/* The file's DWARF, looked for once; NULL without (f->no_dwarf), or
+ * with an error at where when it cannot be read (f->dwarf_broken). */
 static struct dwarf_file *find_dwarf(struct ctx *x, struct ufile *f, const struct loc *where)
 {
 	const struct session *s = x->e->s;
 	struct sbuf tried = { 0 };
 	const char *dbg, *why = NULL;
 
-	if (f->dwf || f->why_no_dwarf || f->dwarf_broken)
+	if (f->dwf || f->no_dwarf || f->dwarf_broken)
 		return f->dwf;
 	sb_printf(&tried, "%s", f->host);
 	dbg = has_section(f->elf, ".debug_info") ? f->host :
 	      dw_find_user(s, f->elf, f->target, f->host, &tried);
 	if (!dbg) {
-		f->why_no_dwarf = dw_user_remedy(f->elf, f->target, f->host);
+		f->no_dwarf = 1;
 		if (s->verbose)
 			fprintf(stderr, "note: %s: no debuginfo, looked in %s\n", f->target, tried.s);
 		free(tried.s);
@@ -311,12 +317,22 @@ static struct dwarf_file *find_dwarf(struct ctx *x, struct ufile *f, const struc
 	return f->dwf;
 }
 
+/* What to install for f's DWARF: asked only for an error (dpkg -S
+ * takes a while). */
+static const char *remedy(struct ufile *f)
+{
+	if (!f->remedy)
+		f->remedy = dw_user_remedy(f->elf, f->target, f->host);
+	return f->remedy;
+}
+
 /* The file's DWARF; NULL with an error at where. */
 static struct dwarf_file *need_dwarf(struct ctx *x, struct ufile *f, const struct loc *where)
 {
 	if (find_dwarf(x, f, where) || f->dwarf_broken)
 		return f->dwf;
-	miss(x, where, "process(\"%s\") has no debuginfo: %s", f->target, f->why_no_dwarf);
+	if (!x->pp->optional)
+		miss(x, where, "process(\"%s\") has no debuginfo: %s", f->target, remedy(f));
 	return NULL;
 }
 
@@ -852,7 +868,7 @@ static int programs(struct ctx *x, struct vec *out)
 
 /* No point matched: say what was searched, and without DWARF, what
  * would have more. */
-static void no_match(struct ctx *x, const struct ufile *only)
+static void no_match(struct ctx *x, struct ufile *only)
 {
 	const struct probe_comp *w = x->u->what;
 	const char *what = x->u->flags & DWP_STATEMENT ? "line" : "function";
@@ -861,13 +877,13 @@ static void no_match(struct ctx *x, const struct ufile *only)
 
 	if (w->arg->kind != N_STR)
 		return;
-	if (only && only->why_no_dwarf && (table = up_symtab_name(only->elf)))
+	if (only && only->no_dwarf && (table = up_symtab_name(only->elf)))
 		sem_error(&w->arg->loc, "no %s of %s matches '%s' in its symbol table (%s), "
 			  "and it has no debuginfo: %s", what, of, w->arg->str, table,
-			  only->why_no_dwarf);
-	else if (only && only->why_no_dwarf)
+			  remedy(only));
+	else if (only && only->no_dwarf)
 		sem_error(&w->arg->loc, "%s has neither debuginfo nor a symbol table: %s",
-			  of, only->why_no_dwarf);
+			  of, remedy(only));
 	else
 		sem_error(&w->arg->loc, "no %s of %s matches '%s'", what, of, w->arg->str);
 }
@@ -920,11 +936,11 @@ static int match(struct ctx *x)
 
 const char *uprobes_no_debuginfo(const struct derived_probe *d)
 {
-	const struct ufile *f = d->path ? pmap_get(&by_target, intern(d->path, strlen(d->path))) : NULL;
+	struct ufile *f = d->path ? pmap_get(&by_target, intern(d->path, strlen(d->path))) : NULL;
 
-	if (!f || !f->why_no_dwarf)
-		return ar_printf("%s has no debuginfo", d->path ? d->path : "the program");
-	return ar_printf("%s has none: %s", f->target, f->why_no_dwarf);
+	if (!f || !f->no_dwarf)
+		return ar_printf("%s has none", d->path ? d->path : "the program");
+	return ar_printf("%s has none: %s", f->target, remedy(f));
 }
 
 int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out)
