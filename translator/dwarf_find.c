@@ -9,7 +9,8 @@
  *
  * A program's or library's: in the file itself, else a -d file, else
  * by its build-id where Debian's -dbg and -dbgsym packages put it
- * (/usr/lib/debug/.build-id/NN/REST.debug), else by .gnu_debuglink.
+ * (/usr/lib/debug/.build-id/NN/REST.debug), else at
+ * /usr/lib/debug/PATH.debug, else by .gnu_debuglink.
  * Without it, what to install: dpkg -S names the package.
  */
 #include "dw.h"
@@ -168,24 +169,6 @@ static const char *on_host(const struct session *s, const char *t)
 	return regular(t) ? t : NULL;
 }
 
-/* A -d FILE with build-id id. */
-static const char *from_d_id(const struct session *s, const char *id)
-{
-	for (int i = 0; id && i < s->debug_files.len; i++) {
-		const char *p = s->debug_files.v[i];
-		int fd = open(p, O_RDONLY | O_CLOEXEC);
-		Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		const char *other = elf ? dwarf_build_id(elf) : NULL;
-
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
-		if (other && !strcmp(other, id))
-			return p;
-	}
-	return NULL;
-}
 
 static const char *build_id_path(const char *id)
 {
@@ -221,6 +204,46 @@ static const char *from_debuglink(const struct session *s, Elf *elf, const char 
 	return NULL;
 }
 
+/* The build-id of the ELF file at path, or NULL. */
+static const char *build_id_of(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const char *id = elf ? dwarf_build_id(elf) : NULL;
+
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return id;
+}
+
+/* A -d FILE with build-id id. */
+static const char *from_d_id(const struct session *s, const char *id)
+{
+	for (int i = 0; id && i < s->debug_files.len; i++) {
+		const char *other = build_id_of(s->debug_files.v[i]);
+
+		if (other && !strcmp(other, id))
+			return s->debug_files.v[i];
+	}
+	return NULL;
+}
+
+/* /usr/lib/debug/PATH.debug (older -dbg packages), if it is of this
+ * build: its build-id is the file's (or neither has one). */
+static const char *from_debug_tree(const struct session *s, const char *target,
+				   const char *id, struct sbuf *tried)
+{
+	const char *rel = ar_printf("/usr/lib/debug%s.debug", target), *p = on_host(s, rel);
+	const char *other = p ? build_id_of(p) : NULL;
+
+	if (p && (id ? other && !strcmp(id, other) : !other))
+		return p;
+	sb_printf(tried, ", %s", rel);
+	return NULL;
+}
+
 const char *dw_find_user(const struct session *s, Elf *elf, const char *target,
 			 const char *host, struct sbuf *tried)
 {
@@ -233,6 +256,8 @@ const char *dw_find_user(const struct session *s, Elf *elf, const char *target,
 			return p;
 		sb_printf(tried, ", %s", build_id_path(id));
 	}
+	if ((p = from_debug_tree(s, target, id, tried)))
+		return p;
 	return from_debuglink(s, elf, target, host, tried);
 }
 

@@ -29,10 +29,11 @@ void up_unique(struct vec *syms);
 /* dwarf_find.c */
 /* The separate debuginfo of a file of the target (its path target, read
  * here from host): a -d file of the same build-id, else
- * /usr/lib/debug/.build-id/NN/REST.debug, else the .gnu_debuglink
- * file beside it, in its .debug/ or under /usr/lib/debug: each under
- * --sysroot first, then here (a build-id names one build, whichever root
- * holds it).  NULL without; the paths looked at are added to tried. */
+ * /usr/lib/debug/.build-id/NN/REST.debug, else /usr/lib/debug/PATH.debug
+ * of the same build-id, else the .gnu_debuglink file beside it, in its
+ * .debug/ or under /usr/lib/debug: each under --sysroot first, then here
+ * (a build-id names one build, whichever root holds it).  NULL without;
+ * the paths looked at are added to tried. */
 const char *dw_find_user(const struct session *s, Elf *elf, const char *target,
 			 const char *host, struct sbuf *tried);
 /* What to do without debuginfo for that file: install the -dbg or
