@@ -169,6 +169,13 @@ static const char *on_host(const struct session *s, const char *t)
 	return regular(t) ? t : NULL;
 }
 
+/* The directory part of path ("" for a name without one). */
+static const char *dir_part(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return ar_strndup(path, slash ? (size_t)(slash - path) : 0);
+}
 
 static const char *build_id_path(const char *id)
 {
@@ -181,23 +188,19 @@ static const char *from_debuglink(const struct session *s, Elf *elf, const char 
 				  const char *host, struct sbuf *tried)
 {
 	GElf_Word crc;
-	const char *link = dwelf_elf_gnu_debuglink(elf, &crc), *p;
-	const char *dir, *tdir, *global;
+	const char *link = dwelf_elf_gnu_debuglink(elf, &crc), *p, *global;
+	const char *cand[2];
 
 	if (!link)
 		return NULL;
-	dir = ar_strndup(host, (size_t)(strrchr(host, '/') ? strrchr(host, '/') - host : 0));
-	tdir = ar_strndup(target, (size_t)(strrchr(target, '/') ? strrchr(target, '/') - target : 0));
-	const char *cand[] = {
-		ar_printf("%s/%s", dir, link),
-		ar_printf("%s/.debug/%s", dir, link),
-	};
+	cand[0] = ar_printf("%s/%s", dir_part(host), link);
+	cand[1] = ar_printf("%s/.debug/%s", dir_part(host), link);
 	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
 		if (strcmp(cand[i], host) && regular(cand[i]))
 			return cand[i];
 		sb_printf(tried, ", %s", cand[i]);
 	}
-	global = ar_printf("/usr/lib/debug%s/%s", tdir, link);
+	global = ar_printf("/usr/lib/debug%s/%s", dir_part(target), link);
 	if ((p = on_host(s, global)))
 		return p;
 	sb_printf(tried, ", %s", global);
@@ -303,7 +306,8 @@ static const char *debian_package(const char *path)
 	const char *cand[3] = { path, NULL, NULL }, *line;
 
 	if (realpath(path, real)) {
-		cand[1] = ar_strdup(real);
+		if (strcmp(real, path))
+			cand[1] = ar_strdup(real);
 		if (!strncmp(real, "/usr/", 5))
 			cand[2] = ar_strdup(real + 4);
 	}
@@ -315,8 +319,7 @@ static const char *debian_package(const char *path)
 	return NULL;
 }
 
-const char *dw_user_remedy(Elf *elf, const char *target,
-			   const char *host)
+const char *dw_user_remedy(Elf *elf, const char *target, const char *host)
 {
 	const char *id = dwarf_build_id(elf), *pkg;
 
