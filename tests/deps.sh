@@ -19,6 +19,9 @@ PACKAGES=(
 	linux-headers-amd64 linux-headers-6.12-amd64 tiny-initramfs
 	hyperfine time
 	qemu-system-x86 busybox-static cpio
+	# libc's DWARF, found by build-id: process("libc.so.6") probes with
+	# $vars (tests/conformance/elab, tests/guest/e2e/uprobe_buildid_*)
+	libc6-dbg
 )
 
 missing=()

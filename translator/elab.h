@@ -158,6 +158,9 @@ void probes_expand_file(struct elab *e, struct lib_file *f);
 int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out);
 /* The uprobe fields of template t, into d. */
 void uprobes_copy(struct derived_probe *d, const struct derived_probe *t);
+/* "FILE has none: install PKG-dbg ...": why uprobe d, found by symbol
+ * table, has no $vars. */
+const char *uprobes_no_debuginfo(const struct derived_probe *d);
 
 /* ksyms.c */
 struct ksyms *ksyms_load(const struct session *s, const char **why);

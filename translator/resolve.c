@@ -559,9 +559,10 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 		target(sc, n, write);
 		return;
 	}
-	/* a kretprobe's return value is in its registers */
+	/* a kretprobe's or uretprobe's return value is in its registers */
 	if (!strcmp(n->name, "$return") && !n->comps.len && !n->addr &&
-	    !n->pretty && sc->probe && sc->probe->family == PF_KPROBE &&
+	    !n->pretty && sc->probe && (sc->probe->family == PF_KPROBE ||
+					sc->probe->family == PF_UPROBE) &&
 	    sc->probe->is_return) {
 		if (write)
 			sem_error(&n->loc, "'$return' cannot be written without debuginfo");
@@ -569,6 +570,11 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 	}
 	if (!strcmp(n->name, "$return") && sc->probe && !sc->probe->is_return) {
 		sem_error(&n->loc, "'$return' is only available in .return probes");
+		return;
+	}
+	if (sc->probe && sc->probe->family == PF_UPROBE) {
+		sem_error(&n->loc, "target variable '%s' needs debuginfo, and %s", n->name,
+			  uprobes_no_debuginfo(sc->probe));
 		return;
 	}
 	needs_dwarf(n, ar_printf("target variable '%s'", n->name));

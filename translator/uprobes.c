@@ -9,25 +9,33 @@
  *
  * PATH is found as a shell finds a command: as given when it holds a
  * '/' (a relative one from here), else in $PATH.  A path names a file of
- * the target, looked for under --sysroot first, then on this machine.
- * LIB is a path, or a glob over the program's DT_NEEDED names, found in
- * its DT_RPATH/DT_RUNPATH and the usual library directories; its probes
- * fire only in processes of PATH.
+ * the target, looked for under --sysroot first, then on this machine; a
+ * path with glob characters names every x86-64 ELF file it matches, as
+ * a shell would expand it (under --sysroot when anything matches
+ * there).  LIB is a path, or a glob over the program's DT_NEEDED names,
+ * found in its DT_RPATH/DT_RUNPATH and the usual library directories;
+ * its probes fire only in processes of PATH.
  *
  * Functions and lines come from the file's DWARF (its own, else a
- * separate file found by build-id or .gnu_debuglink, or given with -d)
- * through dwarf_points(), which places a function's probe after its
- * prologue.  Each address becomes what uprobes want, an offset in the
- * file, through the PT_LOAD segment that maps it.  The runtime's half
- * is runtime/uprobes.c.
+ * separate file found by build-id or .gnu_debuglink, or given with -d:
+ * dwarf_find.c) through dwarf_points(), which places a function's probe
+ * after its prologue; a function pattern also matches the ELF symbols
+ * of functions DWARF names otherwise (glibc's malloc).  Without DWARF,
+ * .function("NAME") and .return come from the symbol table
+ * (uprobe_syms.c), with registers, *_arg(N) and $return but no $vars.
+ * Each address becomes what uprobes want, an offset in the file,
+ * through the PT_LOAD segment that maps it.  The runtime's half is
+ * runtime/uprobes.c.
  */
 #include "dw.h"
 #include "elab.h"
+#include "uprobes.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,7 +43,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <elfutils/libdwelf.h>
 
 /* What a process(...) point names, component by component. */
 struct uspec {
@@ -53,6 +60,9 @@ struct ufile {
 	int fd;
 	Elf *elf;
 	struct dwarf_file *dwf;		/* NULL until needed */
+	int no_dwarf;			/* looked for, none found */
+	const char *remedy;		/* then what to install, once asked */
+	int dwarf_broken;		/* found, but not read: reported */
 };
 
 static int is(const struct probe_comp *c, const char *name)
@@ -153,6 +163,9 @@ static int uspec(struct probe_point *pp, struct uspec *u)
 	return refuse_unsupported(u->what) ? 0 : -1;
 }
 
+/* x86-64's DWARF number of %rsp: the CFA register at a function's entry. */
+enum { DW_REG_RSP = 7 };
+
 struct ctx {
 	struct elab *e;
 	struct probe_point *pp;
@@ -245,135 +258,116 @@ static int has_section(Elf *elf, const char *name)
 	return 0;
 }
 
-/* A -d FILE with the same build-id. */
-static const char *from_d(const struct session *s, const char *id)
-{
-	for (int i = 0; id && i < s->debug_files.len; i++) {
-		const char *p = s->debug_files.v[i];
-		int fd = open(p, O_RDONLY | O_CLOEXEC);
-		Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		const char *other = elf ? dwarf_build_id(elf) : NULL;
-
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
-		if (other && !strcmp(other, id))
-			return p;
-	}
-	return NULL;
-}
-
-/* Separate debuginfo of f: -d, /usr/lib/debug/.build-id, .gnu_debuglink. */
-static const char *separate_debug(const struct session *s, const struct ufile *f,
-				  struct sbuf *tried)
-{
-	const char *id = dwarf_build_id(f->elf), *p, *link;
-	const char *root = s->sysroot ? s->sysroot : "";
-	GElf_Word crc;
-
-	if ((p = from_d(s, id)))
-		return p;
-	if (id) {
-		const char *rel = ar_printf("/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
-
-		if ((p = host_of(s, rel)))
-			return p;
-		sb_printf(tried, ", %s%s", root, rel);
-	}
-	link = dwelf_elf_gnu_debuglink(f->elf, &crc);
-	if (link) {
-		const char *slash = strrchr(f->host, '/');
-		const char *dir = ar_strndup(f->host, slash ? (size_t)(slash - f->host) : 0);
-		const char *tslash = strrchr(f->target, '/');
-		const char *tdir = ar_strndup(f->target, tslash ? (size_t)(tslash - f->target) : 0);
-		const char *cand[] = {
-			ar_printf("%s/%s", dir, link),
-			ar_printf("%s/.debug/%s", dir, link),
-		};
-		const char *global = ar_printf("/usr/lib/debug%s/%s", tdir, link);
-
-		for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
-			if (strcmp(cand[i], f->host) && regular(cand[i]))
-				return cand[i];
-			sb_printf(tried, ", %s", cand[i]);
-		}
-		if ((p = host_of(s, global)))
-			return p;
-		sb_printf(tried, ", %s%s", root, global);
-	}
-	return NULL;
-}
-
-/* The ELF of a found file; NULL with an error at where. */
-static struct ufile *open_file(const char *target, const char *host, const struct loc *where)
+/* The ELF of a found file, if stp can probe it (x86-64); else NULL, and
+ * *why says what it is. */
+static struct ufile *open_file(const char *target, const char *host, const char **why)
 {
 	struct ufile *f = ar_alloc(sizeof(*f));
+	GElf_Ehdr eh;
 
 	f->target = target;
 	f->host = host;
 	f->fd = open(host, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
-		sem_error(where, "cannot read '%s': %s", host, strerror(errno));
+		*why = ar_printf("cannot read '%s': %s", host, strerror(errno));
 		return NULL;
 	}
 	elf_version(EV_CURRENT);
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
-		sem_error(where, "'%s' is not an ELF program or library", target);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh)) {
+		*why = ar_printf("'%s' is not an ELF program or library", target);
+		return NULL;
+	}
+	if (eh.e_machine != EM_X86_64) {
+		*why = ar_printf("'%s' is not an x86-64 program or library", target);
 		return NULL;
 	}
 	return f;
 }
 
-/* The file's DWARF; NULL with an error at where. */
-static struct dwarf_file *need_dwarf(struct ctx *x, struct ufile *f, const struct loc *where,
-				     const char *what)
+/* The file's DWARF, looked for once; NULL without (f->no_dwarf), or
+ * with an error at where when it cannot be read (f->dwarf_broken). */
+static struct dwarf_file *find_dwarf(struct ctx *x, struct ufile *f, const struct loc *where)
 {
-	struct elab *e = x->e;
+	const struct session *s = x->e->s;
 	struct sbuf tried = { 0 };
 	const char *dbg, *why = NULL;
 
-	if (f->dwf)
+	if (f->dwf || f->no_dwarf || f->dwarf_broken)
 		return f->dwf;
 	sb_printf(&tried, "%s", f->host);
-	dbg = has_section(f->elf, ".debug_info") ? f->host : separate_debug(e->s, f, &tried);
+	dbg = has_section(f->elf, ".debug_info") ? f->host :
+	      dw_find_user(s, f->elf, f->target, f->host, &tried);
 	if (!dbg) {
-		miss(x, where, "%s has no debuginfo: build it with -g, or install its debug "
-		     "symbols (Debian: its -dbgsym package)", what);
-		if (e->s->verbose)
-			fprintf(stderr, "note: looked in %s\n", tried.s);
+		f->no_dwarf = 1;
+		if (s->verbose)
+			fprintf(stderr, "note: %s: no debuginfo, looked in %s\n", f->target, tried.s);
 		free(tried.s);
 		return NULL;
 	}
 	free(tried.s);
 	f->dwf = dwarf_open(dbg, f->target, 1, &why);
 	if (!f->dwf) {
-		sem_error(where, "%s: %s", what, why);
+		f->dwarf_broken = 1;
+		sem_error(where, "process(\"%s\"): %s", f->target, why);
 		return NULL;
 	}
-	if (e->s->verbose)
+	if (s->verbose)
 		fprintf(stderr, "note: %s: debuginfo %s\n", f->target, dbg);
 	return f->dwf;
 }
 
-/* Each file is opened once, however many points name it. */
-static struct pmap opened;
+/* What to install for f's DWARF: asked only for an error (dpkg -S
+ * takes a while). */
+static const char *remedy(struct ufile *f)
+{
+	if (!f->remedy)
+		f->remedy = dw_user_remedy(f->elf, f->target, f->host);
+	return f->remedy;
+}
+
+/* The file's DWARF; NULL with an error at where. */
+static struct dwarf_file *need_dwarf(struct ctx *x, struct ufile *f, const struct loc *where)
+{
+	if (find_dwarf(x, f, where) || f->dwarf_broken)
+		return f->dwf;
+	if (!x->pp->optional)
+		miss(x, where, "process(\"%s\") has no debuginfo: %s", f->target, remedy(f));
+	return NULL;
+}
+
+/* Each file is opened once, however many points name it; by_target
+ * finds it again for a probe's $var. */
+static struct pmap opened, by_target;
+
+static struct ufile *known(const char *host)
+{
+	return pmap_get(&opened, intern(host, strlen(host)));
+}
+
+static struct ufile *remember(struct elab *e, struct ufile *f)
+{
+	pmap_put(&opened, intern(f->host, strlen(f->host)), f);
+	pmap_put(&by_target, intern(f->target, strlen(f->target)), f);
+	/* what the module is built from: part of its cache key */
+	vec_push(&e->s->user_files, (void *)f->host);
+	return f;
+}
 
 static struct ufile *file_at(struct elab *e, const char *target, const char *host,
 			     const struct loc *where)
 {
-	struct ufile *f = pmap_get(&opened, intern(host, strlen(host)));
+	struct ufile *f = known(host);
+	const char *why;
 
 	if (f)
 		return f;
-	f = open_file(target, host, where);
-	if (f) {
-		pmap_put(&opened, intern(host, strlen(host)), f);
-		/* what the module is built from: part of its cache key */
-		vec_push(&e->s->user_files, (void *)host);
+	f = open_file(target, host, &why);
+	if (!f) {
+		sem_error(where, "%s", why);
+		return NULL;
 	}
-	return f;
+	return remember(e, f);
 }
 
 static const char *dir_of(const char *path)
@@ -607,45 +601,151 @@ static const char *point_text(const struct dw_point *pt, int statement)
 	return ar_printf("%s@%s:%d", pt->fn->name, file, statement ? pt->line : pt->fn->line);
 }
 
-/* The functions or lines of one file that the pattern names. */
-static int file_points(struct ctx *x, struct ufile *f)
+/* A DWARF point the pattern names. */
+static void dwarf_point_probe(struct ctx *x, struct ufile *f, const struct dw_point *pt)
+{
+	int statement = x->u->flags & DWP_STATEMENT;
+	struct derived_probe *t;
+	uint64_t off;
+
+	if (!file_offset(f->elf, pt->pc, &off))
+		return;		/* not in the file's code */
+	t = templ(x, f, pt->fn->name, point_text(pt, statement));
+	t->die = pt->die;
+	t->pc = pt->pc;
+	t->entry_pc = pt->entry_pc;
+	t->inlined = pt->inlined;
+	t->file_offset = off;
+	if (t->is_return)
+		entry_site(f, pt, t);
+}
+
+/* Whether the symbol table can serve pattern p: a function by name,
+ * out of line. */
+static int by_symbol(const struct ctx *x, const struct dw_pattern *p)
+{
+	return !p->file && !(x->u->flags & (DWP_STATEMENT | DWP_NO_CALL));
+}
+
+/*
+ * Functions the DWARF names otherwise than the symbol the pattern
+ * matches (glibc's malloc is __libc_malloc there): the DWARF function
+ * that starts at the symbol, once each, into pts; 1 when any was added.
+ */
+static int alias_points(struct ctx *x, struct ufile *f, const struct dw_pattern *p,
+			struct vec *pts)
+{
+	struct vec syms = { 0 };
+	struct pmap seen = { 0 };	/* DIE + 1 -> its point */
+	int before = pts->len;
+
+	for (int i = 0; i < pts->len; i++)
+		pmap_put(&seen, (void *)(uintptr_t)(((struct dw_point *)pts->v[i])->die + 1),
+			 pts->v[i]);
+	up_symbols(f->elf, p->name, &syms);
+	for (int i = 0; i < syms.len; i++) {
+		const struct up_sym *u = syms.v[i];
+		const struct dw_entry *e = function_at(f->dwf, u->addr);
+		struct dw_point *pt;
+
+		if (!e || e->lowpc != u->addr || pmap_get(&seen, (void *)(uintptr_t)(e->die + 1)))
+			continue;
+		pt = ar_alloc(sizeof(*pt));
+		pt->fn = e;
+		pt->die = e->die;
+		pt->entry_pc = e->lowpc;
+		pt->pc = x->u->ret ? e->lowpc : dwarf_prologue_end(f->dwf, e);
+		pt->line = e->line;
+		pmap_put(&seen, (void *)(uintptr_t)(e->die + 1), pt);
+		vec_push(pts, pt);
+	}
+	free(syms.v);
+	free(seen.keys);
+	free(seen.vals);
+	return pts->len > before;
+}
+
+/* Points in dwarf_points()' order: by name, then address. */
+static int cmp_point(const void *pa, const void *pb)
+{
+	const struct dw_point *a = *(const struct dw_point *const *)pa;
+	const struct dw_point *b = *(const struct dw_point *const *)pb;
+	int c = strcmp(a->fn->name, b->fn->name);
+
+	if (c)
+		return c;
+	return a->pc < b->pc ? -1 : a->pc > b->pc;
+}
+
+/* Without DWARF: the functions of the symbol table, each probed at its
+ * first instruction (nothing says where its prologue ends), where the
+ * arguments are in their registers and the CFA is %rsp + 8. */
+static void symbol_points(struct ctx *x, struct ufile *f, const struct dw_pattern *p)
+{
+	struct vec syms = { 0 };
+
+	up_symbols(f->elf, p->name, &syms);
+	up_unique(&syms);
+	for (int i = 0; i < syms.len; i++) {
+		const struct up_sym *u = syms.v[i];
+		struct derived_probe *t;
+		uint64_t off;
+
+		if (!file_offset(f->elf, u->addr, &off))
+			continue;
+		t = templ(x, f, u->name, u->name);
+		t->pc = t->entry_pc = u->addr;
+		t->file_offset = t->entry_offset = off;
+		t->entry_cfa_reg = DW_REG_RSP;
+		t->entry_cfa_off = 8;
+	}
+	free(syms.v);
+}
+
+/* The pattern's own mistakes, whatever the file. */
+static int check_pattern(struct ctx *x, struct dw_pattern *p)
 {
 	struct probe_comp *w = x->u->what;
-	struct dw_pattern p;
-	struct vec pts = { 0 };
-	int statement = x->u->flags & DWP_STATEMENT;
 
-	/* the point's own mistakes first, whatever the file */
-	if (w->arg->kind == N_STR && !dwarf_parse_pattern(w->arg->str, &p)) {
+	if (w->arg->kind != N_STR)
+		return 1;
+	if (!dwarf_parse_pattern(w->arg->str, p)) {
 		sem_error(&w->arg->loc, "'%s' is no function pattern: "
 			  "NAME[@FILE[:LINE|:N-M|:*|+N]]", w->arg->str);
 		return 0;
 	}
-	if (w->arg->kind == N_STR && statement && p.line_lo < 0 && !p.all_lines) {
-		sem_error(&w->arg->loc, "'.statement' needs a line: \"%s@FILE:LINE\"", p.name);
+	if ((x->u->flags & DWP_STATEMENT) && p->line_lo < 0 && !p->all_lines) {
+		sem_error(&w->arg->loc, "'.statement' needs a line: \"%s@FILE:LINE\"", p->name);
 		return 0;
 	}
-	if (!need_dwarf(x, f, &x->u->proc->arg->loc, ar_printf("process(\"%s\")", f->target)))
+	return 1;
+}
+
+/* The functions or lines of one file that the pattern names. */
+static int file_points(struct ctx *x, struct ufile *f)
+{
+	struct probe_comp *w = x->u->what;
+	const struct loc *where = &x->u->proc->arg->loc;
+	struct dw_pattern p;
+	struct vec pts = { 0 };
+
+	if (!check_pattern(x, &p))
+		return 0;
+	if (w->arg->kind == N_STR && by_symbol(x, &p) && !find_dwarf(x, f, where)) {
+		if (f->dwarf_broken)
+			return 0;
+		symbol_points(x, f, &p);
+		return 1;
+	}
+	if (!need_dwarf(x, f, where))
 		return 0;
 	if (w->arg->kind == N_NUM)
 		return address_point(x, f);
 	dwarf_points(f->dwf, &p, x->u->flags, &pts);
-	for (int i = 0; i < pts.len; i++) {
-		const struct dw_point *pt = pts.v[i];
-		struct derived_probe *t;
-		uint64_t off;
-
-		if (!file_offset(f->elf, pt->pc, &off))
-			continue;	/* not in the file's code */
-		t = templ(x, f, pt->fn->name, point_text(pt, statement));
-		t->die = pt->die;
-		t->pc = pt->pc;
-		t->entry_pc = pt->entry_pc;
-		t->inlined = pt->inlined;
-		t->file_offset = off;
-		if (t->is_return)
-			entry_site(f, pt, t);
-	}
+	if (by_symbol(x, &p) && alias_points(x, f, &p, &pts))
+		qsort(pts.v, (size_t)pts.len, sizeof(void *), cmp_point);
+	for (int i = 0; i < pts.len; i++)
+		dwarf_point_probe(x, f, pts.v[i]);
 	free(pts.v);
 	return 1;
 }
@@ -666,31 +766,135 @@ static int lifetime_point(struct ctx *x)
 	return 1;
 }
 
-/* The program process("PATH") names, into x->prog. */
-static int program(struct ctx *x)
+static int has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* The regular files glob pattern pat names under root, as a shell
+ * expands it, each file once however many names it has, into targets
+ * (the target's paths) and hosts (where they are read here). */
+static void glob_under(const char *root, const char *pat, struct vec *targets,
+		       struct vec *hosts)
+{
+	struct pmap seen = { 0 };	/* "dev:ino" -> the first name */
+	size_t n = strlen(root);
+	glob_t g;
+
+	if (glob(ar_printf("%s%s", root, pat), 0, NULL, &g))
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *h = g.gl_pathv[i], *key;
+		char real[PATH_MAX];
+		struct stat st;
+
+		if (stat(h, &st) || !S_ISREG(st.st_mode))
+			continue;
+		key = ar_printf("%llx:%llx", (unsigned long long)st.st_dev,
+				(unsigned long long)st.st_ino);
+		if (pmap_get(&seen, intern(key, strlen(key))))
+			continue;
+		pmap_put(&seen, intern(key, strlen(key)), (void *)h);
+		if (pat[0] != '/' && realpath(h, real))
+			h = real;
+		vec_push(hosts, ar_strdup(h));
+		vec_push(targets, ar_strdup(pat[0] == '/' ? h + n : h));
+	}
+	globfree(&g);
+	free(seen.keys);
+	free(seen.vals);
+}
+
+/* The x86-64 ELF files process("GLOB") names: under --sysroot, else
+ * here.  Others (a 32-bit libc in /lib32) are left out; *skipped says
+ * why one was. */
+static void glob_programs(struct ctx *x, const char *pat, struct vec *out,
+			  const char **skipped)
+{
+	const struct session *s = x->e->s;
+	struct vec targets = { 0 }, hosts = { 0 };
+
+	if (s->sysroot && pat[0] == '/')
+		glob_under(s->sysroot, pat, &targets, &hosts);
+	if (!targets.len)
+		glob_under("", pat, &targets, &hosts);
+	for (int i = 0; i < targets.len; i++) {
+		const char *why;
+		struct ufile *f = known(hosts.v[i]);
+
+		if (!f && (f = open_file(targets.v[i], hosts.v[i], &why)))
+			remember(x->e, f);
+		if (f) {
+			vec_push(out, f);
+			continue;
+		}
+		*skipped = why;
+		if (s->verbose)
+			fprintf(stderr, "note: %s\n", why);
+	}
+	free(targets.v);
+	free(hosts.v);
+}
+
+/* The programs process("PATH") names (struct ufile *); 0 when none. */
+static int programs(struct ctx *x, struct vec *out)
 {
 	const struct probe_comp *c = x->u->proc;
-	const char *target, *host;
+	const char *target, *host, *skipped = NULL, *where;
+	struct ufile *f;
 
+	where = x->e->s->sysroot ? " (under --sysroot or here)" : "";
+	if (strchr(c->arg->str, '/') && has_glob(c->arg->str)) {
+		glob_programs(x, c->arg->str, out, &skipped);
+		if (!out->len && skipped)
+			miss(x, &c->arg->loc, "no x86-64 program or library matches '%s': %s",
+			     c->arg->str, skipped);
+		else if (!out->len)
+			miss(x, &c->arg->loc, "no file matches '%s'%s", c->arg->str, where);
+		return out->len > 0;
+	}
 	if (!find_program(x->e->s, c->arg->str, &target, &host)) {
 		if (strchr(c->arg->str, '/'))
-			miss(x, &c->arg->loc, "no program '%s': no such file%s", c->arg->str,
-				  x->e->s->sysroot ? " (under --sysroot or here)" : "");
+			miss(x, &c->arg->loc, "no program '%s': no such file%s", c->arg->str, where);
 		else
 			miss(x, &c->arg->loc, "no program '%s' in $PATH", c->arg->str);
 		return 0;
 	}
-	x->prog = file_at(x->e, target, host, &c->arg->loc);
-	return x->prog != NULL;
+	f = file_at(x->e, target, host, &c->arg->loc);
+	if (f)
+		vec_push(out, f);
+	return f != NULL;
 }
 
-static int match(struct ctx *x)
+/* No point matched: say what was searched, and without DWARF, what
+ * would have more. */
+static void no_match(struct ctx *x, struct ufile *only)
+{
+	const struct probe_comp *w = x->u->what;
+	const char *what = x->u->flags & DWP_STATEMENT ? "line" : "function";
+	const char *of = only ? only->target : x->u->proc->arg->str;
+	const char *table;
+
+	if (w->arg->kind != N_STR)
+		return;
+	if (only && only->no_dwarf && (table = up_symtab_name(only->elf)))
+		sem_error(&w->arg->loc, "no %s of %s matches '%s' in its symbol table (%s), "
+			  "and it has no debuginfo: %s", what, of, w->arg->str, table,
+			  remedy(only));
+	else if (only && only->no_dwarf)
+		sem_error(&w->arg->loc, "%s has neither debuginfo nor a symbol table: %s",
+			  of, remedy(only));
+	else
+		sem_error(&w->arg->loc, "no %s of %s matches '%s'", what, of, w->arg->str);
+}
+
+/* The points of x->prog, or of its libraries; the file searched when
+ * only one was, into *only. */
+static int program_points(struct ctx *x, struct ufile **only)
 {
 	struct vec libs = { 0 };
-	int ok = 1, before = x->out->len;
+	int ok = 1;
 
-	if (x->u->proc->arg && !program(x))
-		return 0;
 	if (x->u->what->arg == NULL)
 		return lifetime_point(x);
 	if (x->u->lib) {
@@ -701,17 +905,42 @@ static int match(struct ctx *x)
 	}
 	for (int i = 0; ok && i < libs.len; i++)
 		ok = file_points(x, libs.v[i]);
+	*only = libs.len == 1 ? libs.v[0] : NULL;
 	free(libs.v);
-	if (ok && x->out->len == before && !x->pp->optional) {
-		struct probe_comp *w = x->u->what;
+	return ok;
+}
 
-		if (w->arg->kind == N_STR)
-			sem_error(&w->arg->loc, "no %s of %s matches '%s'",
-				  x->u->flags & DWP_STATEMENT ? "line" : "function",
-				  x->u->lib ? "the library" : x->prog->target, w->arg->str);
+static int match(struct ctx *x)
+{
+	struct vec progs = { 0 };
+	struct ufile *only = NULL;
+	int ok = 1, before = x->out->len;
+
+	if (!x->u->proc->arg)
+		return lifetime_point(x);
+	if (!programs(x, &progs))
+		return 0;
+	for (int i = 0; ok && i < progs.len; i++) {
+		x->prog = progs.v[i];
+		ok = program_points(x, &only);
+	}
+	if (progs.len > 1)
+		only = NULL;
+	free(progs.v);
+	if (ok && x->out->len == before && !x->pp->optional) {
+		no_match(x, only);
 		return 0;
 	}
 	return ok;
+}
+
+const char *uprobes_no_debuginfo(const struct derived_probe *d)
+{
+	struct ufile *f = d->path ? pmap_get(&by_target, intern(d->path, strlen(d->path))) : NULL;
+
+	if (!f || !f->no_dwarf)
+		return ar_printf("%s has none", d->path ? d->path : "the program");
+	return ar_printf("%s has none: %s", f->target, remedy(f));
 }
 
 int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out)

@@ -5,9 +5,14 @@
 #   add           add.c, static, -g -O0: uprobe_* tests
 #   addlib        addlib.c, dynamic, -g -O0, linked against
 #   libstpadd.so  libstpadd.c, -g -O0: process().library() tests
-#   ld-linux-x86-64.so.2, libc.so.6   the host's, for addlib: the guest
-#                 has no /lib, so addlib names /files/ld-linux-x86-64.so.2
-#                 as its interpreter and /files as its library path
+#   allocs        allocs.c, dynamic, -g -O0, linked against
+#   libstpsym.so  libstpsym.c, -O0, no -g and stripped (.dynsym only):
+#                 uprobe_symtab_* and uprobe_buildid_* tests
+#   ld-linux-x86-64.so.2, libc.so.6   the host's, for addlib and allocs:
+#                 the guest has no /lib, so they name
+#                 /files/ld-linux-x86-64.so.2 as their interpreter and
+#                 /files as their library path (libc6-dbg's DWARF is
+#                 libc.so.6's too: the same build-id)
 #
 #   tests/guest/prog/build.sh DIR
 set -euo pipefail
@@ -28,9 +33,14 @@ cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
 "${cc[@]}" -o "$tmp/addlib" addlib.c -L"$tmp" -lstpadd \
 	-Wl,--disable-new-dtags,-rpath,/files \
 	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
+gcc -O0 -shared -fPIC -o "$tmp/libstpsym.so" libstpsym.c
+strip "$tmp/libstpsym.so"
+"${cc[@]}" -o "$tmp/allocs" allocs.c -L"$tmp" -lstpsym \
+	-Wl,--disable-new-dtags,-rpath,/files \
+	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
 cp -L "$(gcc -print-file-name=libc.so.6)" "$tmp/libc.so.6"
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add addlib libstpadd.so libc.so.6 ld-linux-x86-64.so.2; do
+for f in add addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
 done
