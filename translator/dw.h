@@ -177,6 +177,13 @@ int dwarf_parse_pattern(const char *pattern, struct dw_pattern *p);
 void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 		  struct vec *out);
 uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e);
+/* The point as a probe point names it: "name@file:line", the function's
+ * declaring line, or the statement's line (file less a leading "./"). */
+const char *dw_point_text(const struct dw_point *pt, int statement);
+struct derived_probe;
+/* What a derived probe (kprobe or uprobe) takes from its point: the
+ * DIE, the address, the entry, whether inlined. */
+void dw_point_place(struct derived_probe *d, const struct dw_point *pt);
 
 /* dwarf_var.c */
 struct derived_probe;

@@ -290,3 +290,20 @@ void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 	if (out->len - first > 1)
 		qsort(out->v + first, (size_t)(out->len - first), sizeof(void *), cmp_point);
 }
+
+const char *dw_point_text(const struct dw_point *pt, int statement)
+{
+	const char *file = pt->fn->file ? pt->fn->file : "?";
+
+	if (!strncmp(file, "./", 2))
+		file += 2;
+	return ar_printf("%s@%s:%d", pt->fn->name, file, statement ? pt->line : pt->fn->line);
+}
+
+void dw_point_place(struct derived_probe *d, const struct dw_point *pt)
+{
+	d->die = pt->die;
+	d->pc = pt->pc;
+	d->entry_pc = pt->entry_pc;
+	d->inlined = pt->inlined;
+}

@@ -810,15 +810,13 @@ static void dw_make_probe(struct expansion *x, struct probe_point *pp, struct no
 {
 	struct probe_point *concrete = pp_join(pp, 0, pp->ncomps, NULL, NULL, 0);
 	struct node *arg = node_new(sp->has_addr ? N_NUM : N_STR, &pp->comps[1].arg->loc);
-	const char *file = pt->fn->file ? pt->fn->file : "?";
 	struct derived_probe *d;
 
 	if (sp->has_addr) {
 		arg->num = (int64_t)sp->addr;
 		arg->str = ar_printf("0x%llx", (unsigned long long)sp->addr);
 	} else {
-		arg->str = ar_printf("%s@%s:%d", pt->fn->name, file,
-				     sp->stmt ? pt->line : pt->fn->line);
+		arg->str = dw_point_text(pt, sp->stmt);
 	}
 	concrete->comps[1].arg = arg;
 	d = make_probe(x, concrete, cond, PF_KPROBE);
@@ -829,10 +827,7 @@ static void dw_make_probe(struct expansion *x, struct probe_point *pp, struct no
 	d->maxactive = (int)sp->maxactive;
 	d->module = sp->module;
 	d->dwf = f;
-	d->die = pt->die;
-	d->pc = pt->pc;
-	d->entry_pc = pt->entry_pc;
-	d->inlined = pt->inlined;
+	dw_point_place(d, pt);
 }
 
 /*

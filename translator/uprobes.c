@@ -592,15 +592,6 @@ static int address_point(struct ctx *x, struct ufile *f)
 	return 1;
 }
 
-static const char *point_text(const struct dw_point *pt, int statement)
-{
-	const char *file = pt->fn->file ? pt->fn->file : "";
-
-	if (!strncmp(file, "./", 2))
-		file += 2;
-	return ar_printf("%s@%s:%d", pt->fn->name, file, statement ? pt->line : pt->fn->line);
-}
-
 /* A DWARF point the pattern names. */
 static void dwarf_point_probe(struct ctx *x, struct ufile *f, const struct dw_point *pt)
 {
@@ -610,11 +601,8 @@ static void dwarf_point_probe(struct ctx *x, struct ufile *f, const struct dw_po
 
 	if (!file_offset(f->elf, pt->pc, &off))
 		return;		/* not in the file's code */
-	t = templ(x, f, pt->fn->name, point_text(pt, statement));
-	t->die = pt->die;
-	t->pc = pt->pc;
-	t->entry_pc = pt->entry_pc;
-	t->inlined = pt->inlined;
+	t = templ(x, f, pt->fn->name, dw_point_text(pt, statement));
+	dw_point_place(t, pt);
 	t->file_offset = off;
 	if (t->is_return)
 		entry_site(f, pt, t);
