@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cmdline.h"
 #include "stprun.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
@@ -33,12 +34,14 @@ static volatile sig_atomic_t got_signal;
 struct run {
 	char *path, *name, *params;
 	const char *out_path, *cmd;
+	struct cmd run;		/* -c CMD split into words */
 	int target;
 	int guard, ctl;
 	FILE *out;
 	struct traces *tr;
 	pid_t child;
 	int child_go;		/* write end: the child waits on it */
+	int child_err;		/* read end: errno if the exec failed */
 	int stop_sent, started, failed, done;
 };
 
@@ -73,8 +76,12 @@ static void usage(FILE *f)
 	      "              MODULE.ko [var=value ...]\n"
 	      "  -v            report progress on stderr\n"
 	      "  -o FILE       write the output to FILE\n"
-	      "  -c CMD        run CMD (/bin/sh -c) once the probes are in; "
-	      "stop when it exits\n"
+	      "  -c CMD        run CMD once the probes are in; stop when it "
+	      "exits; CMD is\n"
+	      "                split into words as by a shell and run without "
+	      "one, unless\n"
+	      "                it holds | & ; < > ( ) { } $( ` or a newline "
+	      "(then sh -c)\n"
 	      "  -x PID        target() is PID\n"
 	      "  -b MB         output buffer per CPU, 1..4095 MB\n"
 	      "  -D NAME=N     set the module's limit NAME (stpd_NAME)\n"
@@ -106,6 +113,44 @@ static int parse_long(const char *s, long lo, long hi, long *v)
 	errno = 0;
 	*v = strtol(s, &end, 10);
 	return !errno && end != s && !*end && *v >= lo && *v <= hi;
+}
+
+/* " 'a' 'b c'": n words (n < 0: up to NULL), each in quotes. */
+static char *quoted(char **w, int n)
+{
+	char *t = strdup(""), *next;
+
+	for (int i = 0; n < 0 ? w[i] != NULL : i < n; i++) {
+		if (asprintf(&next, "%s '%s'", t, w[i]) < 0)
+			abort();
+		free(t);
+		t = next;
+	}
+	return t;
+}
+
+/* -v: how the command will run, word by word. */
+static void cmd_say(const struct cmd *c)
+{
+	char *a = quoted(c->argv, -1), *e = quoted(c->env, c->nenv);
+
+	vsay("-c runs%s%s%s", a, c->nenv ? ", environment" : "", e);
+	free(a);
+	free(e);
+}
+
+/* Before the module is loaded: a command that cannot run stops here. */
+static int cmd_check(struct run *r)
+{
+	char *err;
+
+	if (cmd_parse(&r->run, r->cmd, &err)) {
+		warnx_("%s", err ? err : "-c: out of memory");
+		return 1;
+	}
+	if (stprun_verbose)
+		cmd_say(&r->run);
+	return 0;
 }
 
 /* 0, or 1 after a message. */
@@ -174,6 +219,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 		warnx_("-c and -x exclude each other");
 		return 1;
 	}
+	if (r->cmd && cmd_check(r))
+		return 1;
 	if (optind >= argc) {
 		warnx_("no module given");
 		usage(stderr);
@@ -237,19 +284,37 @@ static void stop(struct run *r, const char *why)
 		r->failed = r->done = 1;
 }
 
+/* In the child, once released: the command, or its errno down err_fd. */
+static void exec_cmd(const struct cmd *c, int err_fd)
+{
+	ssize_t w;
+	int e;
+
+	for (int i = 0; i < c->nenv; i++)
+		putenv(c->env[i]);
+	execvp(c->path, c->argv);
+	e = errno;
+	w = write(err_fd, &e, sizeof(e));	/* short: stprun sees the exit */
+	(void)w;
+	_exit(127);
+}
+
 /* -c: a child that waits until the probes are in, then runs CMD. */
 static int start_child(struct run *r)
 {
-	int p[2];
+	int p[2], e[2];
 	char c;
 
 	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	if (pipe2(e, O_CLOEXEC))
 		return -1;
 	r->child = fork();
 	if (r->child < 0)
 		return -1;
 	if (r->child == 0) {
 		close(p[1]);
+		close(e[0]);
 		close(r->ctl);		/* stprun's death must release ctl */
 		close(r->guard);	/* ... and reach the guardian */
 		signal(SIGINT, SIG_DFL);
@@ -258,11 +323,12 @@ static int start_child(struct run *r)
 		signal(SIGPIPE, SIG_DFL);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* stprun gave up before starting */
-		execl("/bin/sh", "sh", "-c", r->cmd, (char *)NULL);
-		_exit(127);
+		exec_cmd(&r->run, e[1]);
 	}
 	close(p[0]);
+	close(e[1]);
 	r->child_go = p[1];
+	r->child_err = e[0];
 	r->target = r->child;
 	return 0;
 }
@@ -277,6 +343,19 @@ static void release_child(struct run *r, int go)
 	r->child_go = -1;
 }
 
+/* The child has exited: if it could not exec the command, say why. */
+static void exec_failed(struct run *r)
+{
+	int e;
+
+	if (read(r->child_err, &e, sizeof(e)) == sizeof(e)) {
+		warnx_("cannot run '%s': %s", r->run.path, strerror(e));
+		r->failed = 1;
+	}
+	close(r->child_err);
+	r->child_err = -1;
+}
+
 static void child_check(struct run *r)
 {
 	int st;
@@ -284,6 +363,7 @@ static void child_check(struct run *r)
 	if (r->child <= 0 || waitpid(r->child, &st, WNOHANG) != r->child)
 		return;
 	r->child = 0;
+	exec_failed(r);
 	stop(r, "command exited");
 }
 
@@ -398,7 +478,8 @@ static int session(struct run *r)
 
 int main(int argc, char **argv)
 {
-	struct run r = { .ctl = -1, .guard = -1, .child_go = -1 };
+	struct run r = { .ctl = -1, .guard = -1, .child_go = -1,
+			 .child_err = -1 };
 	int fd, rc;
 
 	if (parse_args(&r, argc, argv))
