@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmdline.h"
@@ -40,7 +41,7 @@ struct run {
 	FILE *out;
 	struct traces *tr;
 	pid_t child;
-	int child_go;		/* write end: the child waits on it */
+	int child_stopped;	/* the child waits, stopped, for SIGCONT */
 	int child_err;		/* read end: errno if the exec failed */
 	int stop_sent, started, failed, done;
 };
@@ -284,14 +285,30 @@ static void stop(struct run *r, const char *why)
 		r->failed = r->done = 1;
 }
 
-/* In the child, once released: the command, or its errno down err_fd. */
-static void exec_cmd(const struct cmd *c, int err_fd)
+/*
+ * The child, from fork to exec.  It waits for the probes stopped by its
+ * own SIGSTOP, not in a read(): a probe armed meanwhile (vfs_read's
+ * return, say) would see the read return in target()'s process.  Once
+ * continued, its first system call is the exec.  PR_SET_PDEATHSIG: if
+ * stprun is killed, the command goes with it, started or not.
+ */
+static void child(struct run *r, pid_t parent, int err_fd)
 {
+	const struct cmd *c = &r->run;
 	ssize_t w;
 	int e;
 
+	close(r->ctl);		/* stprun's death must release ctl */
+	close(r->guard);	/* ... and reach the guardian */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 	for (int i = 0; i < c->nenv; i++)
 		putenv(c->env[i]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	kill(getpid(), SIGSTOP);
 	execvp(c->path, c->argv);
 	e = errno;
 	w = write(err_fd, &e, sizeof(e));	/* short: stprun sees the exit */
@@ -299,48 +316,41 @@ static void exec_cmd(const struct cmd *c, int err_fd)
 	_exit(127);
 }
 
-/* -c: a child that waits until the probes are in, then runs CMD. */
+/* -c: a child stopped until the probes are in; it then runs CMD. */
 static int start_child(struct run *r)
 {
-	int p[2], e[2];
-	char c;
+	pid_t parent = getpid();
+	int e[2], st;
 
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
 	if (pipe2(e, O_CLOEXEC))
 		return -1;
 	r->child = fork();
 	if (r->child < 0)
 		return -1;
 	if (r->child == 0) {
-		close(p[1]);
 		close(e[0]);
-		close(r->ctl);		/* stprun's death must release ctl */
-		close(r->guard);	/* ... and reach the guardian */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);	/* stprun gave up before starting */
-		exec_cmd(&r->run, e[1]);
+		child(r, parent, e[1]);
 	}
-	close(p[0]);
 	close(e[1]);
-	r->child_go = p[1];
 	r->child_err = e[0];
 	r->target = r->child;
+	if (waitpid(r->child, &st, WUNTRACED) != r->child || !WIFSTOPPED(st)) {
+		r->child = 0;
+		errno = ECHILD;
+		return -1;
+	}
+	r->child_stopped = 1;
 	return 0;
 }
 
+/* Go: continue the child into its exec; else it is killed unstarted. */
 static void release_child(struct run *r, int go)
 {
-	if (r->child_go < 0)
+	if (!r->child_stopped)
 		return;
-	if (go && write(r->child_go, "g", 1) != 1)
+	r->child_stopped = 0;
+	if (kill(r->child, go ? SIGCONT : SIGKILL))
 		warnx_("cannot start the command: %s", strerror(errno));
-	close(r->child_go);
-	r->child_go = -1;
 }
 
 /* The child has exited: if it could not exec the command, say why. */
@@ -478,8 +488,7 @@ static int session(struct run *r)
 
 int main(int argc, char **argv)
 {
-	struct run r = { .ctl = -1, .guard = -1, .child_go = -1,
-			 .child_err = -1 };
+	struct run r = { .ctl = -1, .guard = -1, .child_err = -1 };
 	int fd, rc;
 
 	if (parse_args(&r, argc, argv))
