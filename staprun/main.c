@@ -35,7 +35,7 @@ static volatile sig_atomic_t got_signal;
 struct run {
 	char *path, *name, *params;
 	const char *out_path, *cmd;
-	struct cmd run;		/* -c CMD split into words */
+	struct cmd command;	/* -c CMD split into words */
 	int target;
 	int guard, ctl;
 	FILE *out;
@@ -145,12 +145,12 @@ static int cmd_check(struct run *r)
 {
 	char *err;
 
-	if (cmd_parse(&r->run, r->cmd, &err)) {
+	if (cmd_parse(&r->command, r->cmd, &err)) {
 		warnx_("%s", err ? err : "-c: out of memory");
 		return 1;
 	}
 	if (stprun_verbose)
-		cmd_say(&r->run);
+		cmd_say(&r->command);
 	return 0;
 }
 
@@ -294,7 +294,7 @@ static void stop(struct run *r, const char *why)
  */
 static void child(struct run *r, pid_t parent, int err_fd)
 {
-	const struct cmd *c = &r->run;
+	const struct cmd *c = &r->command;
 	ssize_t w;
 	int e;
 
@@ -359,7 +359,7 @@ static void exec_failed(struct run *r)
 	int e;
 
 	if (read(r->child_err, &e, sizeof(e)) == sizeof(e)) {
-		warnx_("cannot run '%s': %s", r->run.path, strerror(e));
+		warnx_("cannot run '%s': %s", r->command.path, strerror(e));
 		r->failed = 1;
 	}
 	close(r->child_err);
