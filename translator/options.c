@@ -53,8 +53,9 @@ static void usage(FILE *f)
 "  -r KRELEASE    build for kernel release KRELEASE (default: running)\n"
 "  -o FILE        send the script's output to FILE\n"
 "  -c CMD         run CMD; target() is its pid; exit when it does.  CMD is\n"
-"                 split into words as by a shell and run without one, unless\n"
-"                 it holds | & ; < > ( ) { } $( ` or a newline (then sh -c)\n"
+"                 split into words as by a shell and run without one; sh -c\n"
+"                 runs it when it holds | & ; < > ( ) { } $( ` or a newline,\n"
+"                 or starts with a shell builtin (cd, read, ...)\n"
 "  -x PID         target() is PID\n"
 "  -k             keep the temporary directory\n"
 "  -B OPT         pass OPT to kbuild's make\n"
@@ -166,10 +167,11 @@ static int finish_opts(struct session *s)
 	char *err;
 
 	if (s->smp && !s->remote)
-		return bad("%s needs --remote=qemu", "--smp");
+		return bad("%s", "--smp needs --remote=qemu");
 	if (!s->command)
 		return 0;
-	/* the same split stprun makes, so that a bad command stops here */
+	/* the same split stprun makes, so that a bad command stops here
+	 * (with --remote=qemu, $VAR as this environment has it) */
 	if (cmd_parse(&c, s->command, &err))
 		return bad("%s", err ? err : "-c: out of memory");
 	cmd_free(&c);

@@ -118,7 +118,7 @@ exact smp-zero 1 "stp: --smp takes a number of CPUs (1-64), not '0'" -- "$STP" -
 exact smp-text 1 "stp: --smp takes a number of CPUs (1-64), not 'two'" -- "$STP" -p1 --remote=qemu --smp two -e 'probe begin {}'
 case_ smp-remote 0 'probe begin' -- "$STP" -p1 --remote=qemu --smp 2 -e 'probe begin {}'
 case_ help-smp 0 "--smp=N        the guest's CPUs with --remote=qemu" -- "$STP" --help
-case_ help-c 0 'it holds | & ; < > ( ) { } $( ` or a newline (then sh -c)' -- "$STP" --help
+case_ help-c 0 'runs it when it holds | & ; < > ( ) { } $( ` or a newline,' -- "$STP" --help
 if [ -d /usr/share/systemtap/tapset ]; then
 	case_ corpus-macros 0 'and 18 library scripts' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
 fi
