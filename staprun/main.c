@@ -19,8 +19,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cmdline.h"
 #include "stprun.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
@@ -33,12 +35,14 @@ static volatile sig_atomic_t got_signal;
 struct run {
 	char *path, *name, *params;
 	const char *out_path, *cmd;
+	struct cmd command;	/* -c CMD split into words */
 	int target;
 	int guard, ctl;
 	FILE *out;
 	struct traces *tr;
 	pid_t child;
-	int child_go;		/* write end: the child waits on it */
+	int child_stopped;	/* the child waits, stopped, for SIGCONT */
+	int child_err;		/* read end: errno if the exec failed */
 	int stop_sent, started, failed, done;
 };
 
@@ -73,8 +77,13 @@ static void usage(FILE *f)
 	      "              MODULE.ko [var=value ...]\n"
 	      "  -v            report progress on stderr\n"
 	      "  -o FILE       write the output to FILE\n"
-	      "  -c CMD        run CMD (/bin/sh -c) once the probes are in; "
-	      "stop when it exits\n"
+	      "  -c CMD        run CMD once the probes are in; stop when it "
+	      "exits; CMD is\n"
+	      "                split into words as by a shell and run without "
+	      "one; sh -c\n"
+	      "                runs it when it holds | & ; < > ( ) { } $( ` "
+	      "or a newline,\n"
+	      "                or starts with a shell builtin (cd, read, ...)\n"
 	      "  -x PID        target() is PID\n"
 	      "  -b MB         output buffer per CPU, 1..4095 MB\n"
 	      "  -D NAME=N     set the module's limit NAME (stpd_NAME)\n"
@@ -106,6 +115,44 @@ static int parse_long(const char *s, long lo, long hi, long *v)
 	errno = 0;
 	*v = strtol(s, &end, 10);
 	return !errno && end != s && !*end && *v >= lo && *v <= hi;
+}
+
+/* " 'a' 'b c'": n words (n < 0: up to NULL), each in quotes. */
+static char *quoted(char **w, int n)
+{
+	char *t = strdup(""), *next;
+
+	for (int i = 0; n < 0 ? w[i] != NULL : i < n; i++) {
+		if (asprintf(&next, "%s '%s'", t, w[i]) < 0)
+			abort();
+		free(t);
+		t = next;
+	}
+	return t;
+}
+
+/* -v: how the command will run, word by word. */
+static void cmd_say(const struct cmd *c)
+{
+	char *a = quoted(c->argv, -1), *e = quoted(c->env, c->nenv);
+
+	vsay("-c runs%s%s%s", a, c->nenv ? ", environment" : "", e);
+	free(a);
+	free(e);
+}
+
+/* Before the module is loaded: a command that cannot run stops here. */
+static int cmd_check(struct run *r)
+{
+	char *err;
+
+	if (cmd_parse(&r->command, r->cmd, &err)) {
+		warnx_("%s", err ? err : "-c: out of memory");
+		return 1;
+	}
+	if (stprun_verbose)
+		cmd_say(&r->command);
+	return 0;
 }
 
 /* 0, or 1 after a message. */
@@ -174,6 +221,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 		warnx_("-c and -x exclude each other");
 		return 1;
 	}
+	if (r->cmd && cmd_check(r))
+		return 1;
 	if (optind >= argc) {
 		warnx_("no module given");
 		usage(stderr);
@@ -237,44 +286,85 @@ static void stop(struct run *r, const char *why)
 		r->failed = r->done = 1;
 }
 
-/* -c: a child that waits until the probes are in, then runs CMD. */
+/*
+ * The child, from fork to exec.  It waits for the probes stopped by its
+ * own SIGSTOP, not in a read(): a probe armed meanwhile (vfs_read's
+ * return, say) would see the read return in target()'s process.  Once
+ * continued, its first system call is the exec.  PR_SET_PDEATHSIG: if
+ * stprun is killed, the command goes with it, started or not.
+ */
+static void child(struct run *r, pid_t parent, int err_fd)
+{
+	const struct cmd *c = &r->command;
+	ssize_t w;
+	int e;
+
+	close(r->ctl);		/* stprun's death must release ctl */
+	close(r->guard);	/* ... and reach the guardian */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	for (int i = 0; i < c->nenv; i++)
+		putenv(c->env[i]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	kill(getpid(), SIGSTOP);
+	execvp(c->path, c->argv);
+	e = errno;
+	w = write(err_fd, &e, sizeof(e));	/* short: stprun sees the exit */
+	(void)w;
+	_exit(127);
+}
+
+/* -c: a child stopped until the probes are in; it then runs CMD. */
 static int start_child(struct run *r)
 {
-	int p[2];
-	char c;
+	pid_t parent = getpid();
+	int e[2], st;
 
-	if (pipe2(p, O_CLOEXEC))
+	if (pipe2(e, O_CLOEXEC))
 		return -1;
 	r->child = fork();
 	if (r->child < 0)
 		return -1;
 	if (r->child == 0) {
-		close(p[1]);
-		close(r->ctl);		/* stprun's death must release ctl */
-		close(r->guard);	/* ... and reach the guardian */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);	/* stprun gave up before starting */
-		execl("/bin/sh", "sh", "-c", r->cmd, (char *)NULL);
-		_exit(127);
+		close(e[0]);
+		child(r, parent, e[1]);
 	}
-	close(p[0]);
-	r->child_go = p[1];
+	close(e[1]);
+	r->child_err = e[0];
 	r->target = r->child;
+	if (waitpid(r->child, &st, WUNTRACED) != r->child || !WIFSTOPPED(st)) {
+		r->child = 0;
+		errno = ECHILD;
+		return -1;
+	}
+	r->child_stopped = 1;
 	return 0;
 }
 
+/* Go: continue the child into its exec; else it is killed unstarted. */
 static void release_child(struct run *r, int go)
 {
-	if (r->child_go < 0)
+	if (!r->child_stopped)
 		return;
-	if (go && write(r->child_go, "g", 1) != 1)
+	r->child_stopped = 0;
+	if (kill(r->child, go ? SIGCONT : SIGKILL))
 		warnx_("cannot start the command: %s", strerror(errno));
-	close(r->child_go);
-	r->child_go = -1;
+}
+
+/* The child has exited: if it could not exec the command, say why. */
+static void exec_failed(struct run *r)
+{
+	int e;
+
+	if (read(r->child_err, &e, sizeof(e)) == sizeof(e)) {
+		warnx_("cannot run '%s': %s", r->command.path, strerror(e));
+		r->failed = 1;
+	}
+	close(r->child_err);
+	r->child_err = -1;
 }
 
 static void child_check(struct run *r)
@@ -284,6 +374,7 @@ static void child_check(struct run *r)
 	if (r->child <= 0 || waitpid(r->child, &st, WNOHANG) != r->child)
 		return;
 	r->child = 0;
+	exec_failed(r);
 	stop(r, "command exited");
 }
 
@@ -398,7 +489,7 @@ static int session(struct run *r)
 
 int main(int argc, char **argv)
 {
-	struct run r = { .ctl = -1, .guard = -1, .child_go = -1 };
+	struct run r = { .ctl = -1, .guard = -1, .child_err = -1 };
 	int fd, rc;
 
 	if (parse_args(&r, argc, argv))

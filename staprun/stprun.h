@@ -4,6 +4,7 @@
  * transport (transport_msg.h), prints its output, unloads it.
  *
  *   main.c     options, the session loop, signals, -c/-x
+ *   cmdline.c  -c CMD split into words (stp checks it with the same code)
  *   module.c   module name and parameters, load, unload, the guardian
  *              process that unloads the module if stprun is killed
  *   trace.c    the per-CPU trace files, merged by record sequence

@@ -6,6 +6,7 @@
  */
 #include "session.h"
 #include "version.h"
+#include "../staprun/cmdline.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@ enum {
 	LONG_REMOTE,
 	LONG_VMLINUX,
 	LONG_SYSROOT,
+	LONG_SMP,
 };
 
 static const struct option long_opts[] = {
@@ -28,6 +30,7 @@ static const struct option long_opts[] = {
 	{ "remote", required_argument, NULL, LONG_REMOTE },
 	{ "vmlinux", required_argument, NULL, LONG_VMLINUX },
 	{ "sysroot", required_argument, NULL, LONG_SYSROOT },
+	{ "smp", required_argument, NULL, LONG_SMP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -49,19 +52,23 @@ static void usage(FILE *f)
 "  -m NAME        name the module NAME\n"
 "  -r KRELEASE    build for kernel release KRELEASE (default: running)\n"
 "  -o FILE        send the script's output to FILE\n"
-"  -c CMD         run CMD; target() is its pid; exit when it does\n"
+"  -c CMD         run CMD; target() is its pid; exit when it does.  CMD is\n"
+"                 split into words as by a shell and run without one; sh -c\n"
+"                 runs it when it holds | & ; < > ( ) { } $( ` or a newline,\n"
+"                 or starts with a shell builtin (cd, read, ...)\n"
 "  -x PID         target() is PID\n"
 "  -k             keep the temporary directory\n"
 "  -B OPT         pass OPT to kbuild's make\n"
 "  -G VAR=VALUE   set a global variable at load time\n"
 "  -s NUM         transport buffer size in MB\n"
 "  -u             keep unused code (no dead-code elimination)\n"
-"  -w             no warnings\n"
+"  -w             no warnings (then -W has none to make errors)\n"
 "  -W             warnings are errors\n"
 "  -l PROBE       list probe points matching PROBE\n"
 "  -L PROBE       list them with the variables each offers\n"
 "  --compatible=VERSION  language compatibility level (systemtap_v)\n"
 "  --remote=qemu  run in a throwaway QEMU guest\n"
+"  --smp=N        the guest's CPUs with --remote=qemu (default 1)\n"
 "  --vmlinux=PATH kernel debuginfo to use\n"
 "  -d FILE        debuginfo of a module or program (FILE.ko, FILE.debug)\n"
 "  --sysroot=DIR  the target's root directory (System.map, headers)\n"
@@ -105,7 +112,11 @@ static int one_opt(struct session *s, int c, const char *arg)
 	switch (c) {
 	case 'p': return pass_number(s, arg);
 	case 'v': s->verbose++; return 0;
-	case 'e': s->script_text = arg; return 0;
+	case 'e':
+		if (s->script_text)
+			return bad("only one script can be given: a second -e '%s'", arg);
+		s->script_text = arg;
+		return 0;
 	case 'I': vec_push(&s->include_dirs, (void *)arg); return 0;
 	case 'D': return name_value(&s->defines, "-D needs NAME or NAME=VALUE, not '%s'", arg);
 	case 'G':
@@ -130,17 +141,41 @@ static int one_opt(struct session *s, int c, const char *arg)
 		return 0;
 	case 'k': s->keep = 1; return 0;
 	case 'u': s->unoptimized = 1; return 0;
+	/* -w wins over -W, before or after it, as in SystemTap */
 	case 'w': s->warn_mode = 0; return 0;
-	case 'W': s->warn_mode = 2; return 0;
+	case 'W': s->warn_mode = s->warn_mode ? 2 : 0; return 0;
 	case 'l': s->list_probe = arg; return 0;
 	case 'L': s->list_probe = arg; s->list_vars = 1; return 0;
 	case LONG_COMPATIBLE: s->compatible = arg; return 0;
 	case LONG_REMOTE: s->remote = arg; return 0;
+	case LONG_SMP:
+		s->smp = (int)strtol(arg, &end, 10);
+		if (*end || s->smp < 1 || s->smp > 64)
+			return bad("--smp takes a number of CPUs (1-64), not '%s'", arg);
+		return 0;
 	case LONG_VMLINUX: s->vmlinux = arg; return 0;
 	case 'd': vec_push(&s->debug_files, (void *)arg); return 0;
 	case LONG_SYSROOT: s->sysroot = arg; return 0;
 	default: return 1;
 	}
+}
+
+/* Checks of options together, before any pass runs.  0, or 1. */
+static int finish_opts(struct session *s)
+{
+	struct cmd c;
+	char *err;
+
+	if (s->smp && !s->remote)
+		return bad("%s", "--smp needs --remote=qemu");
+	if (!s->command)
+		return 0;
+	/* the same split stprun makes, so that a bad command stops here
+	 * (with --remote=qemu, $VAR as this environment has it) */
+	if (cmd_parse(&c, s->command, &err))
+		return bad("%s", err ? err : "-c: out of memory");
+	cmd_free(&c);
+	return 0;
 }
 
 /* Returns -1 to go on, or an exit status. */
@@ -179,6 +214,8 @@ int opts_parse(struct session *s, int argc, char **argv)
 		if (one_opt(s, c, optarg))
 			return 1;
 	}
+	if (finish_opts(s))
+		return 1;
 	if (!s->script_text && !s->list_probe) {
 		if (optind >= argc) {
 			fputs("stp: no script given (a FILE, or -e SCRIPT; see stp --help)\n",

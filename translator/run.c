@@ -119,6 +119,10 @@ static int run_remote_qemu(struct session *s, const char *ko)
 	vec_push(&av, (void *)helper("stp-qemu"));
 	vec_push(&av, "--kernel");
 	vec_push(&av, (void *)kernel);
+	if (s->smp) {
+		vec_push(&av, "--smp");
+		vec_push(&av, ar_printf("%d", s->smp));
+	}
 	vec_push(&av, tmpl);
 	vec_push(&av, (void *)ko);
 	vec_push(&av, NULL);

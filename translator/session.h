@@ -33,6 +33,7 @@ struct session {
 	int list_vars;		/* -L */
 	const char *compatible;	/* --compatible */
 	const char *remote;	/* --remote */
+	int smp;		/* --smp: the guest's CPUs (--remote=qemu) */
 	const char *sysroot;	/* --sysroot: the target's root directory */
 	const char *vmlinux;	/* --vmlinux: the kernel's debuginfo */
 	struct vec debug_files;	/* -d FILE: debuginfo of modules, programs */

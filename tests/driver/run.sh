@@ -94,6 +94,26 @@ case_() {
 	fail=$((fail + 1))
 }
 
+# exact NAME STATUS 'THE WHOLE OUTPUT (stdout+stderr)' -- ARGS...
+exact() {
+	local name=$1 want_rc=$2 want=$3
+	shift 4
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		echo "FAIL $name: exit $rc, expected $want_rc"
+		printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+		fail=$((fail + 1))
+	elif [ "$out" != "$want" ]; then
+		echo "FAIL $name: output is not: $want"
+		printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+}
+
 cat >"$T/hello.stp" <<'S'
 probe begin { printf("hello %s %d\n", @1, $2) }
 S
@@ -141,6 +161,29 @@ case_ bad-x 1 "stp: -x takes a process id, not 'abc'" -- "$STP" -p1 -x abc -e 'p
 case_ kernel-v 0 $'\tx = 1;' -- "$STP" -p1 -r 6.1.0-56-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" && kernel_v < "6.2" %? 1 %: 2 %) }'
 case_ kernel-v-old 0 $'\tx = 2;' -- "$STP" -p1 -r 5.10.0-1-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" %? 1 %: 2 %) }'
 case_ stdin 0 'probe end {' -- bash -c "echo 'probe end {}' | $STP -p1 -"
+# -c CMD is split as stprun will split it, when stp reads its options: a
+# command that cannot run stops stp before pass 1 (and before a build)
+exact c-empty 1 'stp: -c: the command is empty' -- "$STP" -p4 -r 0.0.0-none -c '' -e 'probe begin {}'
+exact c-quote 1 "stp: -c: unmatched quote in 'echo \"hi'" -- "$STP" -p4 -r 0.0.0-none -c 'echo "hi' -e 'probe begin {}'
+exact c-undefined 1 "stp: -c: undefined variable in 'ls \$STP_NO_SUCH_VAR'" -- "$STP" -p1 -c 'ls $STP_NO_SUCH_VAR' -e 'probe begin {}'
+exact c-no-program 1 "stp: -c: no program to run in 'A=1'" -- "$STP" -p1 -c 'A=1' -e 'probe begin {}'
+exact c-words 0 $'probe begin {\n}' -- "$STP" -p1 -c "A=1 prog 'a b' c\\ d" -e 'probe begin {}'
+exact c-shell 0 $'probe begin {\n}' -- "$STP" -p1 -c 'exec prog >/dev/null; echo $(date)' -e 'probe begin {}'
+# one script only, as stap ("Only one script can be given on the command line.")
+exact two-e 1 "stp: only one script can be given: a second -e 'probe end {}'" -- "$STP" -p1 -e 'probe begin {}' -e 'probe end {}'
+# -w: no warnings, so -W has none to turn into errors, in either order
+printf 'global unused\nprobe begin { x = 1 }\n' >"$T/warn.stp"
+case_ W-fails 1 "$T/warn.stp:1:8: error: global 'unused' is never used" -- "$STP" -W -p2 "$T/warn.stp"
+case_ w-W 0 'begin /* <- begin */' -- "$STP" -w -W -p2 "$T/warn.stp"
+case_ W-w 0 'begin /* <- begin */' -- "$STP" -W -w -p2 "$T/warn.stp"
+exact w-W-quiet 0 '' -- bash -c "$STP -w -W -p2 $T/warn.stp >/dev/null"
+# --smp N: the guest's CPUs, for --remote=qemu only
+exact smp-no-remote 1 'stp: --smp needs --remote=qemu' -- "$STP" -p1 --smp 2 -e 'probe begin {}'
+exact smp-zero 1 "stp: --smp takes a number of CPUs (1-64), not '0'" -- "$STP" -p1 --remote=qemu --smp=0 -e 'probe begin {}'
+exact smp-text 1 "stp: --smp takes a number of CPUs (1-64), not 'two'" -- "$STP" -p1 --remote=qemu --smp two -e 'probe begin {}'
+case_ smp-remote 0 'probe begin {' -- "$STP" -p1 --remote=qemu --smp 2 -e 'probe begin {}'
+case_ help-smp 0 "  --smp=N        the guest's CPUs with --remote=qemu (default 1)" -- "$STP" --help
+case_ help-c 0 '                 runs it when it holds | & ; < > ( ) { } $( ` or a newline,' -- "$STP" --help
 if [ -d /usr/share/systemtap/tapset ]; then
 	case_ corpus-macros 0 '~ Pass 1: parsed user script and 18 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
 fi

@@ -2,7 +2,9 @@
 # stprun's command line on the host, where no module can be loaded:
 # usage errors, bad option values, a missing module file, and a load the
 # kernel refuses (not root, or a file that is no module) all end with a
-# message on stderr, exit status 1, and no module left behind.  The
+# message on stderr, exit status 1, and no module left behind.  A -c
+# command is checked before the module is loaded, and -v tells how it
+# will run (split into words, or through sh -c).  The
 # guest tests (tests/guest/transport/run.sh) cover real runs.
 # Each case names whole lines of output (see check below), not substrings.
 #
@@ -45,6 +47,24 @@ check() {
 	pass=$((pass + 1))
 }
 
+# exact NAME WANT-STATUS 'STDERR'S FIRST LINE' -- ARGS...: compared as text
+exact() {
+	local name=$1 want=$2 line=$3 rc
+	shift 4
+	"$stprun" "$@" >"$work/out" 2>"$work/err" </dev/null
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "FAIL $name: exit $rc, want $want"; sed 's/^/  /' "$work/err"
+		fail=$((fail + 1))
+	elif [ "$(head -1 "$work/err")" != "$line" ]; then
+		echo "FAIL $name: stderr's first line is not: $line"; sed 's/^/  /' "$work/err"
+		fail=$((fail + 1))
+	else
+		echo "ok $name"
+		pass=$((pass + 1))
+	fi
+}
+
 USAGE='usage: stprun \[-v\] \[-o FILE\] \[-c CMD \| -x PID\] \[-b MB\] \[-D NAME=N\]\.\.\. \[-G var=value\]\.\.\.'
 
 check help 0 "$USAGE" -- -h
@@ -75,6 +95,43 @@ if grep -qs '^my_mod ' /proc/modules; then
 else
 	echo "ok load-refused.unloaded"; pass=$((pass + 1))
 fi
+# -c CMD that cannot be split: the message, before the module is loaded
+# (the "module" is a file the kernel would refuse, were it tried)
+exact c-empty 1 'stprun: -c: the command is empty' -- -c '' "$work/my-mod.ko"
+exact c-blank 1 'stprun: -c: the command is empty' -- -c ' 	' "$work/my-mod.ko"
+exact c-quote 1 "stprun: -c: unmatched quote in 'echo \"hi'" -- -c 'echo "hi' "$work/my-mod.ko"
+exact c-squote 1 "stprun: -c: unmatched quote in 'echo 'hi'" -- -c "echo 'hi" "$work/my-mod.ko"
+exact c-backslash 1 "stprun: -c: trailing backslash in 'echo \\'" -- -c 'echo \' "$work/my-mod.ko"
+exact c-brace 1 "stprun: -c: bad shell syntax in 'echo \${x'" -- -c 'echo ${x' "$work/my-mod.ko"
+exact c-undefined 1 "stprun: -c: undefined variable in 'echo \$STP_NO_SUCH_VAR'" \
+	-- -c 'echo $STP_NO_SUCH_VAR' "$work/my-mod.ko"
+exact c-no-program 1 "stprun: -c: no program to run in 'A=1 B=2'" -- -c 'A=1 B=2' "$work/my-mod.ko"
+
+# How -c runs a command (-v says, before the missing module stops it):
+# split into words and run directly; through sh -c when only a shell can
+c_runs() {	# NAME 'CMD' 'WHAT -v SAYS'
+	exact "$1" 1 "stprun: -c runs $3" -- -v -c "$2" "$work/none.ko"
+}
+c_runs c-words '/files/loop getppid 1000' "'/files/loop' 'getppid' '1000'"
+c_runs c-quoting "echo 'a  b' c\\ d \"e\"'f' ''" "'echo' 'a  b' 'c d' 'ef' ''"
+c_runs c-env 'A=1 B="x y" /files/loop spin 1' "'/files/loop' 'spin' '1', environment 'A=1' 'B=x y'"
+c_runs c-exec 'exec /files/loop spin 1' "'/files/loop' 'spin' '1'"
+c_runs c-env-exec 'A=1 exec prog' "'prog', environment 'A=1'"
+c_runs c-quoted-meta "echo 'a|b;c>d' '\$(x)' '\`y\`'" "'echo' 'a|b;c>d' '\$(x)' '\`y\`'"
+STP_T='a b' c_runs c-variable 'echo $STP_T ~root' "'echo' 'a' 'b' '/root'"
+c_runs c-pipe 'ls | wc' "'sh' '-c' 'ls | wc'"
+c_runs c-redirect 'exec /files/loop getppid 1000 >/dev/null' "'sh' '-c' 'exec /files/loop getppid 1000 >/dev/null'"
+c_runs c-list 'true; false' "'sh' '-c' 'true; false'"
+c_runs c-background 'sleep 1 &' "'sh' '-c' 'sleep 1 &'"
+c_runs c-subshell '(true)' "'sh' '-c' '(true)'"
+c_runs c-cmdsub 'echo $(date)' "'sh' '-c' 'echo \$(date)'"
+c_runs c-cmdsub-dquoted 'echo "$(date)"' "'sh' '-c' 'echo \"\$(date)\"'"
+c_runs c-backquote 'echo `date`' "'sh' '-c' 'echo \`date\`'"
+c_runs c-newline "$(printf 'true\ntrue')" "'sh' '-c' 'true"	# (one line of two)
+c_runs c-builtin 'read x' "'sh' '-c' 'read x'"
+c_runs c-keyword 'if true' "'sh' '-c' 'if true'"
+c_runs c-exec-option 'exec -a x prog' "'sh' '-c' 'exec -a x prog'"
+
 # -v says what it is doing before the load fails
 check verbose 1 "stprun: loading $work/my-mod\.ko as my_mod with stp_bufsize=2097152 stpd_MAXACTION=5 n=1 stpd_verbose=1 s=x" \
 	"$REFUSED" -- -v -b 2 -D MAXACTION=5 -G n=1 "$work/my-mod.ko" s=x
