@@ -186,8 +186,9 @@ int opts_parse(struct session *s, int argc, char **argv)
 	s->last_pass = 5;
 	s->warn_mode = 1;
 	opterr = 0;
-	/* '+': options stop at the script file; the rest are its arguments */
-	while ((c = getopt_long(argc, argv, "+p:ve:I:D:G:B:gm:r:o:c:x:s:kuwWl:L:d:",
+	/* As stap: options may follow the script file too ("stp s.stp -c
+	 * CMD"); its arguments are what is left, and "--" ends the options */
+	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:kuwWl:L:d:",
 				long_opts, NULL)) != -1) {
 		if (c == LONG_HELP) {
 			usage(stdout);

@@ -169,6 +169,10 @@ exact c-undefined 1 "stp: -c: undefined variable in 'ls \$STP_NO_SUCH_VAR'" -- "
 exact c-no-program 1 "stp: -c: no program to run in 'A=1'" -- "$STP" -p1 -c 'A=1' -e 'probe begin {}'
 exact c-words 0 $'probe begin {\n}' -- "$STP" -p1 -c "A=1 prog 'a b' c\\ d" -e 'probe begin {}'
 exact c-shell 0 $'probe begin {\n}' -- "$STP" -p1 -c 'exec prog >/dev/null; echo $(date)' -e 'probe begin {}'
+# options after the script file, as stap takes them; "--" ends them
+printf 'probe begin { printf("%%s\\n", @1) }\n' >"$T/arg.stp"
+case_ opt-after-file 0 $'\tprintf("%s\\n", "hello");' -- "$STP" -p1 "$T/arg.stp" -c true hello
+case_ dashdash-arg 0 $'\tprintf("%s\\n", "-v");' -- "$STP" -p1 "$T/arg.stp" -- -v
 # one script only, as stap ("Only one script can be given on the command line.")
 exact two-e 1 "stp: only one script can be given: a second -e 'probe end {}'" -- "$STP" -p1 -e 'probe begin {}' -e 'probe end {}'
 # -w: no warnings, so -W has none to turn into errors, in either order
