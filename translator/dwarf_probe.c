@@ -333,7 +333,8 @@ static void statement_points(struct dwarf_file *f, const struct dw_entry *e,
 	free(la.v);
 }
 
-/* The point of .function(p) at e, or NULL (e not wanted by flags). */
+/* The point of .function(p) at e, or NULL (no code, or not wanted by
+ * flags). */
 static struct dw_point *function_point(struct dwarf_file *f, const struct dw_entry *e,
 				       int flags)
 {
@@ -379,7 +380,8 @@ void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 		/* .function("f@file:N"): functions declared on those lines */
 		if (p->line_lo >= 0 && (e->line < lo || e->line > hi))
 			continue;
-		if (e->kind != DWK_VAR && e->kind != DWK_INLINE && (pt = function_point(f, e, flags)))
+		pt = function_point(f, e, flags);
+		if (pt)
 			vec_push(out, pt);
 	}
 	free(found.v);
