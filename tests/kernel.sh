@@ -84,7 +84,9 @@ fetch() {	# package, paths inside it
 		deb=$(ls "$tmp"/"$pkg"_*.deb)
 	fi
 	mkdir -p "$root"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$root" "$@"
+	# (set -e does not hold in a function called with ||: say it)
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$root" "$@" ||
+		{ echo "kernel.sh: cannot extract $pkg" >&2; rm -rf "$tmp"; return 1; }
 	rm -rf "$tmp"
 }
 image=linux-image-$krel
