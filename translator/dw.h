@@ -173,7 +173,8 @@ enum {
 
 /* "name[@file[:N|:N-M|:*|+N]]" into p; 0 when malformed. */
 int dwarf_parse_pattern(const char *pattern, struct dw_pattern *p);
-/* The points p names (struct dw_point *), by name then address. */
+/* The points p names (struct dw_point *), by name then address
+ * (statements: by name, line, address). */
 void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 		  struct vec *out);
 uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e);

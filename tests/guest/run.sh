@@ -11,9 +11,8 @@
 #                Output that does not end in a newline is followed by a
 #                newline and the line "--- no newline at end".
 #   NAME.opts    (optional) one line of extra stp options, e.g. -g -D MAXACTION=100
-#   NAME.lines   (optional) the kernel lines it runs on, e.g. "6.1" for a
-#                test that needs the kernel's DWARF (only 6.1's -dbg is
-#                fetched); on the others it is not run
+#   NAME.lines   (optional) the kernel lines it runs on, e.g. "6.1"; on the
+#                others it is not run (both lines have their DWARF)
 #   NAME.run     (optional) one line of extra stprun options, put before the
 #                module in the guest's shell script as they are (quotes work):
 #                -c "dd if=/dev/zero of=/dev/null bs=1 count=3"   -G n=5
