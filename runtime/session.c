@@ -137,6 +137,18 @@ notrace void stp_skip(enum stp_event why)
 }
 NOKPROBE_SYMBOL(stp_skip);
 
+notrace bool stp_on_flush_enter(void)
+{
+	return stp_ctx_enter() != NULL;
+}
+NOKPROBE_SYMBOL(stp_on_flush_enter);
+
+notrace void stp_on_flush_exit(void)
+{
+	stp_ctx_exit(stp_contexts[smp_processor_id()]);
+}
+NOKPROBE_SYMBOL(stp_on_flush_exit);
+
 /* The hit path for callers that only have the probe (timers, begin, end). */
 notrace int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs,
 			  void *entry)

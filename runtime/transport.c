@@ -14,7 +14,8 @@
  * CPU can be half way through a record.  When the reader falls behind,
  * subbuf_start refuses to overwrite unread sub-buffers and the lost
  * bytes are counted (STP_EV_OUT_DROPPED).  The flush enters the CPU's
- * context as a probe hit does (stp_ctx_enter, probe.h), so that a probe
+ * context as a probe hit does (stp_on_flush_enter, which is
+ * stp_ctx_enter of probe.h in a generated module), so that a probe
  * on a function the flush calls, or an NMI, cannot append to the
  * buffers in the middle of a copy: it counts a skip instead.  A CPU
  * taken offline keeps its relay buffer; stp_transport_flush_all closes
@@ -145,14 +146,13 @@ static bool stp_subbuf_partial(struct rchan_buf *buf)
 static notrace void stp_flush_this_cpu(void *unused)
 {
 	struct rchan_buf *buf = *this_cpu_ptr(stp_chan->buf);
-	struct stp_ctx *c = stp_ctx_enter();
 
-	if (!c)
+	if (!stp_on_flush_enter())
 		return;
 	stp_out_to_relay(this_cpu_ptr(&stp_outs));
 	if (stp_subbuf_partial(buf))
 		relay_switch_subbuf(buf, 0);
-	stp_ctx_exit(c);
+	stp_on_flush_exit();
 }
 NOKPROBE_SYMBOL(stp_flush_this_cpu);
 

@@ -54,5 +54,12 @@ void stp_ctl_post_exit(void);
 void stp_on_start(const struct stp_msg_start *m);
 void stp_on_stop(void);
 void stp_on_release(void);	/* ctl closed while still running */
+/*
+ * The flush of this CPU's buffers enters its context as a probe hit
+ * does (interrupts off); false: the runtime is busy on this CPU (the
+ * flush interrupted it), try later.
+ */
+bool stp_on_flush_enter(void);
+void stp_on_flush_exit(void);
 
 #endif

@@ -171,7 +171,8 @@ int traces_pump(struct traces *t, FILE *out, int drain)
 		pending |= head(&t->cpu[i], &h);
 	if (wrote || !pending)
 		t->stalled = 0;
-	else if (drain || ++t->stalled >= STALL_ROUNDS)
+	/* at the end, what waits behind a gap goes out too */
+	if (pending && (drain || (!wrote && ++t->stalled >= STALL_ROUNDS)))
 		while (write_one(t, out, 1))	/* give up on the gap */
 			while (write_one(t, out, 0))
 				;
