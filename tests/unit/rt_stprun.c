@@ -4,7 +4,9 @@
  * (staprun/trace.c): records come out in sequence order across the
  * files, and a number that never comes (a broken module) is given up on
  * at the end, its record counted and reported, never dropped without a
- * word; nor is what waits behind the gap.
+ * word; nor is what waits behind the gap.  And of the report at the end
+ * (staprun/report.c): one line per counter that is not zero, with the
+ * setting that raises its limit; quiet counters only with -v.
  */
 #include <stdarg.h>
 #include <sys/stat.h>
@@ -119,6 +121,58 @@ TEST(trace_gap_reported_at_end)
 	free(out);
 	free(err);
 	rmdir_files(d);
+}
+
+/* report_done's stderr for a DONE with these counters (index, value). */
+static char *report(int verbose, int errors, int n, ...)
+{
+	struct {
+		struct stp_msg_done d;
+		int64_t ev[STP_EV_COUNT];
+	} m;
+	va_list ap;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.d.errors = errors;
+	m.d.nevents = STP_EV_COUNT;
+	va_start(ap, n);
+	while (n--) {
+		int i = va_arg(ap, int);
+
+		m.ev[i] = va_arg(ap, int);
+	}
+	va_end(ap);
+	stprun_verbose = verbose;
+	unit_capture_begin();
+	rc = report_done(&m.d, sizeof(m));
+	stprun_verbose = 0;
+	CHECK_EQ_INT(rc, errors != 0);
+	return unit_capture_end();
+}
+
+TEST(report_drops_with_their_settings)
+{
+	char *err = report(0, 0, 4, STP_EV_UENTRY_EVICTED, 3, STP_EV_UENTRY_MISSED, 2,
+			   STP_EV_MSG_TRUNC, 1, STP_EV_OUT_OFFLINE, 40);
+
+	CHECK_EQ_STR(err,
+		     "WARNING: 3 @entry saves lost (more calls in flight than STP_UCALLS); raise with -D STP_UCALLS=N\n"
+		     "WARNING: 2 process return probes skipped: no @entry saves (lost, or the call began before the session)\n"
+		     "WARNING: 1 error and warning messages truncated at STP_CTL_TEXT; raise with -D STP_CTL_TEXT=N\n"
+		     "WARNING: 40 output bytes lost on CPUs taken offline\n");
+	free(err);
+}
+
+TEST(report_skip_state_only_verbose)
+{
+	char *err = report(0, 0, 1, STP_EV_SKIP_STATE, 7);
+
+	CHECK_EQ_STR(err, "");
+	free(err);
+	err = report(1, 0, 1, STP_EV_SKIP_STATE, 7);
+	CHECK_EQ_STR(err, "WARNING: 7 probe hits ignored (session not running: before start or after exit)\n");
+	free(err);
 }
 
 int main(int argc, char **argv)
