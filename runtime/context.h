@@ -38,6 +38,8 @@ struct stp_ctx {
 	char errbuf[MAXSTRINGLEN];	/* error("...") and friends */
 	char *tok_next;			/* tokenize() state */
 	char tok_buf[MAXSTRINGLEN];
+	/* leaf helpers' text (target.h): off the stack, whatever MAXSTRINGLEN */
+	char scratch[2][MAXSTRINGLEN];
 };
 
 /*
@@ -59,8 +61,9 @@ struct stp_lockreq {
  * Generated handlers and functions: their arrays are fixed-size key and
  * argument lists indexed by constants, so the stack canary (which
  * -fstack-protector-strong adds for any array) would only cost every hit.
+ * notrace: the runtime's hit path is not itself a place to probe.
  */
-#define STP_HANDLER __no_stack_protector
+#define STP_HANDLER __no_stack_protector notrace
 
 /* When a probe may run: the session state of the same number (probe.h). */
 enum stp_probe_kind {
@@ -111,10 +114,10 @@ static inline void stp_str_assign(char *dst, const char *src)
 	dst[n] = '\0';
 }
 
-static inline void stp_str_append(char *dst, const char *src)
+/* The n bytes at src (no NUL needed among them). */
+static inline void stp_str_append_n(char *dst, const char *src, size_t n)
 {
 	size_t have = strnlen(dst, MAXSTRINGLEN - 1);
-	size_t n = strlen(src);
 
 	if (have + n >= MAXSTRINGLEN) {
 		n = MAXSTRINGLEN - 1 - have;
@@ -122,6 +125,11 @@ static inline void stp_str_append(char *dst, const char *src)
 	}
 	memmove(dst + have, src, n);
 	dst[have + n] = '\0';
+}
+
+static inline void stp_str_append(char *dst, const char *src)
+{
+	stp_str_append_n(dst, src, strlen(src));
 }
 
 static inline void stp_str_append_long(char *dst, int64_t v)

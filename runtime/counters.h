@@ -11,29 +11,38 @@
 #define STP_COUNTERS_H
 
 /*
- * X(name, what was counted, how to raise the limit or NULL).  stprun
- * prints "WARNING: N <what>; raise with <how>".
+ * X(name, what was counted, how to raise the limit or NULL, quiet).
+ * stprun prints "WARNING: N <what>; raise with <how>"; a quiet counter
+ * (hits that came after exit(), the normal wind-down) only with -v.
  */
 #define STP_EVENTS(X)							\
 	X(STR_TRUNC,	"strings truncated at MAXSTRINGLEN",		\
-			"-D MAXSTRINGLEN=N")				\
+			"-D MAXSTRINGLEN=N", 0)				\
 	X(MAP_FULL,	"map insertions failed (map full at MAXMAPENTRIES)", \
-			"-D MAXMAPENTRIES=N")				\
+			"-D MAXMAPENTRIES=N", 0)			\
 	X(SKIP_LOCK,	"probes skipped (global lock contention)",	\
-			"-D MAXTRYLOCK=N")				\
-	X(SKIP_REENTER,	"probes skipped (reentrant hit)", NULL)		\
-	X(SKIP_STATE,	"probes skipped (not running)", NULL)		\
+			"-D MAXTRYLOCK=N", 0)				\
+	X(SKIP_REENTER,	"probes skipped (reentrant hit)", NULL, 0)	\
+	X(SKIP_STATE,	"probe hits ignored (session not running: before start or after exit)", \
+			NULL, 1)					\
 	X(OUT_DROPPED,	"output bytes dropped (transport buffers full)", \
-			"-b MB (buffer size per CPU)")			\
+			"-b MB (buffer size per CPU)", 0)		\
 	X(OUT_TRUNC,	"output bytes dropped (print buffer full)",	\
-			"-D STP_BUFFER_SIZE=N")				\
-	X(MSG_DROPPED,	"control messages dropped", NULL)		\
-	X(KRET_MISSED,	"kretprobe returns missed", ".maxactive(N)")	\
-	X(KPROBE_SKIPPED, "probe points skipped: kprobes refused them (stp -v names them)", NULL) \
-	X(UPROBE_SKIPPED, "probe points skipped: uprobes refused them (stp -v names them)", NULL)
+			"-D STP_BUFFER_SIZE=N", 0)			\
+	X(MSG_DROPPED,	"control messages dropped (queue full or busy)", NULL, 0) \
+	X(KRET_MISSED,	"kretprobe returns missed", ".maxactive(N)", 0)	\
+	X(KPROBE_SKIPPED, "probe points skipped: kprobes refused them (stp -v names them)", NULL, 0) \
+	X(UPROBE_SKIPPED, "probe points skipped: uprobes refused them (stp -v names them)", NULL, 0) \
+	X(UENTRY_EVICTED, "@entry saves lost (more calls in flight than STP_UCALLS)", \
+			"-D STP_UCALLS=N", 0)				\
+	X(UENTRY_MISSED, "process return probes skipped: no @entry saves (lost, or the call began before the session)", \
+			NULL, 0)					\
+	X(MSG_TRUNC,	"error and warning messages truncated at STP_CTL_TEXT", \
+			"-D STP_CTL_TEXT=N", 0)				\
+	X(OUT_OFFLINE,	"output bytes lost on CPUs taken offline", NULL, 0)
 
 enum stp_event {
-#define STP_EV_ENUM(name, what, knob) STP_EV_##name,
+#define STP_EV_ENUM(name, what, knob, quiet) STP_EV_##name,
 	STP_EVENTS(STP_EV_ENUM)
 #undef STP_EV_ENUM
 	STP_EV_COUNT

@@ -17,20 +17,24 @@ static struct kretprobe **stp_krp_list;
 static int stp_nkp, stp_nkrp;
 
 /* @entry's saves; a non-zero return drops this call's return probe. */
-static int stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static notrace int stp_kretprobe_entry(struct kretprobe_instance *ri,
+				       struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, u.krp);
 
 	return stp_run_probe(k->entry, regs, ri->data) ? 1 : 0;
 }
+NOKPROBE_SYMBOL(stp_kretprobe_entry);
 
-static int stp_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+static notrace int stp_kretprobe_hit(struct kretprobe_instance *ri,
+				     struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, u.krp);
 
 	stp_run_probe(k->probe, regs, ri->data);
 	return 0;
 }
+NOKPROBE_SYMBOL(stp_kretprobe_hit);
 
 static int stp_kprobe_register(struct stp_kprobe *k)
 {

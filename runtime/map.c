@@ -550,6 +550,8 @@ struct stp_pmap {
 	int ncpus;
 	const struct stp_stat_desc *sd;
 	struct stp_map *agg;
+	char *one;			/* per CPU: one key's combined stat */
+	size_t one_size;		/* bytes of each */
 	struct stp_map *cpu[];		/* ncpus */
 };
 
@@ -572,9 +574,11 @@ struct stp_pmap *stp_pmap_new(int nkeys, const enum stp_type *key_types,
 		return NULL;
 	pm->ncpus = n;
 	pm->sd = sd;
+	pm->one_size = (stp_stat_size(sd) + 7) & ~(size_t)7;
+	pm->one = stp_zalloc(pm->one_size * n);
 	pm->agg = stp_map_new(nkeys, key_types, STP_T_STAT, sd, max_entries,
 			      wrap);
-	if (!pm->agg)
+	if (!pm->one || !pm->agg)
 		goto out_free;
 	for (i = 0; i < n; i++) {
 		pm->cpu[i] = stp_map_new(nkeys, key_types, STP_T_STAT, sd,
@@ -597,6 +601,7 @@ void stp_pmap_free(struct stp_pmap *pm)
 	for (i = 0; i < pm->ncpus; i++)
 		stp_map_free(pm->cpu[i]);
 	stp_map_free(pm->agg);
+	stp_free(pm->one);
 	stp_free(pm);
 }
 
@@ -637,6 +642,39 @@ notrace struct stp_map *stp_pmap_agg(struct stp_pmap *pm)
 	for (i = 0; i < pm->ncpus; i++)
 		map_agg_cpu(pm->agg, pm->cpu[i]);
 	return pm->agg;
+}
+
+/*
+ * One element: k's entry on each CPU, combined in this CPU's scratch
+ * (readers on other CPUs have their own).  O(CPUs) lookups.
+ */
+notrace struct stp_stat *stp_pmap_stat(struct stp_pmap *pm,
+				       const union stp_val *k)
+{
+	struct stp_stat *one;
+	struct stp_map_entry *e;
+	int i, found = 0;
+
+	one = (struct stp_stat *)(pm->one + pm->one_size * stp_this_cpu());
+	stp_stat_clear(one, pm->sd);
+	for (i = 0; i < pm->ncpus; i++) {
+		e = stp_map_find(pm->cpu[i], k);
+		if (!e)
+			continue;
+		stp_stat_merge(one, stp_entry_stat(pm->cpu[i], e), pm->sd);
+		found = 1;
+	}
+	return found ? one : NULL;
+}
+
+notrace int stp_pmap_has(struct stp_pmap *pm, const union stp_val *k)
+{
+	int i;
+
+	for (i = 0; i < pm->ncpus; i++)
+		if (stp_map_find(pm->cpu[i], k))
+			return 1;
+	return 0;
 }
 
 void stp_pmap_delete(struct stp_pmap *pm, const union stp_val *k)

@@ -140,8 +140,18 @@ void stp_pmap_free(struct stp_pmap *pm);
 void stp_pmap_declared_size(struct stp_pmap *pm);
 /* "a[k] <<< v" on this CPU's map; 0, or -1 when the map is full. */
 int stp_pmap_add(struct stp_pmap *pm, const union stp_val *k, int64_t v);
-/* Combine every CPU's map into the aggregate, and return it. */
+/*
+ * Combine every CPU's map into the aggregate, and return it: for
+ * foreach and the display of the whole array, O(CPUs x entries).
+ */
 struct stp_map *stp_pmap_agg(struct stp_pmap *pm);
+/*
+ * One element, O(CPUs): a[k]'s statistic combined over the CPUs (valid
+ * until this CPU's next call), or NULL when a[k] does not exist; and
+ * "k in a".  Reading a[k] inside foreach (k in a) stays linear.
+ */
+struct stp_stat *stp_pmap_stat(struct stp_pmap *pm, const union stp_val *k);
+int stp_pmap_has(struct stp_pmap *pm, const union stp_val *k);
 /* Delete k (every CPU), or everything. */
 void stp_pmap_delete(struct stp_pmap *pm, const union stp_val *k);
 void stp_pmap_clear(struct stp_pmap *pm);

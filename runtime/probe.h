@@ -62,10 +62,37 @@ static __always_inline void stp_locks_drop(const struct stp_lockreq *l, int n)
 }
 
 /*
+ * This CPU's context, marked busy, or NULL when it is busy already (a
+ * probe on a function the runtime calls, or an NMI, came in while the
+ * runtime was working on this CPU).  Interrupts must be off.  Whatever
+ * touches the CPU's print buffer or relay buffer enters first: the
+ * probe hit below, and the transport's flush (transport.c).  The
+ * compiler barriers keep the buffer's accesses inside; another CPU
+ * never touches this context.
+ */
+static __always_inline struct stp_ctx *stp_ctx_enter(void)
+{
+	struct stp_ctx *c = stp_contexts[smp_processor_id()];
+
+	if (unlikely(READ_ONCE(c->busy)))
+		return NULL;
+	WRITE_ONCE(c->busy, 1);
+	barrier();
+	return c;
+}
+
+static __always_inline void stp_ctx_exit(struct stp_ctx *c)
+{
+	barrier();
+	WRITE_ONCE(c->busy, 0);
+}
+
+/*
  * Take this CPU's context and the globals' locks, run the handler,
  * report what went wrong.  Interrupts are off for the whole hit, so the
  * context and the CPU's print buffer are ours alone.  0 when the
- * handler ran without an error.
+ * handler ran without an error.  A hit in the wrong session state is
+ * counted (SKIP_STATE) but is no skip: it is the normal wind-down.
  */
 static __always_inline int stp_probe_hit(const struct stp_probe *p,
 					 void (*handler)(struct stp_ctx *c),
@@ -75,16 +102,17 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	unsigned long flags;
 	int rc = -1;
 
-	if (atomic_read(&stp_state) != p->kind)
+	if (atomic_read(&stp_state) != p->kind) {
+		stp_count(STP_EV_SKIP_STATE);
 		return -1;
+	}
 	local_irq_save(flags);
-	c = stp_contexts[smp_processor_id()];
-	if (unlikely(c->busy)) {
+	c = stp_ctx_enter();
+	if (unlikely(!c)) {
 		stp_skip(STP_EV_SKIP_REENTER);
 		goto out;
 	}
 	/* nesting is back at 0 after every hit; error_where goes with error */
-	c->busy = 1;
 	c->actions = 0;
 	c->error = NULL;
 	c->probe = p;
@@ -104,7 +132,7 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	}
 	if (unlikely(c->out->len))
 		stp_out_flush(c->out);
-	c->busy = 0;
+	stp_ctx_exit(c);
 out:
 	local_irq_restore(flags);
 	return rc;

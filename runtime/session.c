@@ -9,6 +9,16 @@
  *   ERROR     too many errors: nothing but error probes runs
  *   DONE      end or error probes ran, output flushed
  *
+ * Every change of state goes through stp_state_move(), a compare and
+ * exchange from the states it may leave: an error racing with exit()
+ * on another CPU cannot turn STOPPING into ERROR (and run the error
+ * probes instead of the end probes), nor can a late STOPPING hide an
+ * ERROR.
+ *
+ * The functions a probe hit calls are notrace and NOKPROBE_SYMBOL, so
+ * that the runtime cannot probe itself; a probe on a kernel function
+ * they call finds its CPU's context busy and counts a skip (probe.h).
+ *
  * Included once, after the generated code, which provides the probe
  * tables (stp_begin, stp_end, stp_errorp, stp_timers) and stp_gen_alloc,
  * stp_gen_free, STP_CONTEXT_SIZE.
@@ -16,6 +26,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/kprobes.h>
 
 atomic_t stp_state = ATOMIC_INIT(STP_STARTING);
 static atomic_long_t stp_errors = ATOMIC_LONG_INIT(0);
@@ -32,38 +43,70 @@ module_param_named(stpd_MAXERRORS, stp_maxerrors, long, 0444);
 static long stp_maxskipped = MAXSKIPPED;
 module_param_named(stpd_MAXSKIPPED, stp_maxskipped, long, 0444);
 
-void stp_error_at(struct stp_ctx *c, const char *msg, const char *where)
+#define STP_FROM(s)	(1u << (s))
+#define STP_LIVE	(STP_FROM(STP_STARTING) | STP_FROM(STP_RUNNING))
+
+/*
+ * The state becomes to when it is one of from (a mask of STP_FROM()),
+ * atomically.  Returns the state it found: the move happened when that
+ * is in from.
+ */
+static notrace int stp_state_move(unsigned int from, int to)
+{
+	int s = atomic_read(&stp_state), old;
+
+	while (from & STP_FROM(s)) {
+		old = atomic_cmpxchg(&stp_state, s, to);
+		if (old == s)
+			break;
+		s = old;
+	}
+	return s;
+}
+NOKPROBE_SYMBOL(stp_state_move);
+
+notrace void stp_error_at(struct stp_ctx *c, const char *msg, const char *where)
 {
 	c->error = msg;
 	c->error_where = where;
 }
+NOKPROBE_SYMBOL(stp_error_at);
 
-void stp_error_fmt(struct stp_ctx *c, const char *where, const char *fmt, ...)
+notrace void stp_error_fmt(struct stp_ctx *c, const char *where,
+			   const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
+	n = vsnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(c->errbuf))
+		stp_count(STP_EV_STR_TRUNC);
 	c->error = c->errbuf;
 	c->error_where = where;
 }
+NOKPROBE_SYMBOL(stp_error_fmt);
 
-/* Ask stprun to stop us; once. */
-void stp_request_exit(void)
+/*
+ * Ask stprun to stop us; once.  Lock-free: the control channel hands
+ * stprun the EXIT when it next reads (transport.c).
+ */
+notrace void stp_request_exit(void)
 {
 	if (!atomic_xchg(&stp_exit_sent, 1))
-		stp_ctl_send(STP_MSG_EXIT, NULL, 0);
+		stp_ctl_post_exit();
 }
+NOKPROBE_SYMBOL(stp_request_exit);
 
-void stp_request_stop(void)
+notrace void stp_request_stop(void)
 {
-	atomic_cmpxchg(&stp_state, STP_RUNNING, STP_STOPPING);
-	atomic_cmpxchg(&stp_state, STP_STARTING, STP_STOPPING);
+	stp_state_move(STP_LIVE, STP_STOPPING);
 	stp_request_exit();
 }
+NOKPROBE_SYMBOL(stp_request_stop);
 
-void stp_report_error(struct stp_ctx *c)
+notrace void stp_report_error(struct stp_ctx *c)
 {
 	long n = atomic_long_inc_return(&stp_errors);
 
@@ -74,33 +117,45 @@ void stp_report_error(struct stp_ctx *c)
 		stp_ctl_printf(STP_MSG_ERROR, "ERROR: %s (probe %s)\n",
 			       c->error, c->probe->pp);
 	if (n > stp_maxerrors) {
-		int s = atomic_read(&stp_state);
-
 		/* End probes skip the rest of themselves, not the others. */
-		if (s == STP_STARTING || s == STP_RUNNING)
-			atomic_set(&stp_state, STP_ERROR);
+		stp_state_move(STP_LIVE, STP_ERROR);
 		stp_request_exit();
 	}
 }
+NOKPROBE_SYMBOL(stp_report_error);
 
-void stp_skip(enum stp_event why)
+notrace void stp_skip(enum stp_event why)
 {
 	stp_count(why);
 	if (atomic_long_inc_return(&stp_skipped) > stp_maxskipped &&
-	    atomic_read(&stp_state) == STP_RUNNING) {
-		atomic_set(&stp_state, STP_ERROR);
+	    stp_state_move(STP_FROM(STP_RUNNING), STP_ERROR) == STP_RUNNING) {
 		atomic_long_inc(&stp_errors);
 		stp_ctl_printf(STP_MSG_ERROR,
 			       "ERROR: Skipped too many probes, check MAXSKIPPED\n");
 		stp_request_exit();
 	}
 }
+NOKPROBE_SYMBOL(stp_skip);
+
+notrace bool stp_on_flush_enter(void)
+{
+	return stp_ctx_enter() != NULL;
+}
+NOKPROBE_SYMBOL(stp_on_flush_enter);
+
+notrace void stp_on_flush_exit(void)
+{
+	stp_ctx_exit(stp_contexts[smp_processor_id()]);
+}
+NOKPROBE_SYMBOL(stp_on_flush_exit);
 
 /* The hit path for callers that only have the probe (timers, begin, end). */
-int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs, void *entry)
+notrace int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs,
+			  void *entry)
 {
 	return stp_probe_hit(p, p->handler, regs, entry);
 }
+NOKPROBE_SYMBOL(stp_run_probe);
 
 static int stp_arm(void)
 {
@@ -142,10 +197,11 @@ void stp_on_start(const struct stp_msg_start *m)
 	}
 	stp_target_pid = m->target;
 	stp_run_list(stp_begin, STP_NBEGIN);
-	if (atomic_cmpxchg(&stp_state, STP_STARTING, STP_RUNNING) == STP_STARTING) {
+	if (stp_state_move(STP_FROM(STP_STARTING), STP_RUNNING) == STP_STARTING) {
 		r.rc = stp_arm();
 		if (r.rc) {
-			atomic_set(&stp_state, STP_ERROR);
+			stp_state_move(STP_LIVE | STP_FROM(STP_STOPPING),
+				       STP_ERROR);
 			atomic_long_inc(&stp_errors);
 			stp_ctl_printf(STP_MSG_ERROR,
 				       "ERROR: could not register the probes (%d)\n", r.rc);
@@ -165,13 +221,11 @@ static void stp_finish(int report)
 	int i, s;
 
 	mutex_lock(&stp_session_lock);
-	s = atomic_read(&stp_state);
+	s = stp_state_move(STP_LIVE, STP_STOPPING);
 	if (s == STP_DONE) {
 		mutex_unlock(&stp_session_lock);
 		return;
 	}
-	if (s != STP_ERROR)
-		atomic_set(&stp_state, STP_STOPPING);
 	stp_disarm();
 	if (s != STP_STARTING || report) {
 		if (atomic_read(&stp_state) == STP_STOPPING)
@@ -179,7 +233,7 @@ static void stp_finish(int report)
 		if (atomic_read(&stp_state) == STP_ERROR)
 			stp_run_list(stp_errorp, STP_NERRORP);
 	}
-	atomic_set(&stp_state, STP_DONE);
+	stp_state_move(~STP_FROM(STP_DONE), STP_DONE);
 	stp_transport_flush_all();
 	if (report) {
 		d = kzalloc(sz, GFP_KERNEL);
@@ -225,14 +279,10 @@ static int __init stp_init(void)
 		rc = stp_regex_alloc();
 	if (!rc)
 		rc = stp_stack_alloc();
+	if (!rc)
+		rc = stp_transport_init(KBUILD_MODNAME);
 	if (rc) {
 		stp_stack_free();
-		stp_regex_free();
-		stp_gen_free();
-		goto fail;
-	}
-	rc = stp_transport_init(KBUILD_MODNAME);
-	if (rc) {
 		stp_regex_free();
 		stp_gen_free();
 		goto fail;

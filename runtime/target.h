@@ -24,10 +24,14 @@ static inline int stp_tv_write(unsigned long addr, const void *src, size_t n, in
 	return copy_to_kernel_nofault((void *)addr, src, n) ? -EFAULT : 0;
 }
 
-/* A char array (size bytes, 0: unknown) as a string. */
+/*
+ * A char array (size bytes, 0: unknown) as a string; one that does not
+ * fit is cut and counted.
+ */
 static inline int stp_tv_string(char *dst, unsigned long addr, long size, int user)
 {
-	long n = size > 0 && size < MAXSTRINGLEN ? size : MAXSTRINGLEN - 1, i;
+	bool fits = size > 0 && size < MAXSTRINGLEN;
+	long n = fits ? size : MAXSTRINGLEN - 1, i;
 
 	for (i = 0; i < n; i++) {
 		if (stp_tv_read(&dst[i], addr + i, 1, user)) {
@@ -38,6 +42,8 @@ static inline int stp_tv_string(char *dst, unsigned long addr, long size, int us
 			return 0;
 	}
 	dst[i] = '\0';
+	if (!fits)
+		stp_count(STP_EV_STR_TRUNC);
 	return 0;
 }
 
@@ -49,10 +55,14 @@ static inline void stp_tv_hex(char *out, u64 v)
 	stp_str_append(out, b);
 }
 
-/* "text", escaped as SystemTap prints strings in $$vars. */
+/*
+ * "text", escaped as SystemTap prints strings in $$vars.  Only probe
+ * handlers call it: their CPU's context, and its scratch, are theirs.
+ */
 static inline void stp_tv_quoted(char *out, unsigned long addr, long size, int user)
 {
-	char raw[MAXSTRINGLEN], esc[MAXSTRINGLEN];
+	struct stp_ctx *c = stp_contexts[smp_processor_id()];
+	char *raw = c->scratch[0], *esc = c->scratch[1];
 
 	if (!addr || stp_tv_string(raw, addr, size, user)) {
 		stp_str_append(out, addr ? "?" : "(null)");

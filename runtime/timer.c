@@ -7,6 +7,7 @@
 #include <linux/random.h>
 #include <asm/irq_regs.h>
 #include <linux/smp.h>
+#include <linux/kprobes.h>
 
 static s64 stp_timer_next(const struct stp_timer *t)
 {
@@ -18,7 +19,7 @@ static s64 stp_timer_next(const struct stp_timer *t)
 	return ns > 1000 ? ns : 1000;
 }
 
-static enum hrtimer_restart stp_timer_fire(struct hrtimer *hr)
+static notrace enum hrtimer_restart stp_timer_fire(struct hrtimer *hr)
 {
 	struct stp_hrt *h = container_of(hr, struct stp_hrt, hr);
 	struct stp_timer *t = h->t;
@@ -29,6 +30,7 @@ static enum hrtimer_restart stp_timer_fire(struct hrtimer *hr)
 	hrtimer_forward_now(hr, ns_to_ktime(stp_timer_next(t)));
 	return HRTIMER_RESTART;
 }
+NOKPROBE_SYMBOL(stp_timer_fire);
 
 static void stp_hrt_init(struct stp_hrt *h, struct stp_timer *t, int pinned)
 {

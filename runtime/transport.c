@@ -13,15 +13,27 @@
  * by running on that CPU with interrupts off, where no handler of that
  * CPU can be half way through a record.  When the reader falls behind,
  * subbuf_start refuses to overwrite unread sub-buffers and the lost
- * bytes are counted (STP_EV_OUT_DROPPED).
+ * bytes are counted (STP_EV_OUT_DROPPED).  The flush enters the CPU's
+ * context as a probe hit does (stp_on_flush_enter, which is
+ * stp_ctx_enter of probe.h in a generated module), so that a probe
+ * on a function the flush calls, or an NMI, cannot append to the
+ * buffers in the middle of a copy: it counts a skip instead.  A CPU
+ * taken offline keeps its relay buffer; stp_transport_flush_all closes
+ * its sub-buffer from here (nothing can write to it while it is down).
  *
  * Control.  One file, stp_NAME/ctl, with a single opener.  Messages to
- * stprun wait in a preallocated byte ring under a spinlock taken with
- * interrupts off, so any context may queue one; a full ring drops the
- * message and counts it.  Senders never wake the reader (a probe may
- * fire inside the scheduler): the reader sleeps at most
- * STP_CTL_WAIT_MS and looks again, and only process-context paths (the
- * write handler, after the session hooks ran) wake it early.
+ * stprun wait in a preallocated byte ring under a raw spinlock.  A
+ * sender with interrupts off (a probe hit, perhaps in NMI, perhaps on
+ * a function called while this CPU holds the lock) only tries the lock
+ * a bounded number of times and counts a failure as a dropped message;
+ * only a sender with interrupts on (process context, which cannot have
+ * interrupted a holder) waits for it.  A full ring drops the message
+ * and counts it.  exit() needs no lock: it sets a flag, and the reader
+ * hands stprun an EXIT after the messages queued before it.  Senders
+ * never wake the reader (a probe may fire inside the scheduler): the
+ * reader sleeps at most STP_CTL_WAIT_MS and looks again, and only
+ * process-context paths (the write handler, after the session hooks
+ * ran) wake it early.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -35,11 +47,15 @@
 #include <linux/workqueue.h>
 #include <linux/uaccess.h>
 #include <linux/fs.h>
+#include <linux/kprobes.h>
 #include "transport.h"
 
 #define STP_CTL_RING	(64 * 1024)	/* queued control bytes */
 #define STP_CTL_WMAX	4096		/* largest message stprun may write */
+#ifndef STP_CTL_TEXT
 #define STP_CTL_TEXT	1024		/* largest stp_ctl_printf text */
+#endif
+#define STP_CTL_TRIES	1000		/* lock tries with interrupts off */
 #define STP_CTL_WAIT_MS	50		/* a read waits this long for news */
 #define STP_FLUSH_MS	100		/* close partial sub-buffers this often */
 #define STP_NSUBBUFS	8		/* sub-buffers per CPU, at most */
@@ -56,17 +72,25 @@ static DEFINE_PER_CPU(struct stp_out, stp_outs);
 static void stp_flush_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(stp_flush_work, stp_flush_fn);
 
+/* stp_ctl_printf's text, per CPU: too big for a probe's stack */
+struct stp_ctl_text {
+	int busy;		/* a printf on this CPU is under way */
+	char buf[STP_CTL_TEXT];
+};
+
 static struct {
-	spinlock_t lock;
+	raw_spinlock_t lock;
 	char *ring;		/* STP_CTL_RING bytes */
 	size_t head, tail;	/* free-running byte counts */
 	char *bounce;		/* read staging, STP_CTL_RING bytes */
+	struct stp_ctl_text __percpu *text;
+	atomic_t exit;		/* 1: EXIT posted, 2: handed to stprun */
 	wait_queue_head_t wait;
 	struct mutex io;	/* read and write of the ctl file */
 	atomic_t open;		/* the single opener is in */
 	bool done;		/* STP_MSG_DONE was queued */
 } stp_ctl = {
-	.lock = __SPIN_LOCK_UNLOCKED(stp_ctl.lock),
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(stp_ctl.lock),
 	.wait = __WAIT_QUEUE_HEAD_INITIALIZER(stp_ctl.wait),
 	.io = __MUTEX_INITIALIZER(stp_ctl.io),
 };
@@ -95,6 +119,7 @@ static notrace void stp_out_to_relay(struct stp_out *o)
 	o->len = 0;
 	local_irq_restore(flags);
 }
+NOKPROBE_SYMBOL(stp_out_to_relay);
 
 struct stp_out *stp_transport_out(void)
 {
@@ -106,27 +131,55 @@ struct stp_out *stp_transport_out_cpu(int cpu)
 	return per_cpu_ptr(&stp_outs, cpu);
 }
 
+static bool stp_subbuf_partial(struct rchan_buf *buf)
+{
+	return buf && READ_ONCE(buf->offset) > 0 &&
+		READ_ONCE(buf->offset) <= stp_chan->subbuf_size;
+}
+
 /*
  * Runs on the CPU whose buffers it flushes, with interrupts off
- * (an IPI, or a direct call with interrupts off).
+ * (an IPI, or a direct call with interrupts off).  A busy context means
+ * this interrupted the runtime on this CPU (it cannot be a hit: they
+ * run with interrupts off); the next flush will do.
  */
 static notrace void stp_flush_this_cpu(void *unused)
 {
 	struct rchan_buf *buf = *this_cpu_ptr(stp_chan->buf);
 
+	if (!stp_on_flush_enter())
+		return;
 	stp_out_to_relay(this_cpu_ptr(&stp_outs));
-	if (buf && buf->offset > 0 && buf->offset <= stp_chan->subbuf_size)
+	if (stp_subbuf_partial(buf))
+		relay_switch_subbuf(buf, 0);
+	stp_on_flush_exit();
+}
+NOKPROBE_SYMBOL(stp_flush_this_cpu);
+
+/*
+ * An offline CPU's buffers, from here: its sub-buffer is closed so the
+ * reader gets it; bytes still in its print buffer (it went down in the
+ * middle of a hit) cannot be numbered in order any more and are
+ * counted.  Under cpus_read_lock, so it stays down.
+ */
+static void stp_flush_offline_cpu(int cpu)
+{
+	struct rchan_buf *buf = *per_cpu_ptr(stp_chan->buf, cpu);
+	struct stp_out *o = per_cpu_ptr(&stp_outs, cpu);
+
+	if (o->len) {
+		stp_count_n(STP_EV_OUT_OFFLINE, o->len);
+		o->len = 0;
+	}
+	if (stp_subbuf_partial(buf))
 		relay_switch_subbuf(buf, 0);
 }
 
 static bool stp_cpu_pending(int cpu)
 {
-	struct rchan_buf *buf = *per_cpu_ptr(stp_chan->buf, cpu);
-
 	if (READ_ONCE(per_cpu_ptr(&stp_outs, cpu)->len))
 		return true;
-	return buf && READ_ONCE(buf->offset) > 0 &&
-		READ_ONCE(buf->offset) <= stp_chan->subbuf_size;
+	return stp_subbuf_partial(*per_cpu_ptr(stp_chan->buf, cpu));
 }
 
 void stp_transport_flush_all(void)
@@ -136,10 +189,15 @@ void stp_transport_flush_all(void)
 	if (!stp_chan)
 		return;
 	cpus_read_lock();
-	for_each_online_cpu(cpu)
-		if (stp_cpu_pending(cpu))
+	for_each_possible_cpu(cpu) {
+		if (!stp_cpu_pending(cpu))
+			continue;
+		if (cpu_online(cpu))
 			smp_call_function_single(cpu, stp_flush_this_cpu,
 						 NULL, 1);
+		else
+			stp_flush_offline_cpu(cpu);
+	}
 	cpus_read_unlock();
 }
 
@@ -281,7 +339,40 @@ static void stp_ring_get(void *p, size_t off, size_t n)
 	memcpy((char *)p + first, stp_ctl.ring, n - first);
 }
 
-int stp_ctl_send(u32 type, const void *payload, u32 len)
+/*
+ * The ring's lock, interrupts off.  wait: spin until it is free (only
+ * with interrupts on before: process context); else a bounded number
+ * of tries, for a probe hit or an NMI may have come in on this CPU
+ * while it holds the lock.  false when it was not taken.
+ */
+static notrace bool stp_ctl_lock(unsigned long *flags, bool wait)
+{
+	int tries;
+
+	local_irq_save(*flags);
+	if (wait) {
+		raw_spin_lock(&stp_ctl.lock);
+		return true;
+	}
+	for (tries = 0; tries < STP_CTL_TRIES; tries++) {
+		if (raw_spin_trylock(&stp_ctl.lock))
+			return true;
+		cpu_relax();
+	}
+	local_irq_restore(*flags);
+	return false;
+}
+NOKPROBE_SYMBOL(stp_ctl_lock);
+
+static notrace void stp_ctl_unlock(unsigned long flags)
+{
+	raw_spin_unlock(&stp_ctl.lock);
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(stp_ctl_unlock);
+
+static notrace int __stp_ctl_send(u32 type, const void *payload, u32 len,
+				  bool wait)
 {
 	struct stp_msg_hdr h = { .type = type, .len = len };
 	unsigned long flags;
@@ -289,7 +380,10 @@ int stp_ctl_send(u32 type, const void *payload, u32 len)
 
 	if (!stp_ctl.ring)
 		return -ENODEV;
-	spin_lock_irqsave(&stp_ctl.lock, flags);
+	if (!stp_ctl_lock(&flags, wait)) {
+		stp_count(STP_EV_MSG_DROPPED);
+		return -EBUSY;
+	}
 	if (STP_CTL_RING - (stp_ctl.head - stp_ctl.tail) < sizeof(h) + len) {
 		stp_count(STP_EV_MSG_DROPPED);
 		rc = -ENOSPC;
@@ -299,25 +393,66 @@ int stp_ctl_send(u32 type, const void *payload, u32 len)
 		if (type == STP_MSG_DONE)
 			stp_ctl.done = true;
 	}
-	spin_unlock_irqrestore(&stp_ctl.lock, flags);
+	stp_ctl_unlock(flags);
 	return rc;
 }
+NOKPROBE_SYMBOL(__stp_ctl_send);
 
-int stp_ctl_printf(u32 type, const char *fmt, ...)
+notrace int stp_ctl_send(u32 type, const void *payload, u32 len)
 {
-	char buf[STP_CTL_TEXT];	/* stack: probe context cannot allocate */
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return stp_ctl_send(type, buf, min(n, (int)sizeof(buf) - 1));
+	return __stp_ctl_send(type, payload, len, !irqs_disabled());
 }
+NOKPROBE_SYMBOL(stp_ctl_send);
+
+/*
+ * The text goes to this CPU's buffer, interrupts off; an NMI that comes
+ * in while it is in use drops its message (counted).
+ */
+notrace int stp_ctl_printf(u32 type, const char *fmt, ...)
+{
+	bool wait = !irqs_disabled();
+	struct stp_ctl_text *t;
+	unsigned long flags;
+	va_list ap;
+	int n, rc = -EBUSY;
+
+	if (!stp_ctl.text)
+		return -ENODEV;
+	local_irq_save(flags);
+	t = this_cpu_ptr(stp_ctl.text);
+	if (READ_ONCE(t->busy)) {
+		stp_count(STP_EV_MSG_DROPPED);
+		goto out;
+	}
+	WRITE_ONCE(t->busy, 1);
+	barrier();
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf, sizeof(t->buf), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(t->buf)) {	/* cut, still a whole line */
+		stp_count(STP_EV_MSG_TRUNC);
+		n = sizeof(t->buf) - 1;
+		t->buf[n - 1] = '\n';
+	}
+	rc = __stp_ctl_send(type, t->buf, n, wait);
+	barrier();
+	WRITE_ONCE(t->busy, 0);
+out:
+	local_irq_restore(flags);
+	return rc;
+}
+NOKPROBE_SYMBOL(stp_ctl_printf);
+
+notrace void stp_ctl_post_exit(void)
+{
+	atomic_cmpxchg(&stp_ctl.exit, 0, 1);
+}
+NOKPROBE_SYMBOL(stp_ctl_post_exit);
 
 static bool stp_ctl_pending(void)
 {
-	return READ_ONCE(stp_ctl.head) != READ_ONCE(stp_ctl.tail);
+	return READ_ONCE(stp_ctl.head) != READ_ONCE(stp_ctl.tail) ||
+		atomic_read(&stp_ctl.exit) == 1;
 }
 
 /* Move whole messages that fit in max bytes to the bounce buffer. */
@@ -327,7 +462,7 @@ static size_t stp_ctl_take(size_t max)
 	unsigned long flags;
 	size_t n = 0, m;
 
-	spin_lock_irqsave(&stp_ctl.lock, flags);
+	stp_ctl_lock(&flags, true);
 	while (stp_ctl.head != stp_ctl.tail) {
 		stp_ring_get(&h, stp_ctl.tail, sizeof(h));
 		m = sizeof(h) + h.len;
@@ -337,7 +472,15 @@ static size_t stp_ctl_take(size_t max)
 		stp_ctl.tail += m;
 		n += m;
 	}
-	spin_unlock_irqrestore(&stp_ctl.lock, flags);
+	/* exit() comes after what was queued before it */
+	if (stp_ctl.head == stp_ctl.tail && n + sizeof(h) <= max &&
+	    atomic_cmpxchg(&stp_ctl.exit, 1, 2) == 1) {
+		h.type = STP_MSG_EXIT;
+		h.len = 0;
+		memcpy(stp_ctl.bounce + n, &h, sizeof(h));
+		n += sizeof(h);
+	}
+	stp_ctl_unlock(flags);
 	return n;
 }
 
@@ -424,9 +567,9 @@ static int stp_ctl_release(struct inode *inode, struct file *f)
 	unsigned long flags;
 	bool done;
 
-	spin_lock_irqsave(&stp_ctl.lock, flags);
+	stp_ctl_lock(&flags, true);
 	done = stp_ctl.done;
-	spin_unlock_irqrestore(&stp_ctl.lock, flags);
+	stp_ctl_unlock(flags);
 	if (!done)
 		stp_on_release();
 	atomic_set(&stp_ctl.open, 0);
@@ -454,8 +597,10 @@ static void stp_transport_free(void)
 	stp_outs_free();
 	kvfree(stp_ctl.ring);
 	kvfree(stp_ctl.bounce);
+	free_percpu(stp_ctl.text);
 	stp_ctl.ring = NULL;
 	stp_ctl.bounce = NULL;
+	stp_ctl.text = NULL;
 }
 
 int stp_transport_init(const char *modname)
@@ -466,7 +611,8 @@ int stp_transport_init(const char *modname)
 
 	stp_ctl.ring = kvzalloc(STP_CTL_RING, GFP_KERNEL);
 	stp_ctl.bounce = kvzalloc(STP_CTL_RING, GFP_KERNEL);
-	if (!stp_ctl.ring || !stp_ctl.bounce)
+	stp_ctl.text = alloc_percpu(struct stp_ctl_text);
+	if (!stp_ctl.ring || !stp_ctl.bounce || !stp_ctl.text)
 		goto fail;
 	rc = stp_outs_alloc();
 	if (rc)

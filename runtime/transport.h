@@ -39,17 +39,27 @@ void stp_transport_flush_all(void);
 
 /*
  * Queue a control message for stprun.  Safe in any context, never
- * sleeps or wakes anyone (the reader polls): a full queue drops the
- * message and counts STP_EV_MSG_DROPPED.
+ * sleeps or wakes anyone (the reader polls): a full queue, or with
+ * interrupts off a lock held too long (an NMI on its holder's CPU),
+ * drops the message and counts STP_EV_MSG_DROPPED.
  */
 int stp_ctl_send(u32 type, const void *payload, u32 len);
 /* Text messages (STP_MSG_ERROR / STP_MSG_WARNING), printf-style. */
 int stp_ctl_printf(u32 type, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* STP_MSG_EXIT, lock-free: stprun gets it after what was queued before. */
+void stp_ctl_post_exit(void);
 
 /* Provided by session.c. */
 void stp_on_start(const struct stp_msg_start *m);
 void stp_on_stop(void);
 void stp_on_release(void);	/* ctl closed while still running */
+/*
+ * The flush of this CPU's buffers enters its context as a probe hit
+ * does (interrupts off); false: the runtime is busy on this CPU (the
+ * flush interrupted it), try later.
+ */
+bool stp_on_flush_enter(void);
+void stp_on_flush_exit(void);
 
 #endif

@@ -98,8 +98,8 @@ static bool stp_uprobe_wanted(const struct stp_uprobe *u)
 	return stp_in_target(current);
 }
 
-static int stp_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs
-			  STP_UPROBE_DATA)
+static notrace int stp_uprobe_hit(struct uprobe_consumer *uc,
+				  struct pt_regs *regs STP_UPROBE_DATA)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
 
@@ -107,50 +107,90 @@ static int stp_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs
 		stp_run_probe(u->probe, regs, NULL);
 	return 0;
 }
+NOKPROBE_SYMBOL(stp_uprobe_hit);
 
 /*
  * @entry in a process(...).return probe: the entry probe's saves go to
  * a slot of the probe's, found again at the return by the thread and
  * the stack pointer (uprobes keep no per-call data before 6.13).  When
  * all slots are taken, the oldest call's goes (a call that never
- * returned: longjmp, exit).
+ * returned: longjmp, exit), counted.  A handler marks its slot busy
+ * under the lock for as long as it reads or writes the saves, and a
+ * busy slot is never taken, so no entry can write over saves being
+ * read, nor free a slot another handler still uses.
  */
-static int stp_uretprobe_entry(struct uprobe_consumer *uc, struct pt_regs *regs
-			       STP_UPROBE_DATA)
+static notrace void stp_ucall_release(struct stp_uprobe *u, int slot,
+				      bool free)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&u->calls_lock, flags);
+	u->calls[slot].busy = 0;
+	if (free)
+		u->calls[slot].tid = 0;
+	spin_unlock_irqrestore(&u->calls_lock, flags);
+}
+
+/* A slot for a new call (held busy), or -1 when every one is busy. */
+static notrace int stp_ucall_claim(struct stp_uprobe *u, unsigned long sp)
+{
+	struct stp_ucall *cl = u->calls;
+	unsigned long flags;
+	int i, slot = -1;
+
+	spin_lock_irqsave(&u->calls_lock, flags);
+	for (i = 0; i < STP_UCALLS; i++) {
+		if (cl[i].busy)
+			continue;
+		if (!cl[i].tid) {
+			slot = i;
+			break;
+		}
+		if (slot < 0 || cl[i].age < cl[slot].age)
+			slot = i;
+	}
+	if (slot >= 0) {
+		if (cl[slot].tid)	/* an unreturned call's saves go */
+			stp_count(STP_EV_UENTRY_EVICTED);
+		cl[slot].tid = current->pid;
+		cl[slot].sp = sp;
+		cl[slot].age = ++u->age;
+		cl[slot].busy = 1;
+		cl[slot].failed = 0;
+	}
+	spin_unlock_irqrestore(&u->calls_lock, flags);
+	return slot;
+}
+
+static notrace int stp_uretprobe_entry(struct uprobe_consumer *uc,
+				       struct pt_regs *regs STP_UPROBE_DATA)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, entry_uc);
 	/* where the call's return address is: the CFA's word below */
 	unsigned long sp = *(const unsigned long *)((const char *)regs + u->entry_cfa_reg) +
 			   u->entry_cfa_off - sizeof(long);
-	unsigned long flags;
-	int i, slot = 0;
+	int slot;
 
 	if (!stp_uprobe_wanted(u))
 		return 0;
-	spin_lock_irqsave(&u->calls_lock, flags);
-	for (i = 0; i < STP_UCALLS; i++) {
-		if (!u->calls[i].tid) {
-			slot = i;
-			break;
-		}
-		if (u->calls[i].age < u->calls[slot].age)
-			slot = i;
+	slot = stp_ucall_claim(u, sp);
+	if (slot < 0) {
+		stp_count(STP_EV_UENTRY_EVICTED);
+		return 0;
 	}
-	u->calls[slot].tid = current->pid;
-	u->calls[slot].sp = sp;
-	u->calls[slot].age = ++u->age;
-	spin_unlock_irqrestore(&u->calls_lock, flags);
 	/* as with kretprobes: an error here drops this call's return */
-	if (stp_run_probe(u->entry, regs, u->saves + slot * u->entry_size)) {
-		spin_lock_irqsave(&u->calls_lock, flags);
-		u->calls[slot].tid = 0;
-		spin_unlock_irqrestore(&u->calls_lock, flags);
-	}
+	if (stp_run_probe(u->entry, regs, u->saves + slot * u->entry_size))
+		u->calls[slot].failed = 1;	/* the slot is ours: busy */
+	stp_ucall_release(u, slot, false);
 	return 0;
 }
+NOKPROBE_SYMBOL(stp_uretprobe_entry);
 
-/* The slot of the call returning now (its return address popped), or -1. */
-static int stp_ucall_of(struct stp_uprobe *u, struct pt_regs *regs)
+/*
+ * The slot of the call returning now (its return address popped), held
+ * busy, or -1.
+ */
+static notrace int stp_ucall_find(struct stp_uprobe *u, struct pt_regs *regs)
 {
 	unsigned long sp = regs->sp - sizeof(long);
 	unsigned long flags;
@@ -158,17 +198,20 @@ static int stp_ucall_of(struct stp_uprobe *u, struct pt_regs *regs)
 
 	spin_lock_irqsave(&u->calls_lock, flags);
 	for (i = 0; i < STP_UCALLS; i++)
-		if (u->calls[i].tid == current->pid && u->calls[i].sp == sp)
+		if (u->calls[i].tid == current->pid && u->calls[i].sp == sp &&
+		    !u->calls[i].busy)
 			break;
+	if (i < STP_UCALLS)
+		u->calls[i].busy = 1;
 	spin_unlock_irqrestore(&u->calls_lock, flags);
 	return i < STP_UCALLS ? i : -1;
 }
 
-static int stp_uretprobe_hit(struct uprobe_consumer *uc, unsigned long func,
-			     struct pt_regs *regs STP_UPROBE_DATA)
+static notrace int stp_uretprobe_hit(struct uprobe_consumer *uc,
+				     unsigned long func,
+				     struct pt_regs *regs STP_UPROBE_DATA)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
-	unsigned long flags;
 	int slot;
 
 	if (!stp_uprobe_wanted(u))
@@ -177,16 +220,18 @@ static int stp_uretprobe_hit(struct uprobe_consumer *uc, unsigned long func,
 		stp_run_probe(u->probe, regs, NULL);
 		return 0;
 	}
-	/* no saves (the session started inside the call): no return probe */
-	slot = stp_ucall_of(u, regs);
-	if (slot < 0)
+	/* no saves (lost, or the session started inside the call): no probe */
+	slot = stp_ucall_find(u, regs);
+	if (slot < 0) {
+		stp_count(STP_EV_UENTRY_MISSED);
 		return 0;
-	stp_run_probe(u->probe, regs, u->saves + slot * u->entry_size);
-	spin_lock_irqsave(&u->calls_lock, flags);
-	u->calls[slot].tid = 0;
-	spin_unlock_irqrestore(&u->calls_lock, flags);
+	}
+	if (!u->calls[slot].failed)
+		stp_run_probe(u->probe, regs, u->saves + slot * u->entry_size);
+	stp_ucall_release(u, slot, true);
 	return 0;
 }
+NOKPROBE_SYMBOL(stp_uretprobe_hit);
 
 /* 0, or -errno with *what naming the file that was not there. */
 static int stp_uprobe_arm(struct stp_uprobe *u, const char **what)

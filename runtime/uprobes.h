@@ -10,14 +10,22 @@
 #include <linux/spinlock.h>
 #include <linux/uprobes.h>
 
-/* A call a return probe with @entry waits for the return of. */
+/*
+ * A call a return probe with @entry waits for the return of.  A slot in
+ * use by a handler (its saves being written or read) is never taken
+ * for another call: the handler owns it until it lets go.
+ */
 struct stp_ucall {
 	pid_t tid;			/* 0: a free slot */
+	u8 busy;			/* a handler is using the saves */
+	u8 failed;			/* the entry handler failed: no return */
 	unsigned long sp;		/* at entry: where the return address is */
 	u64 age;
 };
 
+#ifndef STP_UCALLS
 #define STP_UCALLS 64			/* calls in flight, per probe */
+#endif
 
 struct stp_uprobe {
 	const struct stp_probe *probe;

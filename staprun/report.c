@@ -15,8 +15,9 @@
 
 static const struct {
 	const char *what, *knob;
+	int quiet;		/* only with -v */
 } events[] = {
-#define EV_ROW(name, what, knob) { what, knob },
+#define EV_ROW(name, what, knob, quiet) { what, knob, quiet },
 	STP_EVENTS(EV_ROW)
 #undef EV_ROW
 };
@@ -40,7 +41,8 @@ int report_done(const struct stp_msg_done *d, size_t len)
 		n = (len - sizeof(*d)) / sizeof(d->events[0]);
 	for (i = 0; i < n; i++) {
 		memcpy(&v, &d->events[i], sizeof(v));
-		if (!v)
+		if (!v || (i < STP_EV_COUNT && events[i].quiet &&
+			   !stprun_verbose))
 			continue;
 		if (i >= STP_EV_COUNT)
 			fprintf(stderr, "WARNING: %" PRId64
@@ -54,4 +56,12 @@ int report_done(const struct stp_msg_done *d, size_t len)
 				events[i].what);
 	}
 	return d->errors != 0;
+}
+
+/* Records the module numbered but that never came (trace.c). */
+void report_lost_records(uint64_t n)
+{
+	if (n)
+		fprintf(stderr, "WARNING: %" PRIu64 " output records lost "
+			"(missing from the trace files' sequence)\n", n);
 }

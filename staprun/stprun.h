@@ -47,5 +47,6 @@ void usym_write(const char *p, size_t n, FILE *out);
 
 /* report.c */
 int report_done(const struct stp_msg_done *d, size_t len);
+void report_lost_records(uint64_t n);
 
 #endif

@@ -6,7 +6,8 @@
  * waiting until its predecessor has arrived from whichever CPU wrote
  * it.  A predecessor that stays missing for STALL_ROUNDS rounds (it
  * cannot, unless the module is broken) is given up on, so that output
- * never stalls for good.
+ * never stalls for good; the records given up on are counted and
+ * reported when the output is drained at the end.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +31,7 @@ struct traces {
 	int n;
 	uint32_t next;		/* the sequence number to write next */
 	int stalled;		/* rounds without progress */
+	uint64_t lost;		/* numbers given up on, never seen */
 };
 
 struct traces *traces_open(const char *dir)
@@ -137,7 +139,12 @@ static int write_one(struct traces *t, FILE *out, int force)
 		return 0;
 	usym_write(best->buf + best->off + sizeof(h), best_h.len, out);
 	best->off += sizeof(h) + best_h.len;
-	t->next = best_h.seq + 1;
+	if ((int32_t)(best_h.seq - t->next) > 0)
+		t->lost += best_h.seq - t->next;	/* a gap given up on */
+	else if (best_h.seq != t->next && t->lost)
+		t->lost--;	/* one given up on came late after all */
+	if ((int32_t)(best_h.seq + 1 - t->next) > 0)
+		t->next = best_h.seq + 1;
 	return 1;
 }
 
@@ -164,11 +171,16 @@ int traces_pump(struct traces *t, FILE *out, int drain)
 		pending |= head(&t->cpu[i], &h);
 	if (wrote || !pending)
 		t->stalled = 0;
-	else if (drain || ++t->stalled >= STALL_ROUNDS)
+	/* at the end, what waits behind a gap goes out too */
+	if (pending && (drain || (!wrote && ++t->stalled >= STALL_ROUNDS)))
 		while (write_one(t, out, 1))	/* give up on the gap */
 			while (write_one(t, out, 0))
 				;
 	fflush(out);
+	if (drain) {
+		report_lost_records(t->lost);
+		t->lost = 0;
+	}
 	return rc;
 }
 

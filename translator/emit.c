@@ -632,11 +632,12 @@ static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int 
 		 * leaves ip past the breakpoint; the script sees the probed
 		 * address.
 		 */
-		sb_printf(hits, "static int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
+		sb_printf(hits, "static STP_HANDLER int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
 			  "\tunsigned long ip = regs->ip;\n\n"
 			  "\tregs->ip = (unsigned long)kp->addr;\n"
 			  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n"
-			  "\tregs->ip = ip;\n\treturn 0;\n}\n\n", idx, idx, idx);
+			  "\tregs->ip = ip;\n\treturn 0;\n}\nNOKPROBE_SYMBOL(stp_kp_hit_%d);\n\n",
+			  idx, idx, idx, idx);
 		sb_printf(o, ", .hit = stp_kp_hit_%d", idx);
 	}
 	if (d->is_return && m->entries.len)

@@ -110,6 +110,13 @@ static void in_expr(struct emit *m, struct node *n)
 	const char *mp;
 
 	out(m, "({ ");
+	if (em_is_pmap(n->ref)) {	/* one element: no aggregation */
+		const char *k = em_keys(m, &n->args);
+
+		sb_printf(m->o, "(int64_t)stp_pmap_has(%s, %s); })",
+			  em_sym(m, n->ref), k);
+		return;
+	}
 	sb_printf(m->o, "(int64_t)(%s != NULL); })", index_find(m, n, &mp));
 }
 
@@ -398,6 +405,12 @@ const char *em_stat(struct emit *m, struct node *arg, const char **desc)
 	struct symbol *s = arg->ref;
 
 	*desc = ar_printf("%s_desc", em_sym(m, s));
+	if (arg->kind == N_INDEX && em_is_pmap(s)) {
+		/* one element combined, not the whole array (runtime/map.h) */
+		const char *k = em_keys(m, &arg->args);
+
+		return ar_printf("stp_pmap_stat(%s, %s)", em_sym(m, s), k);
+	}
 	if (arg->kind == N_INDEX) {
 		const char *mp, *e = index_find(m, arg, &mp);
 

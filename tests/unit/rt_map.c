@@ -709,6 +709,54 @@ TEST(pmap_full_cpu_map)
 	stp_host_ncpus = 1;
 }
 
+static int64_t one_agg(struct stp_stat *st, struct stp_stat_desc *d,
+		       enum stp_agg a)
+{
+	int64_t v = -1;
+
+	if (!st)
+		return -999;
+	if (stp_stat_get(st, d, a, &v))
+		return -998;
+	return v;
+}
+
+/* One element combined on its own: what foreach's body reads. */
+TEST(pmap_one_element)
+{
+	struct stp_stat_desc d = { .hist = STP_HIST_LOG };
+	union stp_val k[4] = { { .l = 1 }, { .l = 2 }, { .l = 3 }, { .l = 4 } };
+	struct stp_pmap *pm;
+
+	stp_stat_desc_init(&d);
+	stp_host_ncpus = 3;
+	pm = stp_pmap_new(1, K_L, &d, 2, 0);
+	stp_host_cpu = 0;
+	stp_pmap_add(pm, &k[0], 1);
+	stp_pmap_add(pm, &k[0], 2);
+	stp_host_cpu = 2;
+	stp_pmap_add(pm, &k[0], 4);
+	stp_pmap_add(pm, &k[1], 10);
+	stp_host_cpu = 1;
+	stp_pmap_add(pm, &k[2], 7);	/* one key more than the aggregate holds */
+	CHECK_EQ_INT(one_agg(stp_pmap_stat(pm, &k[0]), &d, STP_AGG_COUNT), 3);
+	CHECK_EQ_INT(one_agg(stp_pmap_stat(pm, &k[0]), &d, STP_AGG_SUM), 7);
+	CHECK_EQ_INT(one_agg(stp_pmap_stat(pm, &k[0]), &d, STP_AGG_MAX), 4);
+	CHECK_EQ_INT(stp_pmap_stat(pm, &k[0])->hist[67], 1);	/* 4 */
+	CHECK_EQ_INT(one_agg(stp_pmap_stat(pm, &k[1]), &d, STP_AGG_SUM), 10);
+	CHECK_EQ_INT(one_agg(stp_pmap_stat(pm, &k[2]), &d, STP_AGG_MIN), 7);
+	CHECK(stp_pmap_stat(pm, &k[3]) == NULL);
+	CHECK_EQ_INT(stp_pmap_has(pm, &k[2]), 1);
+	CHECK_EQ_INT(stp_pmap_has(pm, &k[3]), 0);
+	/* the same as the whole aggregate's entry */
+	CHECK_EQ_INT(pm_agg(stp_pmap_agg(pm), &d, 1, STP_AGG_SUM), 7);
+	stp_pmap_delete(pm, &k[0]);
+	CHECK(stp_pmap_stat(pm, &k[0]) == NULL);
+	stp_pmap_free(pm);
+	stp_host_cpu = 0;
+	stp_host_ncpus = 1;
+}
+
 TEST(pmap_wrap)
 {
 	struct stp_stat_desc d = { 0 };
