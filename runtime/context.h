@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the generated code shares with the session (session.c): the part
- * of the per-CPU context every handler uses, the probe descriptors, and
- * the macros that statements expand to.  The generated file defines
+ * What the generated code shares with the runtime: the part of the
+ * per-CPU context every handler uses, the probe descriptors, and the
+ * macros that statements expand to.  Globals' locks are in locks.h,
+ * string helpers in strings.h, what the session offers in session.h.  The generated file defines
  * struct stp_context, whose first member is struct stp_ctx, with the
  * locals of its probes and the frames of its functions.
  */
@@ -15,6 +16,9 @@
 #include "stat.h"
 #include "format.h"
 #include "transport.h"
+#include "locks.h"
+#include "strings.h"
+#include "session.h"
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -40,21 +44,6 @@ struct stp_ctx {
 	char tok_buf[MAXSTRINGLEN];
 	/* leaf helpers' text (target.h): off the stack, whatever MAXSTRINGLEN */
 	char scratch[2][MAXSTRINGLEN];
-};
-
-/*
- * A global's lock: readers count up, a writer holds -1.  Only ever
- * tried (bounded, probe.h), never waited on, so a plain atomic does.
- */
-struct stp_lock {
-	atomic_t v;
-};
-#define STP_LOCK_INIT { ATOMIC_INIT(0) }
-
-/* A handler's need of a global's lock. */
-struct stp_lockreq {
-	struct stp_lock *lock;
-	int write;
 };
 
 /*
@@ -87,59 +76,6 @@ struct stp_probe {
 					 * pt_regs its first argument points to */
 };
 
-/* "next" unwinds like an error that nobody reports or catches. */
-extern const char stp_next_mark[];
-
-void stp_error_at(struct stp_ctx *c, const char *msg, const char *where);
-void stp_error_fmt(struct stp_ctx *c, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* 0 when the handler ran without an error. */
-int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs, void *entry);
-void stp_request_exit(void);
-
-/* Session facts tapset functions read. */
-extern int stp_target_pid;
-
-/* String helpers: always NUL-terminated, cuts counted. */
-static inline void stp_str_assign(char *dst, const char *src)
-{
-	size_t n = strnlen(src, MAXSTRINGLEN);
-
-	if (n >= MAXSTRINGLEN) {
-		n = MAXSTRINGLEN - 1;
-		stp_count(STP_EV_STR_TRUNC);
-	}
-	if (dst != src)
-		memmove(dst, src, n);
-	dst[n] = '\0';
-}
-
-/* The n bytes at src (no NUL needed among them). */
-static inline void stp_str_append_n(char *dst, const char *src, size_t n)
-{
-	size_t have = strnlen(dst, MAXSTRINGLEN - 1);
-
-	if (have + n >= MAXSTRINGLEN) {
-		n = MAXSTRINGLEN - 1 - have;
-		stp_count(STP_EV_STR_TRUNC);
-	}
-	memmove(dst + have, src, n);
-	dst[have + n] = '\0';
-}
-
-static inline void stp_str_append(char *dst, const char *src)
-{
-	stp_str_append_n(dst, src, strlen(src));
-}
-
-static inline void stp_str_append_long(char *dst, int64_t v)
-{
-	char b[24];
-
-	snprintf(b, sizeof(b), "%lld", (long long)v);
-	stp_str_append(dst, b);
-}
-
 /* printf-style output from embedded C (STAP_PRINTF). */
 void stp_out_kprintf(struct stp_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -150,19 +86,13 @@ void stp_display_str(struct stp_out *o, const char *s);
 void stp_display_stat(struct stp_out *o, struct stp_stat *st,
 		      const struct stp_stat_desc *d, int lead);
 
-void stp_text_escape(char *dst, const char *src, int64_t len, int64_t quoted);
-/* exit(): no more probe hits; end probes run when stprun answers. */
-void stp_request_stop(void);
-
-/*
- * s =~ re: 1 on a match, 0 without, -1 for a bad expression.  POSIX
- * extended syntax, matched by bounded backtracking (regex.c).
- */
-int stp_regex_match(const char *s, const char *re);
-
 /*
  * Statement accounting: a block of n statements, and one loop turn,
- * each count against MAXACTION.
+ * each count against MAXACTION.  Both macros jump: on an error they go
+ * to the handler's or function's unwind label (the generated code names
+ * it), which releases what the frame holds and returns; the runtime
+ * then reports the error (probe.h).  They are the only macros that hide
+ * a jump, and the generated code is their only user.
  */
 #define STP_ACT(c, n, where, unwind)					\
 	do {								\

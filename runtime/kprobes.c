@@ -9,9 +9,6 @@
  */
 #include <linux/kprobes.h>
 
-static int stp_verbose;
-module_param_named(stpd_verbose, stp_verbose, int, 0444);
-
 static struct kprobe **stp_kp_list;
 static struct kretprobe **stp_krp_list;
 static int stp_nkp, stp_nkrp;

@@ -13,7 +13,6 @@
 #define STP_PROBE_H
 
 #include <linux/irqflags.h>
-#include <linux/delay.h>
 
 enum { STP_STARTING = STP_PK_BEGIN, STP_RUNNING = STP_PK_EVENT,
        STP_STOPPING = STP_PK_END, STP_ERROR = STP_PK_ERROR, STP_DONE };
@@ -22,44 +21,6 @@ extern atomic_t stp_state;
 extern struct stp_ctx **stp_contexts;
 void stp_skip(enum stp_event why);
 void stp_report_error(struct stp_ctx *c);
-
-static __always_inline int stp_lock_try(struct stp_lock *l, int write)
-{
-	return write ? atomic_cmpxchg(&l->v, 0, -1) == 0 :
-		       atomic_inc_unless_negative(&l->v);
-}
-
-static __always_inline void stp_unlock(struct stp_lock *l, int write)
-{
-	if (write)
-		atomic_set_release(&l->v, 0);
-	else
-		atomic_dec(&l->v);
-}
-
-/* Take them all, in table order, each within MAXTRYLOCK tries. */
-static __always_inline int stp_locks_take(const struct stp_lockreq *l, int n)
-{
-	int i, tries;
-
-	for (i = 0; i < n; i++) {
-		for (tries = 0; !stp_lock_try(l[i].lock, l[i].write); tries++) {
-			if (tries >= MAXTRYLOCK) {
-				while (i-- > 0)
-					stp_unlock(l[i].lock, l[i].write);
-				return -1;
-			}
-			ndelay(10);
-		}
-	}
-	return 0;
-}
-
-static __always_inline void stp_locks_drop(const struct stp_lockreq *l, int n)
-{
-	while (n-- > 0)
-		stp_unlock(l[n].lock, l[n].write);
-}
 
 /*
  * This CPU's context, marked busy, or NULL when it is busy already (a

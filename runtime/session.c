@@ -37,6 +37,8 @@ struct stp_ctx **stp_contexts;
 stp_atomic_t stp_events[STP_EV_COUNT];
 const char stp_next_mark[] = "next";
 int stp_target_pid;
+int stp_verbose;
+module_param_named(stpd_verbose, stp_verbose, int, 0444);
 
 static long stp_maxerrors = MAXERRORS;
 module_param_named(stpd_MAXERRORS, stp_maxerrors, long, 0444);

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Globals' locks.  A handler takes the locks of the globals it touches
+ * (its lock set, found by the translator's access analysis) before it
+ * runs and drops them after; every set is in the one order
+ * translator/access.c gives them, the globals' declaration order, so
+ * two handlers never wait on each other crosswise.  A lock is only ever
+ * tried, MAXTRYLOCK times: a hit that cannot have its locks is skipped
+ * and counted (STP_EV_SKIP_LOCK), never made to wait, in any context.
+ */
+#ifndef STP_LOCKS_H
+#define STP_LOCKS_H
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+
+/*
+ * A global's lock: readers count up, a writer holds -1.  Only ever
+ * tried (bounded, below), never waited on, so a plain atomic does.
+ */
+struct stp_lock {
+	atomic_t v;
+};
+#define STP_LOCK_INIT { ATOMIC_INIT(0) }
+
+/* A handler's need of a global's lock. */
+struct stp_lockreq {
+	struct stp_lock *lock;
+	int write;
+};
+
+static __always_inline int stp_lock_try(struct stp_lock *l, int write)
+{
+	return write ? atomic_cmpxchg(&l->v, 0, -1) == 0 :
+		       atomic_inc_unless_negative(&l->v);
+}
+
+static __always_inline void stp_unlock(struct stp_lock *l, int write)
+{
+	if (write)
+		atomic_set_release(&l->v, 0);
+	else
+		atomic_dec(&l->v);
+}
+
+/* Take them all, in table order, each within MAXTRYLOCK tries. */
+static __always_inline int stp_locks_take(const struct stp_lockreq *l, int n)
+{
+	int i, tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0; !stp_lock_try(l[i].lock, l[i].write); tries++) {
+			if (tries >= MAXTRYLOCK) {
+				while (i-- > 0)
+					stp_unlock(l[i].lock, l[i].write);
+				return -1;
+			}
+			ndelay(10);
+		}
+	}
+	return 0;
+}
+
+static __always_inline void stp_locks_drop(const struct stp_lockreq *l, int n)
+{
+	while (n-- > 0)
+		stp_unlock(l[n].lock, l[n].write);
+}
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Strings as the generated code keeps them: char arrays of MAXSTRINGLEN,
+ * always NUL-terminated, every cut counted (STP_EV_STR_TRUNC); the
+ * escapes text_str() makes; regular expression matching (regex.c).
+ */
+#ifndef STP_STRINGS_H
+#define STP_STRINGS_H
+
+/* String helpers: always NUL-terminated, cuts counted. */
+static inline void stp_str_assign(char *dst, const char *src)
+{
+	size_t n = strnlen(src, MAXSTRINGLEN);
+
+	if (n >= MAXSTRINGLEN) {
+		n = MAXSTRINGLEN - 1;
+		stp_count(STP_EV_STR_TRUNC);
+	}
+	if (dst != src)
+		memmove(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* The n bytes at src (no NUL needed among them). */
+static inline void stp_str_append_n(char *dst, const char *src, size_t n)
+{
+	size_t have = strnlen(dst, MAXSTRINGLEN - 1);
+
+	if (have + n >= MAXSTRINGLEN) {
+		n = MAXSTRINGLEN - 1 - have;
+		stp_count(STP_EV_STR_TRUNC);
+	}
+	memmove(dst + have, src, n);
+	dst[have + n] = '\0';
+}
+
+static inline void stp_str_append(char *dst, const char *src)
+{
+	stp_str_append_n(dst, src, strlen(src));
+}
+
+static inline void stp_str_append_long(char *dst, int64_t v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "%lld", (long long)v);
+	stp_str_append(dst, b);
+}
+
+void stp_text_escape(char *dst, const char *src, int64_t len, int64_t quoted);
+/*
+ * s =~ re: 1 on a match, 0 without, -1 for a bad expression.  POSIX
+ * extended syntax, matched by bounded backtracking (regex.c).
+ */
+int stp_regex_match(const char *s, const char *re);
+
+#endif
