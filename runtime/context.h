@@ -3,7 +3,7 @@
  * What the generated code shares with the runtime: the part of the
  * per-CPU context every handler uses, the probe descriptors, and the
  * macros that statements expand to.  Globals' locks are in locks.h,
- * string helpers in strings.h, what the session offers in session.h.  The generated file defines
+ * string helpers in str.h, what the session offers in session.h.  The generated file defines
  * struct stp_context, whose first member is struct stp_ctx, with the
  * locals of its probes and the frames of its functions.
  */
@@ -17,7 +17,7 @@
 #include "format.h"
 #include "transport.h"
 #include "locks.h"
-#include "strings.h"
+#include "str.h"
 #include "session.h"
 
 #include <linux/module.h>

@@ -591,24 +591,10 @@ int em_may_fail(const struct function *f)
  * use the same frame slot), then into the callee's frame, then the call.
  * Overloads run in priority order while each says "next".
  */
-void em_call(struct emit *m, struct node *n)
+/* The call's arguments, each evaluated once into a temporary (strings
+ * copied into the frame) before any overload's frame is written. */
+static void call_args(struct emit *m, struct node *n, const char **args, int na)
 {
-	struct function *f = n->ref;
-	const char *where = em_where(m, &n->loc, ar_printf("identifier '%s'", n->name));
-	const char *args[64];
-	const char *res;
-	int nest = 0, leaf = 1, can_fail = 0;
-	int na = n->args.len < 64 ? n->args.len : 64;
-
-	if (!f) {
-		out(m, "0");
-		return;
-	}
-	for (struct function *g = f; g; g = g->next) {
-		leaf &= g->decl->body->kind == N_EMBEDDED;
-		can_fail |= em_may_fail(g) || g->next;
-	}
-	out(m, "({ ");
 	for (int i = 0; i < na; i++) {
 		struct node *a = n->args.v[i];
 
@@ -626,44 +612,80 @@ void em_call(struct emit *m, struct node *n)
 			out(m, "; ");
 		}
 	}
+}
+
+/* What one call of the overload g needs to know of the whole call. */
+struct call {
+	struct function *f;	/* the first overload: the call's type */
+	const char **args;
+	int na;
+	const char *where;	/* the call site, for errors */
+	const char *res;	/* where the result goes */
+	int can_fail;
+};
+
+/* Overload g: its parameters, the call, its result. */
+static void call_overload(struct emit *m, const struct call *k, struct function *g)
+{
+	const char *fr = ar_printf("c->fr[c->h.nesting + 1].%s", em_sym(m, (void *)g));
+
+	for (int i = 0; i < k->na; i++) {
+		struct symbol *p = g->params[i];
+
+		if (p->type == T_STRING)
+			sb_printf(m->o, "stp_str_assign(%s.a_%s, %s); ", fr, p->name, k->args[i]);
+		else
+			sb_printf(m->o, "%s.a_%s = %s; ", fr, p->name, k->args[i]);
+	}
+	if (em_may_fail(g))
+		sb_printf(m->o, "c->h.call_where = %s; ", k->where);
+	/* a string result is written straight into the caller's temp */
+	if (g->ret == T_STRING)
+		sb_printf(m->o, "%s.ret = %s; ", fr, k->f->ret == T_STRING ? k->res :
+			  ar_printf("%s->%s", m->frame_ptr, em_str_tmp(m)));
+	if (g->decl->body->kind == N_EMBEDDED)	/* its frame: nesting + 1 */
+		sb_printf(m->o, "%s(c); ", em_sym(m, (void *)g));
+	else
+		sb_printf(m->o, "c->h.nesting++; %s(c); c->h.nesting--; ", em_sym(m, (void *)g));
+	if (g->ret == T_LONG && k->f->ret != T_STRING)
+		sb_printf(m->o, k->can_fail ? "if (!c->h.error) %s = %s.ret; " : "%s = %s.ret; ",
+			  k->res, fr);
+}
+
+void em_call(struct emit *m, struct node *n)
+{
+	struct function *f = n->ref;
+	const char *args[64];
+	struct call k = { .f = f, .args = args };
+	int nest = 0, leaf = 1;
+
+	k.where = em_where(m, &n->loc, ar_printf("identifier '%s'", n->name));
+	k.na = n->args.len < 64 ? n->args.len : 64;
+	if (!f) {
+		out(m, "0");
+		return;
+	}
+	for (struct function *g = f; g; g = g->next) {
+		leaf &= g->decl->body->kind == N_EMBEDDED;
+		k.can_fail |= em_may_fail(g) || g->next;
+	}
+	out(m, "({ ");
+	call_args(m, n, args, k.na);
 	/*
 	 * Embedded C is a leaf: it cannot nest further, and the frames
 	 * have one slot past MAXNESTING for it, so it is not counted.
 	 */
 	if (!leaf)
 		sb_printf(m->o, "if (c->h.nesting >= MAXNESTING) STP_FAIL(&c->h, \"MAXNESTING exceeded\", %s, %s); ",
-			  where, m->unwind);
+			  k.where, m->unwind);
 	if (f->ret == T_STRING) {
-		res = em_str_tmp(m);
-		res = ar_printf("%s->%s", m->frame_ptr, res);
+		k.res = ar_printf("%s->%s", m->frame_ptr, em_str_tmp(m));
 	} else {
-		res = em_tmp(m, "ret");
-		sb_printf(m->o, "int64_t %s = 0; ", res);
+		k.res = em_tmp(m, "ret");
+		sb_printf(m->o, "int64_t %s = 0; ", k.res);
 	}
 	for (struct function *g = f; g; g = g->next) {
-		const char *fr = ar_printf("c->fr[c->h.nesting + 1].%s", em_sym(m, (void *)g));
-
-		for (int i = 0; i < na; i++) {
-			struct symbol *p = g->params[i];
-
-			if (p->type == T_STRING)
-				sb_printf(m->o, "stp_str_assign(%s.a_%s, %s); ", fr, p->name, args[i]);
-			else
-				sb_printf(m->o, "%s.a_%s = %s; ", fr, p->name, args[i]);
-		}
-		if (em_may_fail(g))
-			sb_printf(m->o, "c->h.call_where = %s; ", where);
-		/* a string result is written straight into the caller's temp */
-		if (g->ret == T_STRING)
-			sb_printf(m->o, "%s.ret = %s; ", fr, f->ret == T_STRING ? res :
-				  ar_printf("%s->%s", m->frame_ptr, em_str_tmp(m)));
-		if (g->decl->body->kind == N_EMBEDDED)	/* its frame: nesting + 1 */
-			sb_printf(m->o, "%s(c); ", em_sym(m, (void *)g));
-		else
-			sb_printf(m->o, "c->h.nesting++; %s(c); c->h.nesting--; ", em_sym(m, (void *)g));
-		if (g->ret == T_LONG && f->ret != T_STRING)
-			sb_printf(m->o, can_fail ? "if (!c->h.error) %s = %s.ret; " : "%s = %s.ret; ",
-				  res, fr);
+		call_overload(m, &k, g);
 		/* "next" in an overload tries the one after it */
 		if (g->next)
 			sb_printf(m->o, "if (c->h.error == stp_next_mark) { c->h.error = NULL; ");
@@ -671,10 +693,7 @@ void em_call(struct emit *m, struct node *n)
 	}
 	for (int i = 0; i < nest; i++)
 		out(m, "} ");
-	if (can_fail)
+	if (k.can_fail)
 		sb_printf(m->o, "if (c->h.error) goto %s; ", m->unwind);
-	if (f->ret == T_STRING)
-		sb_printf(m->o, "(const char *)%s; })", res);
-	else
-		sb_printf(m->o, "%s; })", res);
+	sb_printf(m->o, f->ret == T_STRING ? "(const char *)%s; })" : "%s; })", k.res);
 }

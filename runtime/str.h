@@ -4,8 +4,8 @@
  * always NUL-terminated, every cut counted (STP_EV_STR_TRUNC); the
  * escapes text_str() makes; regular expression matching (regex.c).
  */
-#ifndef STP_STRINGS_H
-#define STP_STRINGS_H
+#ifndef STP_STR_H
+#define STP_STR_H
 
 /* String helpers: always NUL-terminated, cuts counted. */
 static inline void stp_str_assign(char *dst, const char *src)
