@@ -156,6 +156,70 @@ static void foreach_hist(struct emit *m, struct node *n)
 	loop_end(m, n->body, NULL, brk, cont);
 }
 
+/* The column foreach sorts by (0: the value, k: key k) and its
+ * direction (0: unsorted), into *col and *dir. */
+static void sort_column(const struct foreach *fe, int *col, int *dir)
+{
+	*col = 0;
+	*dir = fe->value_sort;
+	for (int k = 0; k < fe->keys.len && k < 9; k++)
+		if (fe->key_sort[k]) {
+			*col = k + 1;
+			*dir = fe->key_sort[k];
+		}
+}
+
+/* foreach ([a, *] in m): the slice's keys and which of them are given;
+ * their names into *sl and *used. */
+static void foreach_slice(struct emit *m, struct foreach *fe, const char **sl,
+			  const char **used)
+{
+	struct sbuf u = { 0 };
+
+	/* block scope: the keys live as long as the loop */
+	ind(m);
+	*sl = em_keys(m, &fe->slice);
+	*used = em_tmp(m, "used");
+	for (int k = 0; k < fe->slice.len; k++)
+		sb_printf(&u, "%s%d", k ? ", " : "",
+			  ((struct node *)fe->slice.v[k])->kind != N_STAR);
+	sb_printf(m->o, "\n");
+	ind(m);
+	sb_printf(m->o, "static const int %s[] = { %s };\n", *used, u.s);
+	free(u.s);
+}
+
+/* Turn i: the keys, and the value when the loop names one, from entry
+ * _e of map mp. */
+static void foreach_turn(struct emit *m, const struct foreach *fe, const struct symbol *s,
+			 const char *mp, const char *agg, const char *i)
+{
+	ind(m);
+	sb_printf(m->o, "struct stp_map_entry *_e = _sc[%s];\n", i);
+	for (int k = 0; k < fe->keys.len; k++) {
+		struct node *kv = fe->keys.v[k];
+		struct symbol *ks = kv->ref;
+
+		ind(m);
+		if (ks->type == T_STRING)
+			sb_printf(m->o, "stp_str_assign(%s, stp_entry_key(%s, _e, %d).s);\n",
+				  em_sym(m, ks), mp, k);
+		else
+			sb_printf(m->o, "%s = stp_entry_key(%s, _e, %d).l;\n", em_sym(m, ks), mp, k);
+	}
+	if (!fe->value_sym)
+		return;
+	ind(m);
+	if (s->type == T_STATS)
+		sb_printf(m->o, "stp_stat_get(stp_entry_stat(%s, _e), &%s_desc, %s, &%s);\n",
+			  mp, em_sym(m, s), agg, em_sym(m, fe->value_sym));
+	else if (s->type == T_STRING)
+		sb_printf(m->o, "stp_str_assign(%s, stp_entry_str(%s, _e));\n",
+			  em_sym(m, fe->value_sym), mp);
+	else
+		sb_printf(m->o, "%s = *stp_entry_long(%s, _e);\n", em_sym(m, fe->value_sym), mp);
+}
+
 static void foreach(struct emit *m, struct node *n)
 {
 	struct foreach *fe = n->fe;
@@ -164,7 +228,7 @@ static void foreach(struct emit *m, struct node *n)
 	const char *mp = em_tmp(m, "m"), *cnt = em_tmp(m, "n"), *i = em_tmp(m, "i");
 	const char *sl = "NULL", *used = "NULL";
 	const char *agg = fe->sort_agg ? em_agg(fe->sort_agg) : "STP_AGG_COUNT";
-	int col = 0, dir = 0, site;
+	int col, dir, site;
 
 	if (fe->array->kind == N_AT) {
 		foreach_hist(m, n);
@@ -172,15 +236,7 @@ static void foreach(struct emit *m, struct node *n)
 	}
 	s = fe->array->ref;
 	site = (int)(intptr_t)pmap_get(&m->ax->fe_site, n) - 1;
-	if (fe->value_sort) {
-		col = 0;
-		dir = fe->value_sort;
-	}
-	for (int k = 0; k < fe->keys.len && k < 9; k++)
-		if (fe->key_sort[k]) {
-			col = k + 1;
-			dir = fe->key_sort[k];
-		}
+	sort_column(fe, &col, &dir);
 	ind(m);
 	sb_puts(m->o, "{\n");
 	m->indent++;
@@ -193,21 +249,8 @@ static void foreach(struct emit *m, struct node *n)
 	else
 		sb_puts(m->o, "0");
 	sb_puts(m->o, ";\n");
-	if (fe->slice.len) {
-		struct sbuf u = { 0 };
-
-		/* block scope: the keys live as long as the loop */
-		ind(m);
-		sl = em_keys(m, &fe->slice);
-		used = em_tmp(m, "used");
-		for (int k = 0; k < fe->slice.len; k++)
-			sb_printf(&u, "%s%d", k ? ", " : "",
-				  ((struct node *)fe->slice.v[k])->kind != N_STAR);
-		sb_printf(m->o, "\n");
-		ind(m);
-		sb_printf(m->o, "static const int %s[] = { %s };\n", used, u.s);
-		free(u.s);
-	}
+	if (fe->slice.len)
+		foreach_slice(m, fe, &sl, &used);
 	ind(m);
 	sb_printf(m->o, "struct stp_map_entry **_sc = stp_fe%d + smp_processor_id() * stp_fe%d_max;\n",
 		  site, site);
@@ -225,32 +268,7 @@ static void foreach(struct emit *m, struct node *n)
 	sb_printf(m->o, "for (%s = 0; %s < %s; %s++) {\n", i, i, cnt, i);
 	m->indent++;
 	act(m, 1, &n->loc);
-	ind(m);
-	sb_printf(m->o, "struct stp_map_entry *_e = _sc[%s];\n", i);
-	for (int k = 0; k < fe->keys.len; k++) {
-		struct node *kv = fe->keys.v[k];
-		struct symbol *ks = kv->ref;
-
-		ind(m);
-		if (ks->type == T_STRING)
-			sb_printf(m->o, "stp_str_assign(%s, stp_entry_key(%s, _e, %d).s);\n",
-				  em_sym(m, ks), mp, k);
-		else
-			sb_printf(m->o, "%s = stp_entry_key(%s, _e, %d).l;\n", em_sym(m, ks), mp, k);
-	}
-	if (fe->value_sym) {
-		struct symbol *vs = fe->value_sym;
-
-		ind(m);
-		if (s->type == T_STATS)
-			sb_printf(m->o, "stp_stat_get(stp_entry_stat(%s, _e), &%s_desc, %s, &%s);\n",
-				  mp, em_sym(m, s), agg, em_sym(m, vs));
-		else if (s->type == T_STRING)
-			sb_printf(m->o, "stp_str_assign(%s, stp_entry_str(%s, _e));\n",
-				  em_sym(m, vs), mp);
-		else
-			sb_printf(m->o, "%s = *stp_entry_long(%s, _e);\n", em_sym(m, vs), mp);
-	}
+	foreach_turn(m, fe, s, mp, agg, i);
 	loop_end(m, n->body, NULL, brk, cont);
 }
 
