@@ -302,8 +302,8 @@ int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int writ
 		return special(&v, n->name, quiet);
 	if (n->pretty) {
 		if (!quiet)
-			sem_error(&n->loc, "'%s$' (a value as text) is not supported in tracepoint "
-				  "probes yet", n->name);
+			sem_error(&n->loc, "'%s...$' (a value as text) is not supported in "
+				  "tracepoint probes yet", n->name);
 		return 0;
 	}
 	n->args.len = 0;

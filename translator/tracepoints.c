@@ -221,8 +221,8 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	}
 	if (out->len > before || pp->optional || strpbrk(c[1].arg->str, "*?["))
 		return 1;
-	sem_error(&c[1].arg->loc, "no tracepoint '%s' in kernel %s%s", c[1].arg->str,
-		  e->s->kernel_release, did_you_mean(pat));
+	sem_error(&c[1].arg->loc, "no tracepoint '%s' in the kernel%s", c[1].arg->str,
+		  did_you_mean(pat));
 	return 0;
 }
 
