@@ -164,9 +164,15 @@ static const char *cache_base(const struct session *s, const char *image)
 	struct stat st;
 	const char *key;
 
+	char *real;
+
 	if (!dir || stat(image, &st))
 		return NULL;
-	key = ar_printf("%s:%lld:%lld", image, (long long)st.st_size, (long long)st.st_mtime);
+	/* the same file through a symlinked root (the guest tests') is one */
+	real = realpath(image, NULL);
+	key = ar_printf("%s:%lld:%lld", real ? real : image, (long long)st.st_size,
+			(long long)st.st_mtime);
+	free(real);
 	return ar_printf("%s/btf/%s-%zx", dir, s->kernel_release, util_hash(key, strlen(key)));
 }
 

@@ -21,7 +21,7 @@ static void callback(struct emit *m, int idx, const struct derived_probe *d)
 {
 	int n = d->tp->nargs;
 
-	sb_printf(&m->trace_cbs, "/* %s */\nstatic void stp_tp_cb_%d(void *data", d->name, idx);
+	sb_printf(&m->trace_cbs, "/* %s */\nstatic STP_HANDLER void stp_tp_cb_%d(void *data", d->name, idx);
 	for (int i = 0; i < n; i++)
 		sb_printf(&m->trace_cbs, ", u64 a%d", i);
 	sb_puts(&m->trace_cbs, ")\n{\n");
