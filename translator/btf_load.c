@@ -94,24 +94,36 @@ static uint64_t read64(struct kimage *k, uint64_t a)
 /* One System.map line's "__event_NAME" (in _ftrace_events: a pointer to
  * the event's struct trace_event_call) into the systems. */
 static void event_system(struct kbtf *kb, struct kimage *k, uint64_t ev, const char *name,
-			 int64_t class_off, int64_t system_off)
+			 int64_t class_off, int64_t system_off, const struct pmap *tracepoints)
 {
 	uint64_t call = read64(k, ev);	/* __event_NAME points to event_NAME */
 	uint64_t cls = call ? read64(k, call + (uint64_t)class_off) : 0;
 	uint64_t str = cls ? read64(k, cls + (uint64_t)system_off) : 0;
 	const char *sys = str ? kimage_at(k, str, 1) : NULL;
-	char tp[512];
+	const char *key = intern(name, strlen(name));
 
-	if (!sys || !memchr(sys, 0, 64))
-		return;
-	snprintf(tp, sizeof(tp), "btf_trace_%s", name);
-	if (btf__find_by_name_kind(kb->btf, tp, BTF_KIND_TYPEDEF) <= 0)
-		return;		/* an event without a tracepoint (syscalls) */
-	pmap_put(&kb->systems, intern(name, strlen(name)), (void *)intern(sys, strlen(sys)));
+	if (!sys || !memchr(sys, 0, 64) || !pmap_get(tracepoints, key))
+		return;		/* not an event of a tracepoint (syscalls) */
+	pmap_put(&kb->systems, key, (void *)intern(sys, strlen(sys)));
+}
+
+/* The tracepoints' names (the btf_trace_NAME typedefs), as a set. */
+static void tracepoint_names(const struct btf *b, struct pmap *out)
+{
+	uint32_t n = btf__type_cnt(b);
+
+	for (uint32_t i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(b, i);
+		const char *name = btf_is_typedef(t) ? btf__name_by_offset(b, t->name_off) : NULL;
+
+		if (name && !strncmp(name, "btf_trace_", 10))
+			pmap_put(out, intern(name + 10, strlen(name + 10)), (void *)1);
+	}
 }
 
 static void image_systems(struct kbtf *kb, struct kimage *k, const char *map)
 {
+	struct pmap tps = { 0 };
 	FILE *f = map ? fopen(map, "r") : NULL;
 	int64_t class_off, system_off;
 	char line[512], name[400];
@@ -125,10 +137,13 @@ static void image_systems(struct kbtf *kb, struct kimage *k, const char *map)
 		fclose(f);
 		return;
 	}
+	tracepoint_names(kb->btf, &tps);
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%llx %c __event_%399s", &a, &t, name) == 3)
-			event_system(kb, k, a, name, class_off, system_off);
+			event_system(kb, k, a, name, class_off, system_off, &tps);
 	fclose(f);
+	free(tps.keys);
+	free(tps.vals);
 }
 
 /* ---- systems from tracefs (the running kernel) ---- */

@@ -30,13 +30,24 @@ static int cmp_name(const void *a, const void *b)
 		      (*(struct tracepoint_info *const *)b)->name);
 }
 
-/* The parameters' names, from __traceiter_NAME (none: NULL). */
-static const struct btf_type *named_proto(const struct btf *b, const char *name)
+/* NAME -> the prototype of __traceiter_NAME, which has the parameters'
+ * names: one pass over the types (btf__find_by_name_kind() is a search
+ * of them all, each call). */
+static void named_protos(const struct btf *b, struct pmap *out)
 {
-	int id = btf__find_by_name_kind(b, ar_printf("__traceiter_%s", name), BTF_KIND_FUNC);
-	const struct btf_type *f = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
+	uint32_t n = btf__type_cnt(b);
 
-	return f ? btf__type_by_id(b, f->type) : NULL;
+	for (uint32_t i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(b, i);
+		const char *name;
+
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(b, t->name_off);
+		if (name && !strncmp(name, "__traceiter_", 12))
+			pmap_put(out, intern(name + 12, strlen(name + 12)),
+				 (void *)btf__type_by_id(b, t->type));
+	}
 }
 
 /* A number or a pointer: what the callback can take as a u64
@@ -50,12 +61,12 @@ static int passed_in_register(const struct btf *b, uint32_t id)
 }
 
 static struct tracepoint_info *info_of(struct kbtf *kb, const struct btf_type *td,
-				       const char *name)
+				       const char *name, const struct pmap *protos)
 {
 	const struct btf *b = kb->btf;
 	const struct btf_type *ptr = btf__type_by_id(b, td->type);
 	const struct btf_type *proto = ptr && btf_is_ptr(ptr) ? btf__type_by_id(b, ptr->type) : NULL;
-	const struct btf_type *named = named_proto(b, name);
+	const struct btf_type *named = pmap_get(protos, intern(name, strlen(name)));
 	struct tracepoint_info *tp;
 	int n;
 
@@ -84,6 +95,7 @@ static struct tracepoint_info *info_of(struct kbtf *kb, const struct btf_type *t
 static int load_all(const struct session *s, const char **why)
 {
 	struct kbtf *kb = kbtf_load(s, why);
+	struct pmap protos = { 0 };
 	uint32_t n;
 
 	if (!kb)
@@ -91,6 +103,7 @@ static int load_all(const struct session *s, const char **why)
 	if (loaded)
 		return 1;
 	loaded = 1;
+	named_protos(kb->btf, &protos);
 	n = btf__type_cnt(kb->btf);
 	for (uint32_t i = 1; i < n; i++) {
 		const struct btf_type *t = btf__type_by_id(kb->btf, i);
@@ -100,9 +113,11 @@ static int load_all(const struct session *s, const char **why)
 		if (!btf_is_typedef(t))
 			continue;
 		name = btf__name_by_offset(kb->btf, t->name_off);
-		if (name && !strncmp(name, "btf_trace_", 10) && (tp = info_of(kb, t, name + 10)))
+		if (name && !strncmp(name, "btf_trace_", 10) && (tp = info_of(kb, t, name + 10, &protos)))
 			vec_push(&all, tp);
 	}
+	free(protos.keys);
+	free(protos.vals);
 	if (all.len)
 		qsort(all.v, all.len, sizeof(void *), cmp_name);
 	if (s->verbose >= 2)
