@@ -45,9 +45,32 @@ static const char *tag_word(const struct btf_type *t)
 	return "";
 }
 
+static void type_text(const struct btf *b, uint32_t id, struct sbuf *sb, int depth);
+
+/* "int (*)(struct file*, ...)": proto is the function's prototype. */
+static void function_pointer_text(const struct btf *b, const struct btf_type *proto,
+				  struct sbuf *sb, int depth)
+{
+	const struct btf_param *p = btf_params(proto);
+
+	type_text(b, proto->type, sb, depth + 1);
+	sb_puts(sb, " (*)(");
+	for (int i = 0; i < btf_vlen(proto); i++, p++) {
+		if (i)
+			sb_puts(sb, ", ");
+		if (!p->type)	/* the last, with no type: varargs */
+			sb_puts(sb, "...");
+		else
+			type_text(b, p->type, sb, depth + 1);
+	}
+	sb_puts(sb, ")");
+}
+
+/* As dwarf_type.c spells DWARF types, SystemTap's way: "char const*". */
 static void type_text(const struct btf *b, uint32_t id, struct sbuf *sb, int depth)
 {
 	const struct btf_type *t = id ? btf__type_by_id(b, id) : NULL;
+	const struct btf_type *to;
 	const char *n;
 
 	if (!t || depth > 16) {
@@ -56,18 +79,23 @@ static void type_text(const struct btf *b, uint32_t id, struct sbuf *sb, int dep
 	}
 	n = name_of(b, t);
 	if (btf_is_ptr(t)) {
+		to = t->type ? btf__type_by_id(b, t->type) : NULL;
+		if (to && btf_is_func_proto(to)) {
+			function_pointer_text(b, to, sb, depth);
+			return;
+		}
 		type_text(b, t->type, sb, depth + 1);
 		sb_puts(sb, "*");
-	} else if (btf_is_const(t) || btf_is_volatile(t) || btf_is_restrict(t)) {
-		sb_puts(sb, btf_is_const(t) ? "const " : btf_is_volatile(t) ? "volatile " : "restrict ");
+	} else if (btf_is_const(t) || btf_is_volatile(t)) {
 		type_text(b, t->type, sb, depth + 1);
-	} else if (btf_is_type_tag(t)) {
+		sb_puts(sb, btf_is_const(t) ? " const" : " volatile");
+	} else if (btf_is_restrict(t) || btf_is_type_tag(t)) {
 		type_text(b, t->type, sb, depth + 1);
 	} else if (btf_is_array(t)) {
 		type_text(b, btf_array(t)->type, sb, depth + 1);
-		sb_printf(sb, "[%u]", btf_array(t)->nelems);
+		sb_puts(sb, "[]");
 	} else if (btf_is_func_proto(t)) {
-		sb_puts(sb, "void");	/* a function pointer's target, as "void*" */
+		sb_puts(sb, "void (*)()");
 	} else {
 		sb_printf(sb, "%s%s", tag_word(t), n ? n : "{...}");
 	}
