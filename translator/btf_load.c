@@ -271,18 +271,24 @@ struct kbtf *kbtf_load(const struct session *s, const char **why)
 	}
 	kb = ar_alloc(sizeof(*kb));
 	if (is_running_kernel(s) && (kb->btf = btf__parse_raw("/sys/kernel/btf/vmlinux"))) {
+		struct kbtf *from_img = ar_alloc(sizeof(*from_img));
+
 		kb->source = "/sys/kernel/btf/vmlinux";
 		tracefs_systems(kb);
-		if (kb->systems.len || stat(img, &st))
-			return kb;
-		btf__free(kb->btf);	/* no tracefs: the image has the systems */
-		kb->btf = NULL;
+		/* no tracefs: the image has the systems, if it can be read
+		 * (Debian's is root's only); else names without systems */
+		if (!kb->systems.len && !stat(img, &st) && from_image(from_img, s, img, why)) {
+			btf__free(kb->btf);
+			kb = from_img;
+		}
+		*why = NULL;
+		return kb;
 	}
 	if (!stat(img, &st) && from_image(kb, s, img, why))
 		return kb;
 	if (!stat(dbg, &st) && from_image(kb, s, dbg, why))
 		return kb;
-	if (stat(img, &st))
+	if (stat(img, &st) && stat(dbg, &st))
 		*why = ar_printf("no BTF for kernel %s: neither %s nor %s is there", s->kernel_release,
 				 dbg, img);
 	failed = *why;

@@ -213,7 +213,7 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	    !c[1].name || strcmp(c[1].name, "trace") || !c[1].arg || c[1].arg->kind != N_STR)
 		return -1;
 	if (!load_all(e->s, &why)) {
-		sem_error(&pp->loc, "%s needs the kernel's BTF: %s", c[1].arg->str, why);
+		sem_error(&pp->loc, "kernel.trace(\"%s\") needs the kernel's BTF: %s", c[1].arg->str, why);
 		return 0;
 	}
 	pat = c[1].arg->str;
