@@ -9,7 +9,8 @@
  *                   cached in ~/.cache/stp/btf/
  *   btf_type.c      BTF types: SystemTap's spelling, sizes, members
  *   btf_var.c       $name, $name->member..., $$parms: the generated
- *                   function a tracepoint handler calls
+ *                   function a tracepoint handler calls (btf_var.h)
+ *   btf_pretty.c    values as text: $x$, $$parms
  *   tracepoints.c   kernel.trace("[SYSTEM:]NAME") points
  */
 #ifndef STP_BTF_H

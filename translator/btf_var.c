@@ -11,28 +11,11 @@
  * memory is read with the runtime's fault-safe stp_tv_read(): a bad
  * pointer is a script error, never a crash.
  */
-#include "btf.h"
+#include "btf_var.h"
 
 #include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The function being made, and the value walked so far. */
-struct bv {
-	const struct btf *b;
-	struct derived_probe *d;
-	struct node *n;
-	const char *what;	/* the expression so far, for messages */
-	struct sbuf decls, c;	/* its temporaries; its body */
-	int ntmp, nparams;
-	const char *err;
-	struct loc err_loc;
-	/* the value: */
-	int mem;		/* expr is its address, else its value */
-	const char *expr;
-	uint32_t type;
-	int bit, bits;		/* a bitfield */
-};
 
 static void fail(struct bv *v, const struct loc *l, const char *msg)
 {
@@ -42,7 +25,7 @@ static void fail(struct bv *v, const struct loc *l, const char *msg)
 	v->err_loc = *l;
 }
 
-static int is_signed(const struct btf_type *t)
+int bv_is_signed(const struct btf_type *t)
 {
 	return (btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_SIGNED)) ||
 	       (btf_is_enum(t) && btf_kflag(t));
@@ -61,10 +44,9 @@ static const char *read_mem(struct bv *v, const char *addr, int size, int sgn)
 	return sgn ? ar_printf("(int64_t)(s%d)%s", size * 8, t) : ar_printf("(int64_t)%s", t);
 }
 
-/* The value as a number of its type (peeled t, size bytes). */
-static const char *scalar(struct bv *v, const struct btf_type *t, int size)
+const char *bv_scalar(struct bv *v, const struct btf_type *t, int size)
 {
-	int sgn = is_signed(t);
+	int sgn = bv_is_signed(t);
 
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		size = 8;
@@ -82,7 +64,7 @@ static int member(struct bv *v, struct node *c)
 	int bit, bits;
 
 	if (t && btf_is_ptr(t)) {
-		v->expr = scalar(v, t, 8);
+		v->expr = bv_scalar(v, t, 8);
 		v->mem = 1;
 		t = btf_peel(v->b, t->type, &id);
 	}
@@ -117,7 +99,7 @@ static int subscript(struct bv *v, struct node *c)
 		vec_push_ar(&v->n->args, c->lhs);
 	}
 	if (t && btf_is_ptr(t)) {
-		v->expr = scalar(v, t, 8);
+		v->expr = bv_scalar(v, t, 8);
 		el = t->type;
 	} else if (t && btf_is_array(t) && v->mem) {
 		el = btf_array(t)->type;
@@ -160,30 +142,22 @@ static void value(struct bv *v)
 		sb_printf(&v->c, "\tSTAP_RETVALUE = (int64_t)(((uint64_t)%s >> %d) & ((1ULL << %d) - 1));\n",
 			  read_mem(v, v->expr, 8, 0), v->bit, v->bits);
 	} else {
-		sb_printf(&v->c, "\tSTAP_RETVALUE = %s;\n", scalar(v, t, (int)size));
+		sb_printf(&v->c, "\tSTAP_RETVALUE = %s;\n", bv_scalar(v, t, (int)size));
 	}
 }
 
 /* $$parms, $$vars: "name=0x..." for each argument, as SystemTap shows
- * them. */
-static void all_args(struct bv *v)
+ * them; with '$'s after, what pointers point to too. */
+static void all_args(struct bv *v, int strings)
 {
 	const struct tracepoint_info *tp = v->d->tp;
 
 	sb_puts(&v->c, "\tSTAP_RETVALUE[0] = '\\0';\n");
 	for (int i = 0; i < tp->nargs; i++) {
-		const struct btf_type *t = btf_peel(v->b, tp->arg_types[i], NULL);
-		long long size = btf__resolve_size(v->b, tp->arg_types[i]);
-
 		sb_printf(&v->c, "\tstp_str_append(STAP_RETVALUE, \"%s%s=\");\n", i ? " " : "",
 			  tp->arg_names[i]);
-		v->mem = 0;
-		v->expr = ar_printf("((u64 *)CONTEXT->entry)[%d]", i);
-		if (t && (btf_is_int(t) || btf_is_ptr(t) || btf_is_any_enum(t)) && size <= 8)
-			sb_printf(&v->c, "\tstp_tv_hex(STAP_RETVALUE, (u64)%s);\n",
-				  scalar(v, t, (int)size));
-		else
-			sb_puts(&v->c, "\tstp_str_append(STAP_RETVALUE, \"?\");\n");
+		bv_pretty(v, 0, ar_printf("((u64 *)CONTEXT->entry)[%d]", i), tp->arg_types[i], 0,
+			  strings, "STAP_RETVALUE");
 	}
 }
 
@@ -236,7 +210,7 @@ static int special(struct bv *v, const char *name, int quiet)
 
 		sb_printf(&v->c, "\tstp_str_assign(STAP_RETVALUE, \"%s\");\n", s);
 	} else if (!strncmp(name, "$$parms", 7) || !strncmp(name, "$$vars", 6)) {
-		all_args(v);
+		all_args(v, v->n->pretty ? 1 + v->n->pretty : 0);
 	} else {
 		fail(v, &v->n->loc, ar_printf("tracepoint '%s' has no '%s' ($$name, $$system, "
 					      "$$parms and $$vars are there)", tp->name, name));
@@ -271,6 +245,11 @@ static int argument(struct bv *v, int quiet)
 			v->what = c->kind == N_MEMBER ? ar_printf("%s->%s", v->what, c->name)
 						      : ar_printf("%s[...]", v->what);
 	}
+	if (!v->err && v->n->pretty) {
+		sb_puts(&v->c, "\tSTAP_RETVALUE[0] = '\\0';\n");
+		bv_pretty(v, v->mem, v->expr, v->type, 0, v->n->pretty, "STAP_RETVALUE");
+		return finish(v, T_STRING, quiet);
+	}
 	if (!v->err)
 		value(v);
 	return finish(v, T_LONG, quiet);
@@ -300,12 +279,6 @@ int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int writ
 	}
 	if (!strncmp(n->name, "$$", 2))
 		return special(&v, n->name, quiet);
-	if (n->pretty) {
-		if (!quiet)
-			sem_error(&n->loc, "'%s...$' (a value as text) is not supported in "
-				  "tracepoint probes yet", n->name);
-		return 0;
-	}
 	n->args.len = 0;
 	return argument(&v, quiet);
 }
