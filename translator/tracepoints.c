@@ -213,6 +213,8 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	    !c[1].name || strcmp(c[1].name, "trace") || !c[1].arg || c[1].arg->kind != N_STR)
 		return -1;
 	if (!load_all(e->s, &why)) {
+		if (pp->optional)
+			return 1;
 		sem_error(&pp->loc, "kernel.trace(\"%s\") needs the kernel's BTF: %s", c[1].arg->str, why);
 		return 0;
 	}
@@ -234,7 +236,7 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
 		if (!tp->by_value)
 			vec_push(out, template_of(pp, tp));
 	}
-	if (out->len > before || pp->optional || strpbrk(c[1].arg->str, "*?["))
+	if (out->len > before || pp->optional)
 		return 1;
 	sem_error(&c[1].arg->loc, "no tracepoint '%s' in the kernel%s", c[1].arg->str,
 		  did_you_mean(pat));
