@@ -27,6 +27,8 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/ksyms.c translator/modsyms.c translator/cache.c translator/bigmem.c translator/probes.c \
 	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
+	translator/btf_image.c translator/btf_load.c translator/btf_type.c translator/btf_var.c translator/btf_pretty.c \
+	translator/tracepoints.c translator/emit_trace.c \
 	translator/infer.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
@@ -74,7 +76,7 @@ $(B)/tests/rt_%: tests/unit/rt_%.c tests/unit/unit.h tests/unit/rt_host.c $(B)/l
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -Iruntime -o $@ $< tests/unit/rt_host.c $(B)/libstprt-host.a
 
 stp: $(DRIVER_OBJ) $(B)/libstpparse.a
-	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a -ldw -lelf
+	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a -ldw -lelf -lbpf -llzma -lzstd -lz
 
 $(B)/libstpparse.a: $(PARSER_OBJ)
 	rm -f $@

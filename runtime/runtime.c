@@ -15,4 +15,5 @@
 #include "timer.c"
 #include "kprobes.c"
 #include "uprobes.c"
+#include "tracepoints.c"
 #include "session.c"

@@ -164,6 +164,8 @@ static int stp_arm(void)
 	int rc = stp_kprobes_arm();
 
 	if (!rc)
+		rc = stp_tracepoints_arm();
+	if (!rc)
 		rc = stp_uprobes_arm();
 	if (!rc)
 		rc = stp_procprobes_arm();
@@ -175,6 +177,7 @@ static void stp_disarm(void)
 	stp_timers_disarm();
 	stp_procprobes_disarm();
 	stp_uprobes_disarm();
+	stp_tracepoints_disarm();
 	atomic_long_add(stp_kprobes_disarm(), &stp_skipped);
 }
 

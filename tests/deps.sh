@@ -14,6 +14,7 @@ set -euo pipefail
 # bring udev and a systemd upgrade along).
 PACKAGES=(
 	gcc make libc6-dev binutils libelf-dev libdw-dev
+	libbpf-dev liblzma-dev libzstd-dev zlib1g-dev
 	clang libclang-rt-14-dev
 	systemtap-common systemtap
 	linux-headers-amd64 linux-headers-6.12-amd64 tiny-initramfs

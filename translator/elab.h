@@ -72,9 +72,11 @@ enum probe_family {
 	PF_KPROBE,		/* kprobe.function / kernel.function by symbol */
 	PF_UPROBE,		/* process("PATH").function/.statement */
 	PF_PROCESS,		/* process.begin / process.end */
+	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
 };
 
 struct dwarf_file;
+struct tracepoint_info;
 
 struct derived_probe {
 	struct probe_point *pp;		/* concrete probe point */
@@ -114,6 +116,8 @@ struct derived_probe {
 	int process_end;		/* PF_PROCESS: .end, else .begin */
 	const char *exe;		/* .library(): fires in processes of
 					 * this program only; else NULL */
+	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
+					 * (btf.h) */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

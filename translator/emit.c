@@ -764,6 +764,9 @@ static void handlers(struct emit *m, struct parts *p)
 		case PF_UPROBE: case PF_PROCESS:
 			em_uprobe_entry(m, i, d);
 			break;
+		case PF_TRACE:
+			em_trace_entry(m, i, d);
+			break;
 		case PF_NEVER:
 			break;
 		}
@@ -828,6 +831,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
 		  p->kprobes.s ? p->kprobes.s : "\t{ .probe = NULL },\n", m->nkprobes);
 	em_uprobe_tables(m, o);
+	em_trace_tables(m, o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */

@@ -42,6 +42,8 @@ struct emit {
 	int nkprobes;
 	struct sbuf uprobes, procs;	/* emit_uprobe.c's table entries */
 	int nuprobes, nprocs;
+	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
+	int ntraces;
 	const char *script_name;	/* for error positions */
 };
 
@@ -85,6 +87,13 @@ void em_uprobe_fields(struct sbuf *o, const struct derived_probe *d);
 void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* The tables, stp_uprobes[] and stp_procprobes[], even when empty. */
 void em_uprobe_tables(struct emit *m, struct sbuf *o);
+
+/* emit_trace.c: kernel.trace(...) probes */
+/* Probe idx's callback, with the tracepoint's prototype, and its entry
+ * in the tracepoint table. */
+void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* stp_tracepoints[], even when empty. */
+void em_trace_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);

@@ -17,6 +17,7 @@
  */
 #include "elab.h"
 #include "dw.h"
+#include "btf.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -869,6 +870,25 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 	return made ? 1 : 0;
 }
 
+/* kernel.trace(...) points (tracepoints.c): one probe per tracepoint. */
+static int trace_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+{
+	struct vec found = { 0 };
+	int r = tracepoints_match(x->e, pp, &found);
+
+	if (!r)
+		x->failed = 1;
+	for (int i = 0; i < found.len; i++) {
+		struct derived_probe *t = found.v[i];
+		struct derived_probe *d = make_probe(x, t->pp, cond, t->family);
+
+		d->tp = t->tp;
+		d->symbol = t->symbol;
+	}
+	free(found.v);
+	return r;
+}
+
 /* process(...) points (uprobes.c): one probe per address found. */
 static int process_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond)
@@ -892,7 +912,7 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 {
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
-		order_point, timer_point, dwarf_point, symbol_point,
+		order_point, timer_point, trace_point, dwarf_point, symbol_point,
 		process_point,
 	};
 
@@ -960,7 +980,7 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"timer.profile", "kprobe.function", "kernel.function",
 		"module.function", "kprobe.module.function",
 		"process.function", "process.statement", "process.begin",
-		"process.end",
+		"process.end", "kernel.trace",
 	};
 	const char *best = NULL;
 	int best_d = 3;

@@ -15,6 +15,7 @@
  */
 #include "elab.h"
 #include "dw.h"
+#include "btf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -448,6 +449,11 @@ static int dwarf_defined(struct scope *sc, struct node *arg)
 
 	if (arg->kind != N_TARGET && !is_cast_or_var(arg))
 		return -1;
+	if (arg->kind == N_TARGET && sc->probe && sc->probe->tp) {
+		probe_copy = *arg;
+		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
+		return btf_target(sc->e, sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && !dwarf_probe(sc))
 		return -1;
 	probe_copy = *arg;
@@ -550,11 +556,17 @@ static void lvalue_check(struct scope *sc, struct node *n)
 		sem_error(&n->loc, "writing to a target variable needs guru mode (-g)");
 }
 
-/* $var outside DWARF probes: a kretprobe's $return, else an error. */
+/* $var: a tracepoint's by BTF, a DWARF probe's; else a return
+ * probe's $return, or an error. */
 static void target_expr(struct scope *sc, struct node *n, int write)
 {
 	if (n->ref)
 		return;
+	if (sc->probe && sc->probe->tp) {	/* a tracepoint's, by BTF */
+		if (btf_target(sc->e, sc->probe, n, write, 0))
+			dwarf_call(sc, n);
+		return;
+	}
 	if (dwarf_probe(sc)) {
 		target(sc, n, write);
 		return;

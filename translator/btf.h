@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The target kernel's BTF, read with libbpf, and what stp derives from it
+ * without debuginfo: tracepoints and their typed arguments.
+ *
+ *   btf_image.c     the kernel as an ELF in memory: a -dbg vmlinux, or
+ *                   the ELF inside a bzImage (xz, zstd, gzip)
+ *   btf_load.c      the kernel's BTF and each tracepoint's system,
+ *                   cached in ~/.cache/stp/btf/
+ *   btf_type.c      BTF types: SystemTap's spelling, sizes, members
+ *   btf_var.c       $name, $name->member..., $$parms: the generated
+ *                   function a tracepoint handler calls (btf_var.h)
+ *   btf_pretty.c    values as text: $x$, $$parms
+ *   tracepoints.c   kernel.trace("[SYSTEM:]NAME") points
+ */
+#ifndef STP_BTF_H
+#define STP_BTF_H
+
+#include "elab.h"
+
+#include <libelf.h>
+#include <stdint.h>
+
+struct btf;
+struct btf_type;
+
+struct kimage {
+	char *data;		/* the ELF file, malloc'ed */
+	size_t size;
+	Elf *elf;
+};
+
+/* btf_image.c: 0 and *why when path is no kernel stp can read. */
+int kimage_open(const char *path, struct kimage *k, const char **why);
+/* A section's bytes: 0 without it. */
+int kimage_section(struct kimage *k, const char *name, const void **p, size_t *n);
+/* n bytes at link-time address addr of allocated data, or NULL. */
+const void *kimage_at(struct kimage *k, uint64_t addr, size_t n);
+void kimage_close(struct kimage *k);
+
+/* btf_load.c */
+struct kbtf {
+	struct btf *btf;
+	struct pmap systems;	/* interned tracepoint name -> its event's
+				 * system (TRACE_SYSTEM), when it has one */
+	const char *source;	/* where the BTF came from, for -v */
+};
+/* The target kernel's, loaded once; NULL and *why without it. */
+struct kbtf *kbtf_load(const struct session *s, const char **why);
+
+/* btf_type.c */
+/* Typedefs and qualifiers off. */
+const struct btf_type *btf_peel(const struct btf *b, uint32_t id, uint32_t *out_id);
+/* "struct task_struct*", "long int", "bool": SystemTap's spelling. */
+const char *btf_type_text(const struct btf *b, uint32_t id);
+/* A member of a struct or union by name, anonymous members searched;
+ * its type and byte offset (bit offset in *bit, size in *bits for a
+ * bitfield, else 0).  0 when there is none. */
+int btf_find_member(const struct btf *b, uint32_t agg, const char *name, uint32_t *type,
+		    int64_t *off, int *bit, int *bits);
+
+/* tracepoints.c */
+struct tracepoint_info {
+	const struct btf *btf;	/* its types' */
+	const char *name;	/* interned */
+	const char *system;	/* interned, or NULL */
+	int nargs;
+	const char **arg_names;
+	uint32_t *arg_types;	/* BTF type ids */
+	int by_value;		/* an argument is a struct or float: the
+				 * callback cannot take it as a u64 */
+};
+/* kernel.trace(...) points: -1 when pp is none; 0 after an error; 1
+ * when out holds the derived probe templates (pp, family, tracepoint). */
+int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out);
+/* -L: " $prev:struct task_struct* ..." */
+const char *tracepoint_list_vars(const struct derived_probe *d);
+
+/* btf_var.c: $name... in tracepoint probe d, as dwarf_target() does. */
+int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
+
+#endif

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3 for kernel.trace(...): each tracepoint probe's callback, and the
+ * table runtime/tracepoints.c registers with the kernel's tracepoint API.
+ *
+ * The kernel calls a probe as (void *data, args...) with the tracepoint's
+ * prototype.  Every argument a tracepoint takes is a number or a pointer
+ * (tracepoints.c turns down those passing a struct by value), which the
+ * x86-64 calling convention passes in a register or an 8-byte stack
+ * slot: so the callback takes each as a u64 and keeps them in an array
+ * the handler's $arguments read (btf_var.c) through CONTEXT->entry.
+ * The hit goes through stp_probe_hit(), as a kprobe's does.
+ */
+#include "emit.h"
+#include "btf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void callback(struct emit *m, int idx, const struct derived_probe *d)
+{
+	int n = d->tp->nargs;
+
+	sb_printf(&m->trace_cbs, "/* %s */\nstatic STP_HANDLER void stp_tp_cb_%d(void *data", d->name, idx);
+	for (int i = 0; i < n; i++)
+		sb_printf(&m->trace_cbs, ", u64 a%d", i);
+	sb_puts(&m->trace_cbs, ")\n{\n");
+	if (n) {
+		sb_printf(&m->trace_cbs, "\tu64 args[%d] = {", n);
+		for (int i = 0; i < n; i++)
+			sb_printf(&m->trace_cbs, "%s a%d", i ? "," : "", i);
+		sb_puts(&m->trace_cbs, " };\n\n");
+	}
+	sb_printf(&m->trace_cbs, "\tstp_probe_hit(&stp_probe_%d, probe_%d, NULL, %s);\n}\n\n",
+		  idx, idx, n ? "args" : "NULL");
+}
+
+void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d)
+{
+	/* named, not matched by a wildcard: the session cannot do without it */
+	int required = !strpbrk(d->user_name, "*?[") && !d->pp->optional;
+
+	callback(m, idx, d);
+	sb_printf(&m->traces, "\t{ .probe = &stp_probe_%d, .name = %s, .cb = (void *)stp_tp_cb_%d, "
+		  ".required = %d },\n", idx, em_cstr_raw(d->tp->name), idx, required);
+	m->ntraces++;
+}
+
+void em_trace_tables(struct emit *m, struct sbuf *o)
+{
+	sb_puts(o, "#include \"runtime/tracepoints.h\"\n\n");
+	sb_printf(o, "%s", m->trace_cbs.s ? m->trace_cbs.s : "");
+	sb_printf(o, "static struct stp_tracepoint stp_tracepoints[] = {\n%s};\n"
+		  "#define STP_NTRACEPOINTS %d\n\n",
+		  m->traces.s ? m->traces.s : "\t{ .probe = NULL },\n", m->ntraces);
+	free(m->traces.s);
+	free(m->trace_cbs.s);
+}
