@@ -20,6 +20,9 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"'
 
 B = build
+# stp's libraries: libdw/libelf (DWARF, ELF), libbpf (BTF), and the
+# decompressors of kernel images (xz, zstd, gzip) for their .BTF
+STP_LIBS = -ldw -lelf -lbpf -llzma -lzstd -lz
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
@@ -76,7 +79,7 @@ $(B)/tests/rt_%: tests/unit/rt_%.c tests/unit/unit.h tests/unit/rt_host.c $(B)/l
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -Iruntime -o $@ $< tests/unit/rt_host.c $(B)/libstprt-host.a
 
 stp: $(DRIVER_OBJ) $(B)/libstpparse.a
-	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a -ldw -lelf -lbpf -llzma -lzstd -lz
+	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJ) $(B)/libstpparse.a $(STP_LIBS)
 
 $(B)/libstpparse.a: $(PARSER_OBJ)
 	rm -f $@
@@ -109,7 +112,7 @@ ASAN_STP = $(B)/asan/stp
 ASAN_OBJ = $(PARSER_SRC:%.c=$(B)/asan/%.o) $(DRIVER_SRC:%.c=$(B)/asan/%.o)
 
 $(ASAN_STP): $(ASAN_OBJ)
-	$(CC) -g $(SANITIZE) -o $@ $(ASAN_OBJ) -ldw -lelf
+	$(CC) -g $(SANITIZE) -o $@ $(ASAN_OBJ) $(STP_LIBS)
 
 $(B)/asan/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
