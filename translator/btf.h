@@ -76,7 +76,7 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out);
 /* -L: " $prev:struct task_struct* ..." */
 const char *tracepoint_list_vars(const struct derived_probe *d);
 
-/* btf_var.c: $name... in tracepoint probe d, as dwarf_target() does. */
+/* btf_var.c: $name... in tracepoint probe d, as dw_target() does. */
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
 
 #endif

@@ -88,63 +88,63 @@ struct dwarf_file {
 
 /* dwarf_find.c: the kernel's (module NULL) or a module's debuginfo file.
  * NULL and *why (naming the package to install) when there is none. */
-const char *dwarf_find_kernel(const struct session *s, const char *module,
+const char *dw_find_kernel(const struct session *s, const char *module,
 			      const char **why);
 
-/* The kernel's, opened (dwarf_open) once; NULL and *why without it. */
-struct dwarf_file *dwarf_kernel(const struct session *s, const char **why);
+/* The kernel's, opened (dw_open) once; NULL and *why without it. */
+struct dwarf_file *dw_kernel(const struct session *s, const char **why);
 
 /* dwarf_index.c: open a debuginfo file and its index (cached by
  * build-id under STP_CACHE or ~/.cache/stp); NULL and *why on failure. */
-struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
+struct dwarf_file *dw_open(const char *path, const char *module, int user,
 			      const char **why);
 /* Entries whose name matches a glob (and file glob, may be NULL), in
  * name and address order. */
-void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
+void dw_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 		 struct vec *out);
-const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name);
-const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off);
+const struct dw_entry *dw_lookup(struct dwarf_file *f, const char *name);
+const char *dw_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off);
 /* dwarf_offdie(), holding less of the file at once. */
-Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out);
+Dwarf_Die *dw_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out);
 /* Map [p, p + n) of the mapped file in one go (MADV_POPULATE_READ). */
-void dwarf_populate(const void *p, size_t n);
+void dw_populate(const void *p, size_t n);
 /* madvise() over the mapped file. */
-void dwarf_advise(struct dwarf_file *f, int how);
+void dw_advise(struct dwarf_file *f, int how);
 /* Unmap the pages read so far (they stay in the page cache). */
-void dwarf_release(struct dwarf_file *f);
+void dw_release(struct dwarf_file *f);
 /* Entry i of the index (0 .. nentries - 1), by name then address. */
-struct dw_entry *dwarf_entry(struct dwarf_file *f, int i);
+struct dw_entry *dw_entry_at(struct dwarf_file *f, int i);
 /* The function whose code holds pc, or NULL. */
-const struct dw_entry *dwarf_function_at(struct dwarf_file *f, uint64_t pc);
+const struct dw_entry *dw_function_at(struct dwarf_file *f, uint64_t pc);
 /* The first defining DIE of a named type ("struct task_struct", a
  * typedef name), searching every CU; 0 when there is none. */
-int dwarf_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out);
+int dw_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 /* A file's GNU build-id in hex, or NULL. */
-const char *dwarf_build_id(Elf *elf);
+const char *dw_build_id(Elf *elf);
 /* A variable's declaration (for linker-defined ones), a symbol's address. */
-int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
-int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);
+int dw_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out);
+int dw_symbol(struct dwarf_file *f, const char *name, uint64_t *addr);
 
 /* dwarf_scan.c: the entries of f's .debug_info but inlined copies into
  * out, allocated from mem, and the CUs' offsets into cus; *cross_refs
  * set when a DIE refers to one in another unit.  0 when it cannot be
  * read. */
-int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus,
+int dw_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus,
 	       int *cross_refs);
 /* A section's data (NULL, 0 without). */
-void dwarf_section(struct dwarf_file *f, const char *name, const char **data, size_t *size);
+void dw_section(struct dwarf_file *f, const char *name, const char **data, size_t *size);
 /* The inlined copies in the CU at offset cu, the same way. */
-int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem);
+int dw_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem);
 
 /* dwarf_cfa.c: the CFA at pc as register + offset, from .debug_frame
  * and f->fdes; 0 when that does not say it so simply (libdw's CFI may). */
-int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off);
+int dw_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off);
 /* The same at a function's entry (fn_entry, 0 if not known), else from
  * .debug_frame, else libdw's CFI (.eh_frame) when it is that simple. */
-int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, uint64_t fn_entry, unsigned *reg,
+int dw_cfa_rule(struct dwarf_file *f, uint64_t pc, uint64_t fn_entry, unsigned *reg,
 		   int64_t *off);
 /* .debug_frame's FDEs by address (in m), for the index. */
-size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out);
+size_t dw_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out);
 
 /* dwarf_probe.c */
 struct dw_pattern {
@@ -172,12 +172,12 @@ enum {
 };
 
 /* "name[@file[:N|:N-M|:*|+N]]" into p; 0 when malformed. */
-int dwarf_parse_pattern(const char *pattern, struct dw_pattern *p);
+int dw_parse_pattern(const char *pattern, struct dw_pattern *p);
 /* The points p names (struct dw_point *), by name then address
  * (statements: by name, line, address). */
-void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
+void dw_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 		  struct vec *out);
-uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e);
+uint64_t dw_prologue_end(struct dwarf_file *f, const struct dw_entry *e);
 /* The point as a probe point names it: "name@file:line", the function's
  * declaring line, or the statement's line (file less a leading "./"). */
 const char *dw_point_text(const struct dw_point *pt, int statement);
@@ -194,11 +194,11 @@ struct node;
  * write when write) in probe d (NULL outside probes: @cast and @var
  * only): n gets ref = a generated function, args = its arguments.
  * With quiet, return 0 instead of reporting (for @defined). */
-int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
+int dw_target(struct elab *e, struct derived_probe *d, struct node *n,
 		 int write, int quiet);
 /* The struct pt_regs field of DWARF register r (x86-64), or NULL. */
-const char *dwarf_regname(unsigned r);
+const char *dw_regname(unsigned r);
 /* -L: " $file:struct file* $buf:char* ..." for probe d. */
-const char *dwarf_list_vars(struct elab *e, struct derived_probe *d);
+const char *dw_list_vars(struct elab *e, struct derived_probe *d);
 
 #endif

@@ -114,12 +114,12 @@ static struct cfa_table *table_of(struct dwarf_file *f)
 
 	if (!t) {
 		t = f->cfa_table = ar_alloc(sizeof(*t));
-		dwarf_section(f, ".debug_frame", (const char **)&t->d, &t->n);
+		dw_section(f, ".debug_frame", (const char **)&t->d, &t->n);
 	}
 	return t;
 }
 
-size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
+size_t dw_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
 {
 	struct cfa_table *t = table_of(f);
 	uint64_t off = 0, next, id, cie_off = UINT64_MAX;
@@ -130,7 +130,7 @@ size_t dwarf_fdes(struct dwarf_file *f, struct bigmem *m, struct dw_fde **out)
 	/* at least a byte and a half of .debug_frame each */
 	struct dw_fde *v = bigmem_alloc(m, (t->n / 16 + 1) * sizeof(*v));
 
-	dwarf_populate(t->d, t->n);
+	dw_populate(t->d, t->n);
 	while (t->d && entry_at(t, off, &r, &id, &wide, &next)) {
 		if (!is_cie(id, wide)) {
 			if (id != cie_off) {
@@ -242,7 +242,7 @@ advance:
 	return !r->bad;
 }
 
-int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
+int dw_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
 {
 	struct cfa_table *t = table_of(f);
 	const struct dw_fde *v = f->fdes;
@@ -279,7 +279,7 @@ int dwarf_cfa(struct dwarf_file *f, uint64_t pc, unsigned *reg, int64_t *off)
 	return 1;
 }
 
-int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, uint64_t fn_entry, unsigned *reg,
+int dw_cfa_rule(struct dwarf_file *f, uint64_t pc, uint64_t fn_entry, unsigned *reg,
 		   int64_t *off)
 {
 	Dwarf_Frame *frame;
@@ -294,7 +294,7 @@ int dwarf_cfa_rule(struct dwarf_file *f, uint64_t pc, uint64_t fn_entry, unsigne
 		*off = 8;
 		return 1;
 	}
-	if (dwarf_cfa(f, pc, reg, off))
+	if (dw_cfa(f, pc, reg, off))
 		return 1;
 	/* .eh_frame (a program's), through libdw */
 	if (!f->cfi || dwarf_cfi_addrframe(f->cfi, pc, &frame))

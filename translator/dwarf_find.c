@@ -83,7 +83,7 @@ static const char *running_build_id_path(const struct session *s)
 	return NULL;
 }
 
-const char *dwarf_find_kernel(const struct session *s, const char *module,
+const char *dw_find_kernel(const struct session *s, const char *module,
 			      const char **why)
 {
 	const char *root = s->sysroot ? s->sysroot : "", *rel = s->kernel_release;
@@ -133,7 +133,7 @@ const char *dwarf_find_kernel(const struct session *s, const char *module,
 
 /* The kernel's debuginfo, opened once (a failure too); NULL and *why
  * without it. */
-struct dwarf_file *dwarf_kernel(const struct session *s, const char **why)
+struct dwarf_file *dw_kernel(const struct session *s, const char **why)
 {
 	static struct dwarf_file *f;
 	static const char *failed;
@@ -143,8 +143,8 @@ struct dwarf_file *dwarf_kernel(const struct session *s, const char **why)
 		*why = failed;
 		return f;
 	}
-	path = dwarf_find_kernel(s, NULL, why);
-	f = path ? dwarf_open(path, "kernel", 0, why) : NULL;
+	path = dw_find_kernel(s, NULL, why);
+	f = path ? dw_open(path, "kernel", 0, why) : NULL;
 	if (!f)
 		failed = *why;
 	return f;
@@ -212,7 +212,7 @@ static const char *build_id_of(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	const char *id = elf ? dwarf_build_id(elf) : NULL;
+	const char *id = elf ? dw_build_id(elf) : NULL;
 
 	if (elf)
 		elf_end(elf);
@@ -250,7 +250,7 @@ static const char *from_debug_tree(const struct session *s, const char *target,
 const char *dw_find_user(const struct session *s, Elf *elf, const char *target,
 			 const char *host, struct sbuf *tried)
 {
-	const char *id = dwarf_build_id(elf), *p;
+	const char *id = dw_build_id(elf), *p;
 
 	if ((p = from_d_id(s, id)))
 		return p;
@@ -321,7 +321,7 @@ static const char *debian_package(const char *path)
 
 const char *dw_user_remedy(Elf *elf, const char *target, const char *host)
 {
-	const char *id = dwarf_build_id(elf), *pkg;
+	const char *id = dw_build_id(elf), *pkg;
 
 	/* dpkg knows this machine's files, not a sysroot's */
 	if (!strcmp(target, host) && (pkg = debian_package(host)))

@@ -45,7 +45,7 @@ struct rec {			/* one entry in the cache file */
 	uint8_t kind, external, pad[2];
 };
 
-const char *dwarf_build_id(Elf *elf)
+const char *dw_build_id(Elf *elf)
 {
 	const void *id;
 	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
@@ -287,7 +287,7 @@ static char *make_image(struct dwarf_file *f, struct vec *list, const struct vec
 			int cross_refs, struct bigmem *m, const char *path, size_t *size)
 {
 	struct dw_fde *fdes;
-	size_t nfdes = dwarf_fdes(f, m, &fdes);
+	size_t nfdes = dw_fdes(f, m, &fdes);
 	struct strtab tab;
 	size_t n = (size_t)list->len, head = 8 + 6 * sizeof(uint32_t);
 	size_t ncus = (size_t)cus->len;
@@ -384,7 +384,7 @@ static struct dw_entry *entry_of(const struct dwarf_file *f, const struct rec *r
 	return e;
 }
 
-struct dw_entry *dwarf_entry(struct dwarf_file *f, int i)
+struct dw_entry *dw_entry_at(struct dwarf_file *f, int i)
 {
 	if (i < 0 || i >= f->nentries)
 		return NULL;
@@ -401,7 +401,7 @@ static const char *name_at(const struct dwarf_file *f, int i)
 	return name ? name : "";
 }
 
-const struct dw_entry *dwarf_function_at(struct dwarf_file *f, uint64_t pc)
+const struct dw_entry *dw_function_at(struct dwarf_file *f, uint64_t pc)
 {
 	const struct rec *r = f->recs;
 	int best = -1;
@@ -410,7 +410,7 @@ const struct dw_entry *dwarf_function_at(struct dwarf_file *f, uint64_t pc)
 		if (r[i].kind == DWK_FUNC && pc >= r[i].lowpc && pc < r[i].highpc &&
 		    (best < 0 || r[i].lowpc > r[best].lowpc))
 			best = i;
-	return best < 0 ? NULL : dwarf_entry(f, best);
+	return best < 0 ? NULL : dw_entry_at(f, best);
 }
 
 static int is_relocatable(Elf *elf)
@@ -518,9 +518,9 @@ static char *build_image(struct dwarf_file *f, const char *cpath, size_t *size,
 	if (f->bodies_path)
 		remove_dir(f->bodies_path);
 	/* the entries take a fraction of .debug_info's size */
-	dwarf_section(f, ".debug_info", &info, &info_size);
+	dw_section(f, ".debug_info", &info, &info_size);
 	if (!bigmem_init(&mem, 2 * info_size + ((size_t)64 << 20)) ||
-	    !dwarf_scan(f, &list, &mem, &cus, &cross_refs)) {
+	    !dw_scan(f, &list, &mem, &cus, &cross_refs)) {
 		bigmem_free(&mem);
 		*why = ar_printf("cannot read the DWARF of %s (an unsupported form or a damaged "
 				 "file)", f->path);
@@ -530,14 +530,14 @@ static char *build_image(struct dwarf_file *f, const char *cpath, size_t *size,
 	}
 	/* .debug_info, _abbrev, _line as the scan left them: no longer
 	 * wanted */
-	dwarf_release(f);
+	dw_release(f);
 	img = make_image(f, &list, &cus, cross_refs, &mem, cpath, size);
 	free(list.v);
 	free(cus.v);
 	bigmem_free(&mem);
 	/* the names were read from .debug_str until now */
-	dwarf_release(f);
-	dwarf_advise(f, MADV_RANDOM);
+	dw_release(f);
+	dw_advise(f, MADV_RANDOM);
 	return img;
 }
 
@@ -567,7 +567,7 @@ static int load_index(struct dwarf_file *f, const char **why)
 	return 1;
 }
 
-struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
+struct dwarf_file *dw_open(const char *path, const char *module, int user,
 			      const char **why)
 {
 	const char *key = intern(path, strlen(path));
@@ -584,12 +584,12 @@ struct dwarf_file *dwarf_open(const char *path, const char *module, int user,
 	/* Elaboration reads the file here and there: without this the
 	 * kernel maps 16 pages around each one it reads, and the process's
 	 * size counts them all. */
-	dwarf_advise(f, MADV_RANDOM);
+	dw_advise(f, MADV_RANDOM);
 	f->cfi = dwarf_getcfi(f->dw);
 	if (!f->cfi)
 		f->cfi = dwarf_getcfi_elf(f->elf);
-	f->build_id = dwarf_build_id(f->elf);
-	dwarf_section(f, ".debug_str", &f->dstr, &f->dstr_size);
+	f->build_id = dw_build_id(f->elf);
+	dw_section(f, ".debug_str", &f->dstr, &f->dstr_size);
 	if (!load_index(f, why))
 		return NULL;
 	pmap_put(&opened, key, f);
@@ -676,7 +676,7 @@ static char *scan_body(struct dwarf_file *f, uint64_t cu, size_t *size)
 		return NULL;
 	bigmem_reset(&f->body_mem);
 	/* a CU that cannot be read has no copies to offer */
-	dwarf_scan_body(f, cu, &list, &f->body_mem);
+	dw_scan_body(f, cu, &list, &f->body_mem);
 	r = to_recs(f, &list, &f->body_mem, &tab);
 	while (tab.text.len % 8)
 		sb_putn(&tab.text, "", 1);
@@ -743,7 +743,7 @@ static int lower_bound(const struct dwarf_file *f, const char *key, size_t n)
 /* The ELF symbol of a module at pc (its function may be named
  * "f.isra.0" there, and kprobes look the symbol up), and pc's offset
  * from it; NULL when there is none. */
-const char *dwarf_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off)
+const char *dw_module_symbol(struct dwarf_file *f, uint64_t pc, uint64_t *off)
 {
 	GElf_Off o = 0;
 	GElf_Sym sym;
@@ -823,7 +823,7 @@ fail:
  * touches some 35 MB of a kernel's DWARF at once; done here 64 CUs at
  * a time, the pages given back after each step.
  */
-Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
+Dwarf_Die *dw_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
 {
 	size_t hsize;
 	Dwarf_Off next;
@@ -832,7 +832,7 @@ Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
 	Dwarf *view = view_of(f, cu);
 
 	if (view) {
-		/* its pages are given back with the file's (dwarf_release) */
+		/* its pages are given back with the file's (dw_release) */
 		if (!pmap_get(&f->views_used, view)) {
 			pmap_put(&f->views_used, view, (void *)1);
 			vec_push(&f->views_to_release, dwarf_getelf(view));
@@ -845,7 +845,7 @@ Dwarf_Die *dwarf_die(struct dwarf_file *f, uint64_t off, Dwarf_Die *out)
 			Dwarf_Die cu_die;
 
 			dwarf_offdie(f->dw, f->walked + hsize, &cu_die);
-			dwarf_release(f);
+			dw_release(f);
 		}
 		f->walked = next;
 		if (next > off)
@@ -866,7 +866,7 @@ static void advise_elf(Elf *elf, int how)
 
 /* Map [p, p + n) of the file at once: the file is advised
  * MADV_RANDOM, and reading it page by page costs a fault a page. */
-void dwarf_populate(const void *p, size_t n)
+void dw_populate(const void *p, size_t n)
 {
 #ifdef MADV_POPULATE_READ
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -881,7 +881,7 @@ void dwarf_populate(const void *p, size_t n)
 }
 
 /* madvise() over the whole mapped file. */
-void dwarf_advise(struct dwarf_file *f, int how)
+void dw_advise(struct dwarf_file *f, int how)
 {
 	advise_elf(f->elf, how);
 }
@@ -889,11 +889,11 @@ void dwarf_advise(struct dwarf_file *f, int how)
 /* Give back the file pages reading the DWARF mapped: they are the
  * page cache's, and read again if wanted, but count as this process's
  * size while mapped.  Not a module's: relocating it wrote to them. */
-void dwarf_release(struct dwarf_file *f)
+void dw_release(struct dwarf_file *f)
 {
 	if (f->relocated)
 		return;
-	dwarf_advise(f, MADV_DONTNEED);
+	dw_advise(f, MADV_DONTNEED);
 	/* and each view's mapping read since the last time, a few at once:
 	 * each is a mapping of the whole file to go over */
 	if (f->views_to_release.len < 8)
@@ -906,11 +906,11 @@ void dwarf_release(struct dwarf_file *f)
 	memset(&f->views_used, 0, sizeof(f->views_used));
 }
 
-const struct dw_entry *dwarf_lookup(struct dwarf_file *f, const char *name)
+const struct dw_entry *dw_lookup(struct dwarf_file *f, const char *name)
 {
 	int i = lower_bound(f, name, 0);
 
-	return i < f->nentries && !strcmp(name_at(f, i), name) ? dwarf_entry(f, i) : NULL;
+	return i < f->nentries && !strcmp(name_at(f, i), name) ? dw_entry_at(f, i) : NULL;
 }
 
 /* A file glob matches the declaring file's path, or any tail of it
@@ -945,7 +945,7 @@ static int cmp_entry(const void *pa, const void *pb)
 	return a->die < b->die ? -1 : a->die > b->die;
 }
 
-void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
+void dw_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 		 struct vec *out)
 {
 	/* the names a glob can match start with its literal prefix */
@@ -958,7 +958,7 @@ void dwarf_match(struct dwarf_file *f, const char *glob, const char *file_glob,
 
 		if (!name_matches(glob, pre, name_at(f, i)))
 			continue;
-		e = dwarf_entry(f, i);
+		e = dw_entry_at(f, i);
 		if (file_glob && !file_matches(file_glob, e->file))
 			continue;
 		vec_push(out, e);
@@ -1026,7 +1026,7 @@ static int find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out);
 
 /* "task_struct" alone may be a struct, a typedef, a union: as SystemTap
  * takes it. */
-int dwarf_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out)
+int dw_find_type(struct dwarf_file *f, const char *name, Dwarf_Die *out)
 {
 	while (*name == ' ')
 		name++;
@@ -1071,13 +1071,13 @@ static int variable_named(Dwarf_Die *die, const char *name)
 
 /* A variable only declared here (defined by the linker, as jiffies):
  * its declaration, for the type. */
-int dwarf_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out)
+int dw_find_decl(struct dwarf_file *f, const char *name, Dwarf_Die *out)
 {
 	return first_top_die(f, variable_named, name, out);
 }
 
 /* A symbol's address from the ELF symbol table. */
-int dwarf_symbol(struct dwarf_file *f, const char *name, uint64_t *addr)
+int dw_symbol(struct dwarf_file *f, const char *name, uint64_t *addr)
 {
 	Elf_Scn *scn = NULL;
 

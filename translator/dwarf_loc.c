@@ -20,7 +20,7 @@ static const char *const regname[] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip",
 };
 
-const char *dwarf_regname(unsigned r)
+const char *dw_regname(unsigned r)
 {
 	return r < sizeof(regname) / sizeof(regname[0]) ? regname[r] : NULL;
 }
@@ -47,13 +47,13 @@ const char *tv_tmp(struct tv *t)
 
 const char *tv_reg(struct tv *t, unsigned r)
 {
-	if (!dwarf_regname(r)) {
+	if (!dw_regname(r)) {
 		tv_fail(t, &t->n->loc, "'%s' lives in DWARF register %u, which stp does not read",
 			t->what, r);
 		return "0";
 	}
 	t->uses_regs = 1;
-	return ar_printf("(unsigned long)regs->%s", dwarf_regname(r));
+	return ar_printf("(unsigned long)regs->%s", dw_regname(r));
 }
 
 const char *tv_read_mem(struct tv *t, const char *addr, int size, int is_signed)
@@ -80,7 +80,7 @@ static unsigned long long kernel_reloc_base(struct tv *t, const char **sym)
 	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
 		uint64_t a;
 
-		if (dwarf_symbol(t->f, cands[i], &a)) {
+		if (dw_symbol(t->f, cands[i], &a)) {
 			*sym = cands[i];
 			return a;
 		}
@@ -129,7 +129,7 @@ static int frame_cfa(struct tv *t, struct lval *out, int depth)
 
 	/* a register plus an offset, as compilers say it; else libdw's
 	 * CFI, which also knows CFA expressions */
-	if (dwarf_cfa_rule(t->f, t->pc,
+	if (dw_cfa_rule(t->f, t->pc,
 			   t->have_fn_scope && dwarf_entrypc(&t->fn_scope, &entry) == 0 ? entry : 0,
 			   &reg, &off)) {
 		rule = (Dwarf_Op){ .atom = DW_OP_bregx, .number = reg, .number2 = (Dwarf_Word)off };

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dwarf_parse_pattern(const char *pattern, struct dw_pattern *p)
+int dw_parse_pattern(const char *pattern, struct dw_pattern *p)
 {
 	const char *at = strchr(pattern, '@'), *colon, *plus;
 
@@ -66,7 +66,7 @@ static int cu_of(struct dwarf_file *f, uint64_t die_off, Dwarf_Die *cu)
 {
 	Dwarf_Die die;
 
-	return dwarf_die(f, die_off, &die) && dwarf_diecu(&die, cu, NULL, NULL);
+	return dw_die(f, die_off, &die) && dwarf_diecu(&die, cu, NULL, NULL);
 }
 
 /* Line rows of fn's CU inside [lo, hi), in address order. */
@@ -97,7 +97,7 @@ static int has_location_lists(struct dwarf_file *f, const struct dw_entry *e)
 {
 	Dwarf_Die fn, child;
 
-	if (!dwarf_die(f, e->die, &fn) || dwarf_child(&fn, &child) != 0)
+	if (!dw_die(f, e->die, &fn) || dwarf_child(&fn, &child) != 0)
 		return 1;
 	do {
 		Dwarf_Attribute a;
@@ -112,7 +112,7 @@ static int has_location_lists(struct dwarf_file *f, const struct dw_entry *e)
 	return 0;
 }
 
-uint64_t dwarf_prologue_end(struct dwarf_file *f, const struct dw_entry *e)
+uint64_t dw_prologue_end(struct dwarf_file *f, const struct dw_entry *e)
 {
 	size_t n;
 	Dwarf_Lines *lines;
@@ -178,7 +178,7 @@ static int code_ranges(struct dwarf_file *f, const struct dw_entry *e, uint64_t 
 		r[0][1] = e->highpc;
 		return 1;
 	}
-	if (!dwarf_die(f, e->die, &die))
+	if (!dw_die(f, e->die, &die))
 		return 0;
 	while (n < max && (off = dwarf_ranges(&die, off, &base, &lo, &hi)) > 0) {
 		r[n][0] = lo;
@@ -343,7 +343,7 @@ static struct dw_point *function_point(struct dwarf_file *f, const struct dw_ent
 	if (e->kind == DWK_FUNC && !(flags & DWP_NO_CALL)) {
 		pt = ar_alloc(sizeof(*pt));
 		pt->entry_pc = e->lowpc;
-		pt->pc = (flags & DWP_AT_ENTRY) ? e->lowpc : dwarf_prologue_end(f, e);
+		pt->pc = (flags & DWP_AT_ENTRY) ? e->lowpc : dw_prologue_end(f, e);
 	} else if (e->kind == DWK_INSTANCE && !(flags & DWP_NO_INLINE)) {
 		pt = ar_alloc(sizeof(*pt));
 		pt->pc = pt->entry_pc = e->lowpc;
@@ -357,14 +357,14 @@ static struct dw_point *function_point(struct dwarf_file *f, const struct dw_ent
 	return pt;
 }
 
-void dwarf_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
+void dw_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 		  struct vec *out)
 {
 	struct vec found = { 0 };
 	int first = out->len;
 	struct pmap seen_pc = { 0 };
 
-	dwarf_match(f, p->name, p->file, &found);
+	dw_match(f, p->name, p->file, &found);
 	for (int i = 0; i < found.len; i++) {
 		const struct dw_entry *e = found.v[i];
 		int lo = p->line_lo + (p->relative ? e->line : 0);

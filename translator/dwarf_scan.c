@@ -11,7 +11,7 @@
  *
  * The copies the compiler inlined sit anywhere inside other functions'
  * bodies, some 320,000 of them in a kernel.  They are looked for one CU
- * at a time (dwarf_scan_body), in the CUs whose abstract inline
+ * at a time (dw_scan_body), in the CUs whose abstract inline
  * function a probe point names.
  *
  * Out-of-line and inlined copies are named by their abstract origin (or
@@ -926,7 +926,7 @@ static struct sec section(Elf *elf, const char *want, int relocated)
 	return s;
 }
 
-void dwarf_section(struct dwarf_file *f, const char *name, const char **data, size_t *size)
+void dw_section(struct dwarf_file *f, const char *name, const char **data, size_t *size)
 {
 	struct sec s = section(f->elf, name, f->relocated);
 
@@ -1072,7 +1072,7 @@ static void *scan_part(void *arg)
 		if (off + (1u << 20) > pop && pop < p->to) {
 			uint64_t want = pop + (4u << 20) > p->to ? p->to : pop + (4u << 20);
 
-			dwarf_populate(sc.info.d + pop, want - pop);
+			dw_populate(sc.info.d + pop, want - pop);
 			pop = want;
 		}
 		p->ok = scan_unit(&sc, off, &ab, &last_abbrev, &pool, &pool_cap, &next);
@@ -1109,7 +1109,7 @@ static uint64_t cu_from(const struct sec *info, uint64_t off)
 	return at;
 }
 
-int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus,
+int dw_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct vec *cus,
 	       int *cross_refs)
 {
 	struct sec info = section(f->elf, ".debug_info", f->relocated);
@@ -1125,7 +1125,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct
 	parts[0].to = parts[1].from = f->relocated || info.n < (16u << 20) ? info.n :
 				      cu_from(&info, info.n / 2);
 	parts[1].to = info.n;
-	dwarf_advise(f, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
+	dw_advise(f, MADV_SEQUENTIAL);	/* read ahead while the pass runs */
 	if (parts[1].from < parts[1].to)
 		threaded = !pthread_create(&thread, NULL, scan_part, &parts[1]);
 	scan_part(&parts[0]);
@@ -1147,7 +1147,7 @@ int dwarf_scan(struct dwarf_file *f, struct vec *out, struct bigmem *mem, struct
 	return ok;
 }
 
-int dwarf_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem)
+int dw_scan_body(struct dwarf_file *f, uint64_t cu, struct vec *out, struct bigmem *mem)
 {
 	struct scan sc;
 	struct abbrevs ab = { 0 };

@@ -293,7 +293,7 @@ static int scopes_at(struct tv *t, Dwarf_Die **scopes, int *from, int *to)
 	struct vec inner = { 0 };
 	int n, k = 0;
 
-	if (!dwarf_die(t->f, t->d->die, &fn) || !dwarf_diecu(&fn, &cu, NULL, NULL))
+	if (!dw_die(t->f, t->d->die, &fn) || !dwarf_diecu(&fn, &cu, NULL, NULL))
 		return 0;
 	inner_scopes(&fn, t->pc, &inner, 0);
 	n = inner.len + 2;
@@ -421,7 +421,7 @@ static enum type pretty_all(struct tv *t, const char *which, int strings)
 			tv_fail(t, &t->n->loc, "'$$return' is only available in .return probes");
 			return T_STRING;
 		}
-		if (dwarf_die(t->f, t->d->die, &fn) && dw_type_of(&fn, &rt)) {
+		if (dw_die(t->f, t->d->die, &fn) && dw_type_of(&fn, &rt)) {
 			struct lval v = { 0 };
 
 			tv_return_value(t, &rt, &v);
@@ -581,7 +581,7 @@ static int target_var(struct tv *t, int write, int quiet)
 			tv_fail(t, &t->n->loc, "'$return' is only available in .return probes");
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
-		if (!dwarf_die(t->f, t->d->die, &fn) || !dw_type_of(&fn, &w.type)) {
+		if (!dw_die(t->f, t->d->die, &fn) || !dw_type_of(&fn, &w.type)) {
 			tv_fail(t, &t->n->loc, "'%s' returns void: there is no '$return'", t->d->symbol);
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
@@ -629,8 +629,8 @@ static int at_module(struct tv *t, struct node *n)
 	if (*m == '/')
 		path = m;
 	else
-		path = dwarf_find_kernel(t->e->s, m, &why);
-	f = path ? dwarf_open(path, m, *m == '/', &why) : NULL;
+		path = dw_find_kernel(t->e->s, m, &why);
+	f = path ? dw_open(path, m, *m == '/', &why) : NULL;
 	if (!f) {
 		tv_fail(t, &a->loc, "%s: %s", n->name, why);
 		return 0;
@@ -661,7 +661,7 @@ static int at_expr(struct tv *t, int write, int quiet)
 
 		if (at)
 			name = ar_strndup(name, (size_t)(at - name));
-		dwarf_match(t->f, name, at ? at + 1 : NULL, &found);
+		dw_match(t->f, name, at ? at + 1 : NULL, &found);
 		for (int i = found.len - 1; i >= 0; i--)
 			if (((struct dw_entry *)found.v[i])->kind != DWK_VAR)
 				found.v[i] = found.v[--found.len];
@@ -671,7 +671,7 @@ static int at_expr(struct tv *t, int write, int quiet)
 			free(found.v);
 			/* defined by the linker: the symbol's address, the type
 			 * of a declaration */
-			if (!at && dwarf_symbol(t->f, name, &sa) && dwarf_find_decl(t->f, name, &var)) {
+			if (!at && dw_symbol(t->f, name, &sa) && dw_find_decl(t->f, name, &var)) {
 				w.have_type = dw_type_of(&var, &w.type) != NULL;
 				w.v.w = W_MEM;
 				w.v.expr = tv_static_addr(t, sa);
@@ -681,7 +681,7 @@ static int at_expr(struct tv *t, int write, int quiet)
 			     t->f->user ? "program" : "kernel");
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
-		if (!dwarf_die(t->f, ((struct dw_entry *)found.v[0])->die, &var)) {
+		if (!dw_die(t->f, ((struct dw_entry *)found.v[0])->die, &var)) {
 			free(found.v);
 			tv_fail(t, &a->loc, "cannot read the DWARF of '%s'", a->str);
 			return finish(t, "x", T_LONG, 0, quiet);
@@ -697,7 +697,7 @@ static int at_expr(struct tv *t, int write, int quiet)
 	{
 		Dwarf_Die ty;
 
-		if (!dwarf_find_type(t->f, tname, &ty)) {
+		if (!dw_find_type(t->f, tname, &ty)) {
 			tv_fail(t, &((struct node *)n->args.v[1])->loc, "no type '%s' in the %s's debuginfo",
 			     tname, t->f->user ? "program" : "kernel");
 			return finish(t, "x", T_LONG, 0, quiet);
@@ -710,7 +710,7 @@ static int at_expr(struct tv *t, int write, int quiet)
 	}
 }
 
-int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
+int dw_target(struct elab *e, struct derived_probe *d, struct node *n,
 		 int write, int quiet)
 {
 	struct tv t = { 0 };
@@ -723,7 +723,7 @@ int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 	if (d && d->dwf) {
 		t.f = d->dwf;
 	} else {
-		t.f = dwarf_kernel(e->s, &why);
+		t.f = dw_kernel(e->s, &why);
 		if (!t.f) {
 			if (!quiet)
 				sem_error(&n->loc, "%s needs the kernel's debuginfo: %s", n->name, why);
@@ -763,14 +763,14 @@ int dwarf_target(struct elab *e, struct derived_probe *d, struct node *n,
 			ok = target_var(&t, write, quiet);
 		}
 		if (++t.f->uses % 16 == 0)	/* now and then: refaulting costs too */
-			dwarf_release(t.f);
+			dw_release(t.f);
 		return ok;
 	}
 }
 
 /* ---- -L ---- */
 
-const char *dwarf_list_vars(struct elab *e, struct derived_probe *d)
+const char *dw_list_vars(struct elab *e, struct derived_probe *d)
 {
 	struct tv t = { 0 };
 	struct vec vars = { 0 };
@@ -806,7 +806,7 @@ const char *dwarf_list_vars(struct elab *e, struct derived_probe *d)
 	if (d->is_return) {
 		Dwarf_Die fn, ty;
 
-		if (dwarf_die(d->dwf, d->die, &fn) && dw_type_of(&fn, &ty))
+		if (dw_die(d->dwf, d->die, &fn) && dw_type_of(&fn, &ty))
 			sb_printf(&sb, " $return:%s", dw_type_text(&ty));
 	}
 	s = ar_strdup(sb.s ? sb.s : "");

@@ -4,7 +4,7 @@
  * dwarf_type.c (types, values by type, pretty printing) and dwarf_var.c
  * (finding a variable, the member chain, the generated function) share.
  * Nothing outside those three includes this; the rest of stp sees
- * dwarf_target() and dwarf_list_vars() in dw.h.
+ * dw_target() and dw_list_vars() in dw.h.
  *
  * A target expression compiles to the body of an embedded-C function:
  * code is appended to tv.c, its temporaries to tv.decls, and the first

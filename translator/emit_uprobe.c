@@ -39,7 +39,7 @@ void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
 			  ".entry_size = sizeof(struct p%d_entry), .entry_offset = 0x%llx, "
 			  ".entry_cfa_reg = offsetof(struct pt_regs, %s), .entry_cfa_off = %lld",
 			  idx, idx, (unsigned long long)d->entry_offset,
-			  dwarf_regname(d->entry_cfa_reg), (long long)d->entry_cfa_off);
+			  dw_regname(d->entry_cfa_reg), (long long)d->entry_cfa_off);
 	sb_puts(&m->uprobes, " },\n");
 	m->nuprobes++;
 }

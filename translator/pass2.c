@@ -93,7 +93,7 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 
 	sb_puts(&sb, d->list_name);
 	if (with_vars && d->dwf)
-		sb_puts(&sb, dwarf_list_vars(e, d));
+		sb_puts(&sb, dw_list_vars(e, d));
 	if (with_vars && d->tp)
 		sb_puts(&sb, tracepoint_list_vars(d));
 	for (int k = 0; with_vars && k < d->locals.len; k++) {

@@ -569,7 +569,7 @@ static int no_points_why(struct expansion *x, struct dwarf_file *f, struct probe
 	int funcs = 0, inlines = 0;
 	const char *file = NULL;
 
-	dwarf_match(f, pat->name, pat->file, &all);
+	dw_match(f, pat->name, pat->file, &all);
 	for (int i = 0; i < all.len; i++) {
 		const struct dw_entry *e = all.v[i];
 
@@ -674,7 +674,7 @@ static int dw_spec_of(struct expansion *x, struct probe_point *pp, struct dw_spe
 	}
 	if (sp->absolute && !x->e->s->guru)
 		return point_error(x, &c[1].loc, "kernel.statement(...).absolute needs guru mode (-g)");
-	if (!sp->has_addr && !dwarf_parse_pattern(c[1].arg->str, &sp->pat))
+	if (!sp->has_addr && !dw_parse_pattern(c[1].arg->str, &sp->pat))
 		return point_error(x, &c[1].arg->loc, ar_printf("'%s' is no function pattern: "
 					"NAME[@FILE[:LINE|:N-M|:*|+N]]", c[1].arg->str));
 	if (sp->stmt && !sp->has_addr && sp->pat.line_lo < 0 && !sp->pat.all_lines)
@@ -691,13 +691,13 @@ static int dw_spec_file(struct expansion *x, struct probe_point *pp, const struc
 	const char *why = NULL, *path;
 
 	if (sp->module) {
-		path = dwarf_find_kernel(x->e->s, sp->module, &why);
+		path = dw_find_kernel(x->e->s, sp->module, &why);
 		/* a module's name and symbol only: its symbol table does */
-		*f = path ? dwarf_open(path, sp->module, 0, &why) : NULL;
+		*f = path ? dw_open(path, sp->module, 0, &why) : NULL;
 		if (!*f && strpbrk(sp->module, "*?["))
 			return -1;
 	} else {
-		*f = dwarf_kernel(x->e->s, &why);
+		*f = dw_kernel(x->e->s, &why);
 	}
 	if (!*f) {
 		/* a plain name: the symbol table (kprobes) will do */
@@ -765,7 +765,7 @@ static int dw_spec_points(struct expansion *x, struct probe_point *pp, const str
 		flags |= DWP_NO_INLINE;
 	if (sp->inl)
 		flags |= DWP_NO_CALL;
-	dwarf_points(f, &sp->pat, flags, pts);
+	dw_points(f, &sp->pat, flags, pts);
 	if (!pts->len && !pp->optional && !strpbrk(sp->pat.name, "*?[") &&
 	    !no_points_why(x, f, pp, &sp->pat, sp->stmt, sp->ret))
 		return 0;
@@ -788,7 +788,7 @@ static int point_symbol(struct expansion *x, struct probe_point *pp, const struc
 	if (sp->module) {
 		/* "module:function" + offset: kprobes find the module's
 		 * symbol when it is loaded */
-		*sym = dwarf_module_symbol(f, pt->pc, &o);
+		*sym = dw_module_symbol(f, pt->pc, &o);
 		*off = o;
 		return *sym != NULL;
 	}
@@ -837,7 +837,7 @@ static void dw_make_probe(struct expansion *x, struct probe_point *pp, struct no
  * with the kernel's DWARF.  -1 when pp is no such point or there is no
  * debuginfo and the symbol table can do (kernel.function("name")).
  */
-static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+static int dw_kernel_point(struct expansion *x, struct probe_point *pp, struct node *cond)
 {
 	struct dw_spec sp;
 	struct dwarf_file *f;
@@ -865,7 +865,7 @@ static int dwarf_point(struct expansion *x, struct probe_point *pp, struct node 
 		dw_make_probe(x, pp, cond, &sp, f, pt, sym, off);
 		made++;
 	}
-	dwarf_release(f);
+	dw_release(f);
 	free(pts.v);
 	return made ? 1 : 0;
 }
@@ -912,7 +912,7 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 {
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
-		order_point, timer_point, trace_point, dwarf_point, symbol_point,
+		order_point, timer_point, trace_point, dw_kernel_point, symbol_point,
 		process_point,
 	};
 

@@ -360,15 +360,15 @@ static void histogram(struct node *n)
 
 /* ---- DWARF: $vars, @cast, @var ---- */
 
-static int dwarf_probe(const struct scope *sc)
+static int has_dwarf(const struct scope *sc)
 {
 	return sc->probe && sc->probe->dwf;
 }
 
 /* A place DWARF says how to write: $x in a DWARF probe, @cast, @var. */
-static int dwarf_lvalue(const struct scope *sc, const struct node *n)
+static int dw_lvalue(const struct scope *sc, const struct node *n)
 {
-	return (n->kind == N_TARGET && dwarf_probe(sc)) || is_cast_or_var(n);
+	return (n->kind == N_TARGET && has_dwarf(sc)) || is_cast_or_var(n);
 }
 
 /* The probe as @entry sees it: at the function's entry, not returning. */
@@ -388,7 +388,7 @@ static struct derived_probe *entry_view(struct scope *sc)
 }
 
 /* n, resolved by DWARF, calls the function it generated (dwarf_var.c). */
-static void dwarf_call(struct scope *sc, struct node *n)
+static void dw_call(struct scope *sc, struct node *n)
 {
 	struct node *decl = n->ref;
 	struct function *f;
@@ -423,8 +423,8 @@ static int entry_wrap(struct scope *sc, struct node *n)
 	n->ref = NULL;
 	vec_push_ar(&n->args, inner);
 	sc->in_entry = 1;
-	if (dwarf_target(sc->e, entry_view(sc), inner, 0, 0))
-		dwarf_call(sc, inner);
+	if (dw_target(sc->e, entry_view(sc), inner, 0, 0))
+		dw_call(sc, inner);
 	sc->in_entry = 0;
 	return 1;
 }
@@ -438,12 +438,12 @@ static void target(struct scope *sc, struct node *n, int write)
 			  n->name);
 		return;
 	}
-	if (dwarf_target(sc->e, entry_view(sc), n, write, 0))
-		dwarf_call(sc, n);
+	if (dw_target(sc->e, entry_view(sc), n, write, 0))
+		dw_call(sc, n);
 }
 
 /* @defined(e) of a DWARF expression: whether it resolves. */
-static int dwarf_defined(struct scope *sc, struct node *arg)
+static int dw_defined(struct scope *sc, struct node *arg)
 {
 	struct node probe_copy;
 
@@ -454,13 +454,13 @@ static int dwarf_defined(struct scope *sc, struct node *arg)
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
 		return btf_target(sc->e, sc->probe, &probe_copy, 0, 1);
 	}
-	if (arg->kind == N_TARGET && !dwarf_probe(sc))
+	if (arg->kind == N_TARGET && !has_dwarf(sc))
 		return -1;
 	probe_copy = *arg;
 	memset(&probe_copy.args, 0, sizeof(probe_copy.args));
 	for (int i = 0; i < arg->args.len; i++)
 		vec_push_ar(&probe_copy.args, arg->args.v[i]);
-	return dwarf_target(sc->e, entry_view(sc), &probe_copy, 0, 1);
+	return dw_target(sc->e, entry_view(sc), &probe_copy, 0, 1);
 }
 
 static void at(struct scope *sc, struct node *n)
@@ -468,7 +468,7 @@ static void at(struct scope *sc, struct node *n)
 	const char *s = n->name;
 
 	if (!strcmp(s, "@defined")) {
-		int k = dwarf_defined(sc, n->args.v[0]);
+		int k = dw_defined(sc, n->args.v[0]);
 
 		fold(n, k >= 0 ? k : !mentions_target(n->args.v[0]));
 		return;
@@ -490,8 +490,8 @@ static void at(struct scope *sc, struct node *n)
 	if (is_cast_or_var(n)) {
 		if (n->ref)
 			return;		/* resolved already (@entry's copy) */
-		if (dwarf_target(sc->e, entry_view(sc), n, 0, 0))
-			dwarf_call(sc, n);
+		if (dw_target(sc->e, entry_view(sc), n, 0, 0))
+			dw_call(sc, n);
 		return;
 	}
 	if (!strcmp(s, "@entry")) {
@@ -564,10 +564,10 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 		return;
 	if (sc->probe && sc->probe->tp) {	/* a tracepoint's, by BTF */
 		if (btf_target(sc->e, sc->probe, n, write, 0))
-			dwarf_call(sc, n);
+			dw_call(sc, n);
 		return;
 	}
-	if (dwarf_probe(sc)) {
+	if (has_dwarf(sc)) {
 		target(sc, n, write);
 		return;
 	}
@@ -608,8 +608,8 @@ static void target_assign(struct scope *sc, struct node *n)
 	}
 	expr(sc, rhs, 0);
 	if (lhs->kind == N_AT) {
-		if (dwarf_target(sc->e, entry_view(sc), lhs, 1, 0))
-			dwarf_call(sc, lhs);
+		if (dw_target(sc->e, entry_view(sc), lhs, 1, 0))
+			dw_call(sc, lhs);
 	} else {
 		target(sc, lhs, 1);
 	}
@@ -621,7 +621,7 @@ static void target_assign(struct scope *sc, struct node *n)
 
 static void assign_expr(struct scope *sc, struct node *n)
 {
-	if (dwarf_lvalue(sc, n->lhs)) {
+	if (dw_lvalue(sc, n->lhs)) {
 		target_assign(sc, n);
 		return;
 	}
@@ -635,7 +635,7 @@ static void assign_expr(struct scope *sc, struct node *n)
 
 static void incdec_expr(struct scope *sc, struct node *n)
 {
-	if (dwarf_lvalue(sc, n->lhs)) {
+	if (dw_lvalue(sc, n->lhs)) {
 		sem_error(&n->lhs->loc, sc->e->s->guru ? "a target variable is written with '=' only" :
 			  "writing to a target variable needs guru mode (-g)");
 		return;

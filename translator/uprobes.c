@@ -18,7 +18,7 @@
  *
  * Functions and lines come from the file's DWARF (its own, else a
  * separate file found by build-id or .gnu_debuglink, or given with -d:
- * dwarf_find.c) through dwarf_points(), which places a function's probe
+ * dwarf_find.c) through dw_points(), which places a function's probe
  * after its prologue; a function pattern also matches the ELF symbols
  * of functions DWARF names otherwise (glibc's malloc).  Without DWARF,
  * .function("NAME") and .return come from the symbol table
@@ -306,7 +306,7 @@ static struct dwarf_file *find_dwarf(struct ctx *x, struct ufile *f, const struc
 		return NULL;
 	}
 	free(tried.s);
-	f->dwf = dwarf_open(dbg, f->target, 1, &why);
+	f->dwf = dw_open(dbg, f->target, 1, &why);
 	if (!f->dwf) {
 		f->dwarf_broken = 1;
 		sem_error(where, "process(\"%s\"): %s", f->target, why);
@@ -503,7 +503,7 @@ static int file_offset(Elf *elf, uint64_t pc, uint64_t *off)
 /* The function whose code holds pc, or NULL. */
 static const struct dw_entry *function_at(struct dwarf_file *f, uint64_t pc)
 {
-	return dwarf_function_at(f, pc);
+	return dw_function_at(f, pc);
 }
 
 /* ---- derived probes ---- */
@@ -559,14 +559,14 @@ static struct derived_probe *templ(struct ctx *x, struct ufile *f, const char *f
  */
 static void entry_site(struct ufile *f, const struct dw_point *pt, struct derived_probe *t)
 {
-	uint64_t pc = dwarf_prologue_end(f->dwf, pt->fn), off;
+	uint64_t pc = dw_prologue_end(f->dwf, pt->fn), off;
 
 	if (!file_offset(f->elf, pc, &off) ||
-	    !dwarf_cfa_rule(f->dwf, pc, pt->fn->lowpc, &t->entry_cfa_reg, &t->entry_cfa_off) ||
-	    !dwarf_regname(t->entry_cfa_reg)) {
+	    !dw_cfa_rule(f->dwf, pc, pt->fn->lowpc, &t->entry_cfa_reg, &t->entry_cfa_off) ||
+	    !dw_regname(t->entry_cfa_reg)) {
 		pc = pt->fn->lowpc;
 		off = t->file_offset;
-		dwarf_cfa_rule(f->dwf, pc, pc, &t->entry_cfa_reg, &t->entry_cfa_off);
+		dw_cfa_rule(f->dwf, pc, pc, &t->entry_cfa_reg, &t->entry_cfa_off);
 	}
 	t->entry_pc = pc;
 	t->entry_offset = off;
@@ -593,7 +593,7 @@ static int address_point(struct ctx *x, struct ufile *f)
 }
 
 /* A DWARF point the pattern names. */
-static void dwarf_point_probe(struct ctx *x, struct ufile *f, const struct dw_point *pt)
+static void dw_point_probe(struct ctx *x, struct ufile *f, const struct dw_point *pt)
 {
 	int statement = x->u->flags & DWP_STATEMENT;
 	struct derived_probe *t;
@@ -642,7 +642,7 @@ static int alias_points(struct ctx *x, struct ufile *f, const struct dw_pattern 
 		pt->fn = e;
 		pt->die = e->die;
 		pt->entry_pc = e->lowpc;
-		pt->pc = x->u->ret ? e->lowpc : dwarf_prologue_end(f->dwf, e);
+		pt->pc = x->u->ret ? e->lowpc : dw_prologue_end(f->dwf, e);
 		pt->line = e->line;
 		pmap_put(&seen, (void *)(uintptr_t)(e->die + 1), pt);
 		vec_push(pts, pt);
@@ -653,7 +653,7 @@ static int alias_points(struct ctx *x, struct ufile *f, const struct dw_pattern 
 	return pts->len > before;
 }
 
-/* Points in dwarf_points()' order: by name, then address. */
+/* Points in dw_points()' order: by name, then address. */
 static int cmp_point(const void *pa, const void *pb)
 {
 	const struct dw_point *a = *(const struct dw_point *const *)pa;
@@ -697,7 +697,7 @@ static int check_pattern(struct ctx *x, struct dw_pattern *p)
 
 	if (w->arg->kind != N_STR)
 		return 1;
-	if (!dwarf_parse_pattern(w->arg->str, p)) {
+	if (!dw_parse_pattern(w->arg->str, p)) {
 		sem_error(&w->arg->loc, "'%s' is no function pattern: "
 			  "NAME[@FILE[:LINE|:N-M|:*|+N]]", w->arg->str);
 		return 0;
@@ -729,11 +729,11 @@ static int file_points(struct ctx *x, struct ufile *f)
 		return 0;
 	if (w->arg->kind == N_NUM)
 		return address_point(x, f);
-	dwarf_points(f->dwf, &p, x->u->flags, &pts);
+	dw_points(f->dwf, &p, x->u->flags, &pts);
 	if (by_symbol(x, &p) && alias_points(x, f, &p, &pts))
 		qsort(pts.v, (size_t)pts.len, sizeof(void *), cmp_point);
 	for (int i = 0; i < pts.len; i++)
-		dwarf_point_probe(x, f, pts.v[i]);
+		dw_point_probe(x, f, pts.v[i]);
 	free(pts.v);
 	return 1;
 }
