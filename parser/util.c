@@ -371,3 +371,24 @@ char *util_read_file(const char *path, size_t *len)
 	*len = sb.len;
 	return sb.s;
 }
+
+int util_edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), prev[128], cur[128];
+
+	if (la > 120 || lb > 120)
+		return 99;
+	for (int j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (int i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			int del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (size_t)(lb + 1) * sizeof(int));
+	}
+	return prev[lb];
+}

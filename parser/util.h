@@ -72,5 +72,8 @@ void sb_vprintf(struct sbuf *sb, const char *fmt, va_list ap);
 
 /* Whole file into memory, NUL-terminated; NULL with errno set on failure. */
 char *util_read_file(const char *path, size_t *len);
+/* Levenshtein distance of a and b (99 for names over 120 bytes): how
+ * far a misspelt name is from a known one, for "did you mean". */
+int util_edit_distance(const char *a, const char *b);
 
 #endif

@@ -46,30 +46,6 @@ static int is_running_kernel(const struct session *s)
 	return !s->sysroot && !uname(&u) && !strcmp(u.release, s->kernel_release);
 }
 
-/* The first System.map that is a real one (Debian's own is a stub). */
-static const char *system_map(const struct session *s)
-{
-	const char *rel = s->kernel_release, *root = root_of(s);
-	const char *cands[] = {
-		ar_printf("%s/boot/System.map-%s", root, rel),
-		ar_printf("%s/lib/modules/%s/build/System.map", root, rel),
-	};
-
-	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
-		FILE *f = fopen(cands[i], "r");
-		char line[256];
-		int real;
-
-		if (!f)
-			continue;
-		real = fgets(line, sizeof(line), f) && !strstr(line, "real System.map");
-		fclose(f);
-		if (real)
-			return cands[i];
-	}
-	return NULL;
-}
-
 /* ---- systems from the image ---- */
 
 static int member_off(const struct btf *b, const char *agg, const char *name, int64_t *off)
@@ -248,7 +224,7 @@ static int from_image(struct kbtf *kb, const struct session *s, const char *path
 		*why = ar_printf("%s has no BTF (.BTF; CONFIG_DEBUG_INFO_BTF)", path);
 		return 0;
 	}
-	image_systems(kb, &k, system_map(s));
+	image_systems(kb, &k, ksyms_map_file(s));
 	if (base)
 		save(base, p, n, kb);
 	kb->source = path;

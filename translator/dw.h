@@ -181,6 +181,8 @@ uint64_t dw_prologue_end(struct dwarf_file *f, const struct dw_entry *e);
 /* The point as a probe point names it: "name@file:line", the function's
  * declaring line, or the statement's line (file less a leading "./"). */
 const char *dw_point_text(const struct dw_point *pt, int statement);
+/* qsort's order of points (struct dw_point *): by name, then address. */
+int dw_cmp_point(const void *a, const void *b);
 struct derived_probe;
 /* What a derived probe (kprobe or uprobe) takes from its point: the
  * DIE, the address, the entry, whether inlined. */

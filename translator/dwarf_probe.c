@@ -268,7 +268,7 @@ static void line_addrs(struct dwarf_file *f, const struct dw_entry *e, int lo, i
 	free(found);
 }
 
-static int cmp_point(const void *pa, const void *pb)
+int dw_cmp_point(const void *pa, const void *pb)
 {
 	const struct dw_point *a = *(const struct dw_point *const *)pa;
 	const struct dw_point *b = *(const struct dw_point *const *)pb;
@@ -389,7 +389,7 @@ void dw_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 	free(seen_pc.vals);
 	if (out->len - first > 1)
 		qsort(out->v + first, (size_t)(out->len - first), sizeof(void *),
-		      (flags & DWP_STATEMENT) ? cmp_statement : cmp_point);
+		      (flags & DWP_STATEMENT) ? cmp_statement : dw_cmp_point);
 }
 
 const char *dw_point_text(const struct dw_point *pt, int statement)

@@ -168,6 +168,9 @@ const char *uprobes_no_debuginfo(const struct derived_probe *d);
 
 /* ksyms.c */
 struct ksyms *ksyms_load(const struct session *s, const char **why);
+/* The target kernel's System.map file (a real one, not Debian's stub),
+ * or NULL: link-time addresses, as the kernel's image has them. */
+const char *ksyms_map_file(const struct session *s);
 /* Why kprobes cannot take a symbol. */
 enum ksym_refusal {
 	KSYM_PROBEABLE,

@@ -91,7 +91,7 @@ static const char *const no_probe_sections[][2] = {
 
 #define NSECTIONS (sizeof(no_probe_sections) / sizeof(no_probe_sections[0]))
 
-static const char *find_map(const struct session *s)
+const char *ksyms_map_file(const struct session *s)
 {
 	const char *rel = s->kernel_release;
 	const char *root = s->sysroot ? s->sysroot : "";
@@ -100,7 +100,6 @@ static const char *find_map(const struct session *s)
 		ar_printf("%s/lib/modules/%s/build/System.map", root, rel),
 		ar_printf("%s/lib/modules/%s/System.map", root, rel),
 	};
-	struct utsname u;
 
 	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
 		FILE *f = fopen(cands[i], "r");
@@ -115,9 +114,17 @@ static const char *find_map(const struct session *s)
 		if (real)
 			return cands[i];
 	}
-	if (!s->sysroot && !uname(&u) && !strcmp(u.release, rel))
-		return "/proc/kallsyms";
 	return NULL;
+}
+
+static const char *find_map(const struct session *s)
+{
+	const char *map = ksyms_map_file(s);
+	struct utsname u;
+
+	if (!map && !s->sysroot && !uname(&u) && !strcmp(u.release, s->kernel_release))
+		return "/proc/kallsyms";
+	return map;
 }
 
 enum ksym_refusal ksyms_refusal(const struct ksyms *k, const char *name)

@@ -927,26 +927,6 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 
 /* ---- suggestions ---- */
 
-static int edit_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b), prev[128], cur[128];
-
-	if (la > 120 || lb > 120)
-		return 99;
-	for (int j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (int i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			int del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, (lb + 1) * sizeof(int));
-	}
-	return prev[lb];
-}
 
 /* "kernel.function" for kernel.function("x").return: names only. */
 static const char *shape(const struct probe_point *pp, int ncomps)
@@ -964,7 +944,7 @@ static const char *shape(const struct probe_point *pp, int ncomps)
 static void closer(const char *have, const char *cand, const char **best,
 		   int *best_d)
 {
-	int d = edit_distance(have, cand);
+	int d = util_edit_distance(have, cand);
 
 	if (d < *best_d) {
 		*best_d = d;

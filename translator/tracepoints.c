@@ -133,27 +133,6 @@ static int tp_match(const struct tracepoint_info *tp, const char *sys, const cha
 	return !sys || !fnmatch(sys, tp->system ? tp->system : "", 0);
 }
 
-static int distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b), prev[128], cur[128];
-
-	if (la > 120 || lb > 120)
-		return 99;
-	for (int j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (int i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			int del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, (size_t)(lb + 1) * sizeof(int));
-	}
-	return prev[lb];
-}
-
 /* " (did you mean 'a', 'b' or 'c'?)": the closest names, up to three. */
 static const char *did_you_mean(const char *name)
 {
@@ -164,7 +143,7 @@ static const char *did_you_mean(const char *name)
 
 	for (int i = 0; i < all.len; i++) {
 		const struct tracepoint_info *tp = all.v[i];
-		int d = distance(name, tp->name), k = 3;
+		int d = util_edit_distance(name, tp->name), k = 3;
 
 		while (k > 0 && d < bd[k - 1])
 			k--;

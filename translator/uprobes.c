@@ -653,18 +653,6 @@ static int alias_points(struct ctx *x, struct ufile *f, const struct dw_pattern 
 	return pts->len > before;
 }
 
-/* Points in dw_points()' order: by name, then address. */
-static int cmp_point(const void *pa, const void *pb)
-{
-	const struct dw_point *a = *(const struct dw_point *const *)pa;
-	const struct dw_point *b = *(const struct dw_point *const *)pb;
-	int c = strcmp(a->fn->name, b->fn->name);
-
-	if (c)
-		return c;
-	return a->pc < b->pc ? -1 : a->pc > b->pc;
-}
-
 /* Without DWARF: the functions of the symbol table, each probed at its
  * first instruction (nothing says where its prologue ends), where the
  * arguments are in their registers and the CFA is %rsp + 8. */
@@ -731,7 +719,7 @@ static int file_points(struct ctx *x, struct ufile *f)
 		return address_point(x, f);
 	dw_points(f->dwf, &p, x->u->flags, &pts);
 	if (by_symbol(x, &p) && alias_points(x, f, &p, &pts))
-		qsort(pts.v, (size_t)pts.len, sizeof(void *), cmp_point);
+		qsort(pts.v, (size_t)pts.len, sizeof(void *), dw_cmp_point);
 	for (int i = 0; i < pts.len; i++)
 		dw_point_probe(x, f, pts.v[i]);
 	free(pts.v);
