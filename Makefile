@@ -90,7 +90,7 @@ $(B)/%.o: %.c $(HEADERS)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libstpparse.a
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h tests/unit/parse_env.h $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 

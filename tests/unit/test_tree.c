@@ -14,18 +14,8 @@
  */
 #include "dump.h"
 #include "unit.h"
+#include "parse_env.h"
 
-static char *no_argv[] = { NULL };
-
-static struct pp_env env = {
-	.kernel_v = "6.1.0",
-	.kernel_vr = "6.1.0-56-amd64",
-	.arch = "x86_64",
-	.runtime = "kernel",
-	.systemtap_v = "5.0",
-	.privilege = "stapdev",
-	.argv = no_argv,
-};
 
 /* The dump of a guru-mode user script, or "" after a parse error
  * (the diagnostics are printed). */
