@@ -1,0 +1,130 @@
+#!/bin/bash
+# The safety suite: scripts on the kernel's hottest paths, loaded and
+# unloaded again and again under load, and scripts that misbehave, in
+# one guest of each kernel line with 2 vCPUs.  The kernel must keep
+# running: no oops, BUG, WARNING, RCU stall or soft lockup in its log,
+# no module left loaded, every error, skipped probe and lost byte
+# reported by stprun at exit.
+#
+#   tests/guest/safety/run.sh
+#
+#   hot_*.stp  probes on hot paths (kmem_cache_alloc, every system
+#              call's return, schedule with timer.profile, vfs_read and
+#              vfs_write); each prints "started" from its begin probe and
+#              "hits N" from its end probe, and ends itself when given
+#              -G exit_ms=N.  guest.sh runs each ROUNDS times ended by
+#              SIGINT, by exit() and by SIGKILL of stprun.
+#   bad_*.stp  scripts that go wrong in a hot probe: an endless loop,
+#              endless recursion, a map that only grows, a division by
+#              zero, a read through a NULL pointer; bad_NAME.want holds
+#              the error line stprun must print first (and any other
+#              line it must print).  bad_flood.stp prints more than the
+#              transport carries: the bytes lost must add up.
+#   guest.sh   what runs in the guest, with the workload (guest.sh says
+#              what each round checks).
+#
+# Modules are built on the host as tests/guest/run.sh builds its own
+# (its --build-one).  The last lines are the figures of each line
+# (rounds, probe hits, errors reported, oopses) and "N passed, N failed".
+#
+# Environment:
+#   STP_LINES      kernel lines, default "6.1 6.12" (see tests/kernel.sh)
+#   ROUNDS         rounds of each hot script per way of ending, default 2
+#   GUEST_TIMEOUT  seconds one guest may take, default 900
+#   KEEP=1         keep the work directory (modules, console logs)
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+top=$PWD
+here=$top/tests/guest/safety
+STP_LINES=${STP_LINES:-6.1 6.12}
+ROUNDS=${ROUNDS:-2}
+pass=0
+summary=()
+fail=0
+work=$(mktemp -d)
+if [ "${KEEP:-0}" = 1 ]; then
+	echo "work directory: $work"
+else
+	trap 'rm -rf "$work"' EXIT
+fi
+
+failed() { echo "FAIL $1${2:+: $2}"; fail=$((fail + 1)); }
+indent() { sed 's/^/    /'; }
+
+for tool in stp stprun; do
+	[ -x "$tool" ] || { failed setup "./$tool is not built (make stp stprun)"; echo "0 passed, $fail failed"; exit 1; }
+done
+export STP=$top/stp E2E_DIR=$here BUILD_TIMEOUT=${BUILD_TIMEOUT:-300}
+
+# build LINE DIR: every script's module into DIR/files, with the
+# workload and the guest's scripts; 1 if any of it failed.
+build() {
+	local line=$1 lw=$2 t names=() rc=0
+	mkdir -p "$lw/files" "$lw/build"
+	root=$(tests/kernel.sh --line "$line" 2>"$lw/kernel.err") &&
+		krel=$(tests/kernel.sh --line "$line" release 2>>"$lw/kernel.err") ||
+		{ failed "$line" "no $line kernel"; indent <"$lw/kernel.err"; return 1; }
+	bdir=$lw/build
+	export root krel bdir
+	for t in "$here"/*.stp; do
+		t=${t##*/}
+		names+=("${t%.stp}")
+	done
+	printf '%s\n' "${names[@]}" | xargs -P "${JOBS:-2}" -I{} tests/guest/run.sh --build-one {}
+	for t in "${names[@]}"; do
+		if [ -f "$bdir/$t/ko" ]; then
+			strip --strip-debug -o "$lw/files/$t.ko" "$(cat "$bdir/$t/ko")"
+		else
+			failed "$t ($line)" "build failed"
+			head -50 "$bdir/$t/log" | indent
+			rc=1
+		fi
+	done
+	for t in "$here"/*.want; do	# this line's lines
+		sed -n "s/^$line	//p" "$t" >"$lw/files/${t##*/}"
+	done
+	cp "$here/guest.sh" "$lw/files/"
+	gcc -O2 -static -o "$lw/files/loop" tests/bench/guest/loop.c 2>"$lw/loop.err" ||
+		{ failed "$line" "cannot build tests/bench/guest/loop.c"; indent <"$lw/loop.err"; rc=1; }
+	return $rc
+}
+
+# guest LINE DIR: one boot of LINE's kernel with 2 vCPUs runs guest.sh.
+guest() {
+	local line=$1 lw=$2 rc=0 p f
+	printf 'ROUNDS=%s\n. /files/guest.sh\n' "$ROUNDS" >"$lw/run.sh"
+	STPRUN=$top/stprun staprun/stp-qemu --kernel "$root/boot/vmlinuz-$krel" --smp 2 \
+		--timeout "${GUEST_TIMEOUT:-900}" --console "$lw/console" \
+		"$lw/run.sh" "$lw"/files/* >"$lw/out" 2>"$lw/err" || rc=$?
+	grep -v '^figure ' "$lw/out" | sed -E "s/^(ok|FAIL) ([^:]*)/\1 \2 ($line)/"
+	[ ! -s "$lw/err" ] || indent <"$lw/err"
+	if [ $rc -ne 0 ]; then
+		failed "guest ($line)" "stp-qemu exit $rc; console tail:"
+		tail -30 "$lw/console" | indent
+	fi
+	p=$(grep -c '^ok ' "$lw/out")
+	f=$(grep -c '^FAIL ' "$lw/out")
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+figures() {	# LINE DIR: the guest's figures on one line
+	awk -v line="$1" '$1 == "figure" { v[$2] = $3 }
+		END {
+			printf "figures (%s): %d rounds, %d probe hits, %d errors reported, %d probes skipped, %d kretprobe returns missed, %d output bytes dropped (%d of %d flood lines arrived), %d oopses\n",
+				line, v["rounds"], v["hits"], v["errors"], v["skipped"], v["kretprobe_missed"],
+				v["dropped"], v["flood.arrived"], v["flood.printed"], v["oopses"]
+		}' "$2/out"
+}
+
+for line in $STP_LINES; do
+	lw=$work/$line
+	start=$(date +%s)
+	if build "$line" "$lw"; then
+		guest "$line" "$lw"
+		summary+=("$(figures "$line" "$lw"), $(($(date +%s) - start)) s")
+	fi
+done
+for s in "${summary[@]}"; do echo "$s"; done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
