@@ -8,6 +8,7 @@
 # Prints "ok NAME" or "FAIL NAME: why" per check, "figure NAME N" lines
 # for run.sh's summary, and the kernel log's bad lines at the end.
 M=/files
+ROUNDS=${ROUNDS:-3}
 DEBUGFS_SKIP=/sys/kernel/debug	# the modules' trace files: not for the workload
 ok() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; [ -z "${3:-}" ] || sed 's/^/  /' "$3" | head -20; }
@@ -83,9 +84,14 @@ hot() {
 	t0=$(date +%s)
 	rm -f out err
 	echo "stp-safety: begin $t" >/dev/kmsg
+	# MAXSKIPPED raised: hits skipped for a global's lock are counted and
+	# reported (a figure), but must not end the script: single-threaded
+	# TCG makes them common (a vCPU that holds the lock can wait out the
+	# other's time slice, up to 100 ms), and 101 of them in one second
+	# of hot_kmem came in 2 rounds of 112.
 	case $2 in
-	exit) stprun -G exit_ms=1500 "$M/$1.ko" >out 2>err & ;;
-	*) stprun "$M/$1.ko" >out 2>err & ;;
+	exit) stprun -D MAXSKIPPED=1000000 -G exit_ms=1500 "$M/$1.ko" >out 2>err & ;;
+	*) stprun -D MAXSKIPPED=1000000 "$M/$1.ko" >out 2>err & ;;
 	esac
 	pid=$!
 	want=0
@@ -103,7 +109,7 @@ hot() {
 	figure "seconds.$t" $(($(date +%s) - t0))
 	echo "stp-safety: end $t" >/dev/kmsg
 	[ $rc = $want ] || { fail "$t" "stprun exit $rc, want $want" err; return; }
-	if [ $2 = kill ]; then
+	if [ "$2" = kill ]; then
 		gone "$1" || { fail "$t" "module left loaded after SIGKILL"; rmmod -f "$1"; return; }
 		sleep 0.2	# the guardian's message follows the unload
 		grep -qxF "stprun: module $1 unloaded after stprun ended" err ||
@@ -196,13 +202,19 @@ cd /tmp || exit 1
 dmesg -n 1
 echo "  (guest has $(grep -c ^processor /proc/cpuinfo) CPUs)"
 workload_start
+# hot_syscalls arms and disarms some 440 kretprobes, each a text patch
+# that waits for the other vCPU (an IPI), which single-threaded TCG
+# runs only when the busy one's time slice ends: some 20 s each way
+# under the workload.  One round of each ending is enough for it.
 for m in "$M"/hot_*.ko; do
 	m=${m##*/}
 	m=${m%.ko}
-	r=1
-	while [ $r -le "$ROUNDS" ]; do
-		for how in int exit kill; do hot "$m" $how $r; done
-		r=$((r + 1))
+	last=$ROUNDS
+	[ "$m" != hot_syscalls ] || last=1
+	round=1
+	while [ $round -le "$last" ]; do
+		for how in int exit kill; do hot "$m" $how $round; done
+		round=$((round + 1))
 	done
 done
 for w in "$M"/bad_*.want; do
@@ -218,10 +230,16 @@ figure skipped $skipped
 figure kretprobe_missed $missed
 figure dropped $dropped
 
-# nothing went wrong in the kernel, and nothing is left loaded
-if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|soft lockup|rcu_sched self-detected stall|rcu: INFO|Call Trace' >kern; then
+# nothing went wrong in the kernel (each bad line shown with the round
+# it came in), and nothing is left loaded
+dmesg | awk '/stp-safety: begin / { cur = $NF; next }
+	/stp-safety: end / { cur = ""; next }
+	/WARNING:|BUG:|Oops|general protection|soft lockup|rcu_sched self-detected stall|rcu: INFO|Call Trace/ {
+		print (cur == "" ? "(between rounds)" : cur) ": " $0
+	}' >kern
+if [ -s kern ]; then
 	fail kernel "kernel messages:" kern
-	figure oopses "$(grep -c -E 'Oops|BUG:' kern)"
+	figure oopses "$(grep -c -E 'Oops|BUG:|general protection' kern)"
 else
 	ok kernel
 	figure oopses 0
