@@ -55,7 +55,7 @@ started() {	# stprun's pid: waits until the begin probe printed "started"
 	until grep -qx started out 2>/dev/null; do
 		kill -0 "$1" 2>/dev/null || return 1
 		i=$((i + 1))
-		[ $i -lt 600 ] || return 1
+		[ $i -lt 1200 ] || return 1
 		sleep 0.1
 	done
 }
@@ -199,12 +199,11 @@ flood() {
 }
 
 cd /tmp || exit 1
-dmesg -n 1
 echo "  (guest has $(grep -c ^processor /proc/cpuinfo) CPUs)"
 workload_start
 # hot_syscalls arms and disarms some 440 kretprobes, each a text patch
 # that waits for the other vCPU (an IPI), which single-threaded TCG
-# runs only when the busy one's time slice ends: some 20 s each way
+# runs only when the busy one's time slice ends: 25 to 55 s a round
 # under the workload.  One round of each ending is enough for it.
 for m in "$M"/hot_*.ko; do
 	m=${m##*/}
@@ -234,7 +233,7 @@ figure dropped $dropped
 # it came in), and nothing is left loaded
 dmesg | awk '/stp-safety: begin / { cur = $NF; next }
 	/stp-safety: end / { cur = ""; next }
-	/WARNING:|BUG:|Oops|general protection|soft lockup|rcu_sched self-detected stall|rcu: INFO|Call Trace/ {
+	/WARNING:|BUG:|Oops|general protection|soft lockup|self-detected stall|rcu: INFO|blocked for more than|Call Trace/ {
 		print (cur == "" ? "(between rounds)" : cur) ": " $0
 	}' >kern
 if [ -s kern ]; then

@@ -49,6 +49,8 @@ else
 	trap 'rm -rf "$work"' EXIT
 fi
 
+# what guest.sh looks for in dmesg too
+KERNEL_BAD='WARNING:|BUG:|Oops|general protection|soft lockup|self-detected stall|rcu: INFO|blocked for more than'
 failed() { echo "FAIL $1${2:+: $2}"; fail=$((fail + 1)); }
 indent() { sed 's/^/    /'; }
 
@@ -94,17 +96,27 @@ build() {
 }
 
 # guest LINE DIR: one boot of LINE's kernel with 2 vCPUs runs guest.sh.
+# oops=panic: a kernel that oopsed ends the boot at once (rather than
+# limping on until GUEST_TIMEOUT), and the oops is shown.
 guest() {
 	local line=$1 lw=$2 rc=0 p f
 	printf 'ROUNDS=%s\n. /files/guest.sh\n' "$ROUNDS" >"$lw/run.sh"
-	STPRUN=$top/stprun staprun/stp-qemu --kernel "$root/boot/vmlinuz-$krel" --smp 2 \
+	GUEST_APPEND="oops=panic ${GUEST_APPEND:-}" STPRUN=$top/stprun \
+		staprun/stp-qemu --kernel "$root/boot/vmlinuz-$krel" --smp 2 \
 		--timeout "${GUEST_TIMEOUT:-900}" --console "$lw/console" \
 		"$lw/run.sh" "$lw"/files/* >"$lw/out" 2>"$lw/err" || rc=$?
 	grep -v '^figure ' "$lw/out" | sed -E "s/^(ok|FAIL) ([^:]*)/\1 \2 ($line)/"
 	[ ! -s "$lw/err" ] || indent <"$lw/err"
 	if [ $rc -ne 0 ]; then
-		failed "guest ($line)" "stp-qemu exit $rc; console tail:"
-		tail -30 "$lw/console" | indent
+		failed "guest ($line)" "stp-qemu exit $rc (the last round finished: $(sed -n 's/^figure seconds\.//p' "$lw/out" | tail -1 | cut -d' ' -f1))"
+		if grep -q -a -E "$KERNEL_BAD" "$lw/console"; then
+			echo "    the kernel's first complaint:"
+			grep -a -m1 -A40 -E "$KERNEL_BAD" "$lw/console" | indent
+		else
+			tail -30 "$lw/console" | indent
+		fi
+		grep -q '^figure oopses ' "$lw/out" ||
+			echo "figure oopses $(grep -a -c -E 'Oops:|BUG:|general protection' "$lw/console")" >>"$lw/out"
 	fi
 	p=$(grep -c '^ok ' "$lw/out")
 	f=$(grep -c '^FAIL ' "$lw/out")
@@ -114,7 +126,10 @@ guest() {
 
 figures() {	# LINE DIR: the guest's figures on one line
 	awk -v line="$1" '$1 == "figure" { v[$2] = $3 }
+		$2 ~ /^seconds\./ { done++ }
 		END {
+			if (!("rounds" in v))	# the guest died: the rounds finished
+				v["rounds"] = done
 			printf "figures (%s): %d rounds, %d probe hits, %d errors reported, %d probes skipped, %d kretprobe returns missed, %d output bytes dropped (%d of %d flood lines arrived), %d oopses\n",
 				line, v["rounds"], v["hits"], v["errors"], v["skipped"], v["kretprobe_missed"],
 				v["dropped"], v["flood.arrived"], v["flood.printed"], v["oopses"]
