@@ -238,7 +238,9 @@ dmesg | awk '/stp-safety: begin / { cur = $NF; next }
 	}' >kern
 if [ -s kern ]; then
 	fail kernel "kernel messages:" kern
-	figure oopses "$(grep -c -E 'Oops|BUG:|general protection' kern)"
+	# one per oops, whatever kind: "Oops: 0010 [#1] ...", "general
+	# protection fault ...: 0000 [#2] ...", "invalid opcode: 0000 [#1] ..."
+	figure oopses "$(grep -c -E ': [0-9a-f]{4} \[#[0-9]+\]' kern)"
 else
 	ok kernel
 	figure oopses 0

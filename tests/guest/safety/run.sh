@@ -51,6 +51,9 @@ fi
 
 # what guest.sh looks for in dmesg too
 KERNEL_BAD='WARNING:|BUG:|Oops|general protection|soft lockup|self-detected stall|rcu: INFO|blocked for more than'
+# one per oops, whatever kind: "Oops: 0010 [#1] ...", "general protection
+# fault ...: 0000 [#2] ...", "invalid opcode: 0000 [#1] ..."
+OOPS=': [0-9a-f]{4} \[#[0-9]+\]'
 failed() { echo "FAIL $1${2:+: $2}"; fail=$((fail + 1)); }
 indent() { sed 's/^/    /'; }
 
@@ -116,7 +119,7 @@ guest() {
 			tail -30 "$lw/console" | indent
 		fi
 		grep -q '^figure oopses ' "$lw/out" ||
-			echo "figure oopses $(grep -a -c -E 'Oops:|BUG:|general protection' "$lw/console")" >>"$lw/out"
+			echo "figure oopses $(grep -a -c -E "$OOPS" "$lw/console")" >>"$lw/out"
 	fi
 	p=$(grep -c '^ok ' "$lw/out")
 	f=$(grep -c '^FAIL ' "$lw/out")
