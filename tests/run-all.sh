@@ -75,6 +75,7 @@ run_suite "transport and stprun (one guest)" tests/guest/transport/run.sh
 if compgen -G 'tests/guest/e2e/*.stp' >/dev/null; then
 	run_suite "guest end-to-end" tests/guest/run.sh
 fi
+run_suite "safety under load (hot paths, faults; 2 vCPUs)" tests/guest/safety/run.sh
 if [ -d "$CORPUS" ]; then
 	run_suite "systemtap-common corpus" build/tests/parse_corpus "$CORPUS"
 else

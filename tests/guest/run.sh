@@ -43,6 +43,9 @@
 #   TEST_TIMEOUT   seconds one stprun may take in the guest, default 30
 #   BUILD_TIMEOUT  seconds one stp -p4 may take, default 300
 #   GUEST_TIMEOUT  seconds one guest may take, default from the test count
+#   GUEST_SMP      the guest's vCPUs, default 2: per-CPU statistics and
+#                  transport buffers, and aggregation across CPUs, run as on
+#                  a real machine (tests/guest/boot.sh)
 #   KEEP=1         keep the work directory (builds, console logs), print it
 set -euo pipefail
 
@@ -254,7 +257,7 @@ EOF
 	} >"$lw/guest.sh"
 	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-$((120 + ${#built[@]} * (TEST_TIMEOUT + 15)))}
 	brc=0
-	STP_KERNEL_LINE=$line tests/guest/boot.sh "$lw/guest.sh" "$lw"/files/* >"$lw/console" 2>&1 || brc=$?
+	STP_KERNEL_LINE=$line GUEST_SMP=${GUEST_SMP:-2} tests/guest/boot.sh "$lw/guest.sh" "$lw"/files/* >"$lw/console" 2>&1 || brc=$?
 
 	# Split the console into per-test files under $lw/res/NAME/.
 	mkdir -p "$lw/res"
