@@ -116,6 +116,9 @@ static void visit(struct node *n, void *arg)
 	case N_ASSIGN:
 		if (n->op == OP_SHL_STAT) {	/* its lhs shares: see N_VAR */
 			pmap_put(&ax->stat_lhs, n->lhs, (void *)1);
+			/* s[k] <<< v: the array (N_INDEX's lhs) too */
+			if (n->lhs->kind == N_INDEX)
+				pmap_put(&ax->stat_lhs, n->lhs->lhs, (void *)1);
 			return;
 		}
 		/* fall through */

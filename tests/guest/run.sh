@@ -228,7 +228,8 @@ for line in $STP_LINES; do
 	# of the results; dmesg, printed at the end, has them all, with a
 	# line marking where each test begins and ends.  Results travel in
 	# base64, so that output comes back byte for byte.  Each stprun gets
-	# SIGTERM after TEST_TIMEOUT and SIGKILL 10 s later.
+	# SIGTERM after TEST_TIMEOUT and SIGKILL 10 s later.  A CPU a test
+	# took offline is brought back before the next test.
 	{
 		echo "dmesg -n 1"
 		echo "cd /tmp"
@@ -243,6 +244,7 @@ timeout -s KILL $((TEST_TIMEOUT + 10)) timeout -s TERM $TEST_TIMEOUT /files/stpr
 echo "$mark RC $t \$?"
 [ \$((\$(date +%s) - start)) -lt $TEST_TIMEOUT ] || echo "$mark TIMEOUT $t"
 if [ -d /sys/module/$t ]; then echo "$mark LEFT $t"; rmmod -f $t 2>/dev/null; fi
+for c in /sys/devices/system/cpu/cpu[1-9]*/online; do [ ! -f "\$c" ] || echo 1 >"\$c"; done
 echo "stp-e2e: end $t" >/dev/kmsg
 echo "$mark OUT $t"
 base64 /tmp/out
