@@ -77,7 +77,7 @@ after=$(ns after)
 SECTION=$OUT/section.txt
 {
 	section_head "guest: statistics array read" "1 run" \
-		"target:   $KREL under qemu-system-x86_64 -accel tcg -smp 2 (one boot)" \
+		"target:   $KREL under qemu-system-x86_64 -accel tcg,thread=single -smp 2 (one boot)" \
 		"workload: $KEYS keys s[i] <<< i, then foreach (k in s) n += @count(s[k]) in the end probe"
 	printf '  %-40s %14s %12s\n' "" "foreach ms" "ns/key"
 	if [ -n "$BEFORE" ]; then
