@@ -152,23 +152,6 @@ struct dwarf_file *dw_kernel(const struct session *s, const char **why)
 
 /* ---- a program's or library's separate debuginfo ---- */
 
-static int regular(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-/* Where this machine reads the target's file t: under --sysroot, else t. */
-static const char *on_host(const struct session *s, const char *t)
-{
-	const char *p;
-
-	if (s->sysroot && regular(p = ar_printf("%s%s", s->sysroot, t)))
-		return p;
-	return regular(t) ? t : NULL;
-}
-
 /* The directory part of path ("" for a name without one). */
 static const char *dir_part(const char *path)
 {
@@ -196,12 +179,12 @@ static const char *from_debuglink(const struct session *s, Elf *elf, const char 
 	cand[0] = ar_printf("%s/%s", dir_part(host), link);
 	cand[1] = ar_printf("%s/.debug/%s", dir_part(host), link);
 	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
-		if (strcmp(cand[i], host) && regular(cand[i]))
+		if (strcmp(cand[i], host) && regular_file(cand[i]))
 			return cand[i];
 		sb_printf(tried, ", %s", cand[i]);
 	}
 	global = ar_printf("/usr/lib/debug%s/%s", dir_part(target), link);
-	if ((p = on_host(s, global)))
+	if ((p = target_path(s, global)))
 		return p;
 	sb_printf(tried, ", %s", global);
 	return NULL;
@@ -238,7 +221,7 @@ static const char *from_d_id(const struct session *s, const char *id)
 static const char *from_debug_tree(const struct session *s, const char *target,
 				   const char *id, struct sbuf *tried)
 {
-	const char *rel = ar_printf("/usr/lib/debug%s.debug", target), *p = on_host(s, rel);
+	const char *rel = ar_printf("/usr/lib/debug%s.debug", target), *p = target_path(s, rel);
 	const char *other = p ? build_id_of(p) : NULL;
 
 	if (p && (id ? other && !strcmp(id, other) : !other))
@@ -255,7 +238,7 @@ const char *dw_find_user(const struct session *s, Elf *elf, const char *target,
 	if ((p = from_d_id(s, id)))
 		return p;
 	if (id) {
-		if ((p = on_host(s, build_id_path(id))))
+		if ((p = target_path(s, build_id_path(id))))
 			return p;
 		sb_printf(tried, ", %s", build_id_path(id));
 	}

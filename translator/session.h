@@ -58,6 +58,10 @@ struct session {
 
 int opts_parse(struct session *s, int argc, char **argv);
 void target_init(struct session *s);	/* kernel version, arch, CONFIG */
+/* Where this machine reads the target's file t: under --sysroot when it
+ * is there, else t itself; NULL when neither is a regular file. */
+const char *target_path(const struct session *s, const char *t);
+int regular_file(const char *path);
 /* Files of the tapset search path, .stpm first, each list sorted. */
 void tapset_files(const struct session *s, struct vec *stpm, struct vec *stp);
 

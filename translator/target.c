@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 struct config {
@@ -89,4 +90,20 @@ void target_init(struct session *s)
 	s->env.argv = s->argv;
 	s->env.config = config_lookup;
 	s->env.config_ctx = c;
+}
+
+int regular_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+const char *target_path(const struct session *s, const char *t)
+{
+	const char *p;
+
+	if (s->sysroot && regular_file(p = ar_printf("%s%s", s->sysroot, t)))
+		return p;
+	return regular_file(t) ? t : NULL;
 }

@@ -191,23 +191,6 @@ static void miss(struct ctx *x, const struct loc *loc, const char *fmt, ...)
 
 /* ---- finding files ---- */
 
-static int regular(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-/* Where this machine reads the target's file t: under --sysroot, else t. */
-static const char *host_of(const struct session *s, const char *t)
-{
-	const char *p;
-
-	if (s->sysroot && regular(p = ar_printf("%s%s", s->sysroot, t)))
-		return p;
-	return regular(t) ? t : NULL;
-}
-
 /* A program named as a shell would run it; 0 when there is none. */
 static int find_program(const struct session *s, const char *name, const char **target,
 			const char **host)
@@ -217,13 +200,13 @@ static int find_program(const struct session *s, const char *name, const char **
 
 	if (strchr(name, '/')) {
 		if (name[0] != '/') {
-			if (!realpath(name, buf) || !regular(buf))
+			if (!realpath(name, buf) || !regular_file(buf))
 				return 0;
 			*target = *host = ar_strdup(buf);
 			return 1;
 		}
 		*target = name;
-		*host = host_of(s, name);
+		*host = target_path(s, name);
 		return *host != NULL;
 	}
 	while (path && *path) {
@@ -232,7 +215,7 @@ static int find_program(const struct session *s, const char *name, const char **
 		const char *t = ar_printf("%.*s/%s", (int)n, n ? path : ".", name);
 
 		path += n + (colon != NULL);
-		if (t[0] == '/' && (*host = host_of(s, t)) && !access(*host, X_OK)) {
+		if (t[0] == '/' && (*host = target_path(s, t)) && !access(*host, X_OK)) {
 			*target = t;
 			return 1;
 		}
@@ -456,7 +439,7 @@ static int find_libraries(struct ctx *x, const struct probe_comp *c, struct vec 
 		for (k = 0; k < dirs.len; k++) {
 			const char *t = ar_printf("%s/%s", (const char *)dirs.v[k], n);
 
-			if ((host = host_of(e->s, t))) {
+			if ((host = target_path(e->s, t))) {
 				if ((f = file_at(e, t, host, &c->arg->loc)))
 					vec_push(out, f);
 				break;
