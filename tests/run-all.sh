@@ -17,8 +17,10 @@ run_suite() {
 	echo "== $name"
 	out=$("$@" 2>&1)
 	rc=$?
-	# show what failed, and the figures a suite reports, not the whole log
-	printf '%s\n' "$out" | grep -E '^(FAIL|not ok|.*: FAIL|figures )' | head -50
+	# show what failed (with the indented lines that say how: a diff, a
+	# log) and the figures a suite reports, not the whole log
+	printf '%s\n' "$out" | awk '/^(FAIL|not ok|.*: FAIL)/ { show = 1; print; next }
+		show && /^(    |\t)/ { print; next } { show = 0 } /^figures / { print }' | head -120
 	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 	if [ -z "$summary" ]; then
 		printf '%s\n' "$out" | tail -20
