@@ -23,6 +23,9 @@ PACKAGES=(
 	# libc's DWARF, found by build-id: process("libc.so.6") probes with
 	# $vars (tests/conformance/elab, tests/guest/e2e/uprobe_buildid_*)
 	libc6-dbg
+	# SDT markers: <sys/sdt.h> for the guest tests' marked program, g++
+	# for the C++ program whose exceptions libstdc++'s markers count
+	systemtap-sdt-dev g++
 )
 
 missing=()
