@@ -73,6 +73,7 @@ enum probe_family {
 	PF_UPROBE,		/* process("PATH").function/.statement */
 	PF_PROCESS,		/* process.begin / process.end */
 	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
+	PF_NETFILTER,		/* netfilter.hook(H).pf(F); nf_* */
 };
 
 struct dwarf_file;
@@ -118,6 +119,8 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	/* netfilter.hook(...).pf(...) (netfilter.h): */
+	int nf_pf, nf_hook, nf_priority;	/* NFPROTO_*, hook, priority */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -45,6 +45,9 @@ struct emit {
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;
 	const char *script_name;	/* for error positions */
+	/* netfilter probes (emit_netfilter.c): */
+	struct sbuf nf_hooks, nf_ops;	/* hook functions; stp_nf_ops[] */
+	int nnf;
 };
 
 /* emit.c */

@@ -16,6 +16,7 @@
 #include "elab.h"
 #include "dw.h"
 #include "btf.h"
+#include "netfilter.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +432,11 @@ static int entry_wrap(struct scope *sc, struct node *n)
 
 static void target(struct scope *sc, struct node *n, int write)
 {
+	if (sc->probe && sc->probe->family == PF_NETFILTER) {
+		if (netfilter_target(sc->e, sc->probe, n, write, 0))
+			dw_call(sc, n);
+		return;
+	}
 	if (!write && entry_wrap(sc, n))
 		return;
 	if (write && sc->probe && sc->probe->is_return && strcmp(n->name, "$return")) {
@@ -449,6 +455,11 @@ static int dw_defined(struct scope *sc, struct node *arg)
 
 	if (arg->kind != N_TARGET && !is_cast_or_var(arg))
 		return -1;
+	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_NETFILTER) {
+		probe_copy = *arg;
+		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
+		return netfilter_target(sc->e, sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && sc->probe && sc->probe->tp) {
 		probe_copy = *arg;
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
@@ -562,6 +573,10 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 {
 	if (n->ref)
 		return;
+	if (sc->probe && sc->probe->family == PF_NETFILTER) {
+		target(sc, n, write);
+		return;
+	}
 	if (sc->probe && sc->probe->tp) {	/* a tracepoint's, by BTF */
 		if (btf_target(sc->e, sc->probe, n, write, 0))
 			dw_call(sc, n);
