@@ -369,7 +369,9 @@ static int has_dwarf(const struct scope *sc)
 /* A place DWARF says how to write: $x in a DWARF probe, @cast, @var. */
 static int dw_lvalue(const struct scope *sc, const struct node *n)
 {
-	return (n->kind == N_TARGET && has_dwarf(sc)) || is_cast_or_var(n);
+	return (n->kind == N_TARGET && (has_dwarf(sc) || (sc->probe &&
+						       sc->probe->family == PF_NETFILTER))) ||
+	       is_cast_or_var(n);
 }
 
 /* The probe as @entry sees it: at the function's entry, not returning. */
