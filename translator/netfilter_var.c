@@ -32,7 +32,7 @@ static const struct tracepoint_info *typed_args(struct elab *e, const char **why
 	static struct tracepoint_info *info;
 	const struct btf_type *fn;
 	struct kbtf *kb;
-	int32_t td, st;
+	int32_t td, st, ui;
 	int64_t off;
 	int bit, bits;
 
@@ -53,12 +53,13 @@ static const struct tracepoint_info *typed_args(struct elab *e, const char **why
 	info->nargs = NF_ARG_VERDICT;
 	info->arg_names = (const char **)names;
 	info->arg_types = ar_alloc(NF_ARG_VERDICT * sizeof(*info->arg_types));
-	info->arg_types[NF_ARG_HOOKNUM] = (uint32_t)btf__find_by_name_kind(kb->btf, "unsigned int",
-									   BTF_KIND_INT);
+	ui = btf__find_by_name_kind(kb->btf, "unsigned int", BTF_KIND_INT);
+	info->arg_types[NF_ARG_HOOKNUM] = ui > 0 ? (uint32_t)ui : 0;
 	info->arg_types[NF_ARG_SKB] = btf_params(fn)[1].type;
 	for (int i = NF_ARG_INDEV; i <= NF_ARG_OKFN; i++)
-		btf_find_member(kb->btf, (uint32_t)st, members[i], &info->arg_types[i], &off, &bit,
-				&bits);
+		if (!btf_find_member(kb->btf, (uint32_t)st, members[i], &info->arg_types[i], &off,
+				     &bit, &bits))
+			info->arg_types[i] = 0;	/* void: an error when used */
 	return info;
 }
 
@@ -111,6 +112,7 @@ static int verdict(struct node *n, int write, int quiet)
 static int dev_name(struct elab *e, struct node *n, int arg, int quiet)
 {
 	const struct tracepoint_info *tp;
+	const struct btf_type *ptr;
 	const char *why = NULL;
 	uint32_t dev, type;
 	int64_t off;
@@ -121,7 +123,8 @@ static int dev_name(struct elab *e, struct node *n, int arg, int quiet)
 						"text form", n->name));
 	if (!(tp = typed_args(e, &why)))
 		return fail(n, quiet, ar_printf("'%s' needs the kernel's BTF: %s", n->name, why));
-	if (!btf_peel(tp->btf, btf_peel(tp->btf, tp->arg_types[arg], NULL)->type, &dev) ||
+	ptr = btf_peel(tp->btf, tp->arg_types[arg], NULL);
+	if (!ptr || !btf_is_ptr(ptr) || !btf_peel(tp->btf, ptr->type, &dev) ||
 	    !btf_find_member(tp->btf, dev, "name", &type, &off, &bit, &bits))
 		return fail(n, quiet, "the kernel's BTF has no struct net_device's name");
 	return make_function(n, T_STRING, 0, ar_printf(
