@@ -13,6 +13,7 @@
 #include "emit.h"
 #include "netfilter.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 static void hook_function(struct emit *m, int idx, const struct derived_probe *d)
@@ -33,8 +34,10 @@ static void hook_function(struct emit *m, int idx, const struct derived_probe *d
 void em_netfilter_entry(struct emit *m, int idx, const struct derived_probe *d)
 {
 	hook_function(m, idx, d);
+	/* -2147483648 in C is the negation of a long */
 	sb_printf(&m->nf_ops, "\t{ .hook = stp_nf_hook_%d, .pf = %d, .hooknum = %d, "
-		  ".priority = %d },\n", idx, d->nf_pf, d->nf_hook, d->nf_priority);
+		  ".priority = %s },\n", idx, d->nf_pf, d->nf_hook,
+		  d->nf_priority == INT_MIN ? "INT_MIN" : ar_printf("%d", d->nf_priority));
 	m->nnf++;
 }
 
