@@ -118,6 +118,7 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	int tp_args_read;		/* PF_TRACE: a $var reads its arguments */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */
