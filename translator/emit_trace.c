@@ -45,7 +45,10 @@ void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d)
 
 	callback(m, idx, d);
 	sb_printf(&m->traces, "\t{ .probe = &stp_probe_%d, .name = %s, .cb = (void *)stp_tp_cb_%d, "
-		  ".required = %d },\n", idx, em_cstr_raw(d->tp->name), idx, required);
+		  ".required = %d", idx, em_cstr_raw(d->tp->name), idx, required);
+	if (d->tp->module)
+		sb_printf(&m->traces, ", .module = %s", em_cstr_raw(d->tp->module));
+	sb_puts(&m->traces, " },\n");
 	m->ntraces++;
 }
 
