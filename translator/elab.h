@@ -119,6 +119,7 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	int tp_args_read;		/* PF_TRACE: a $var reads its arguments */
 	/* netfilter.hook(...).pf(...) (netfilter.h): */
 	int nf_pf, nf_hook, nf_priority;	/* NFPROTO_*, hook, priority */
 };
