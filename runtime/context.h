@@ -77,6 +77,8 @@ struct stp_probe {
 	int act_static;			/* its handler counts no statements:
 					 * it has fewer than MAXACTION, no
 					 * loop and no call (probe.h) */
+	int quiet;			/* its handler calls nothing, so
+					 * prints nothing */
 };
 
 /* printf-style output from embedded C (STAP_PRINTF). */

@@ -13,12 +13,14 @@
 #define STP_PROBE_H
 
 #include <linux/irqflags.h>
+#include <linux/percpu.h>
 
 enum { STP_STARTING = STP_PK_BEGIN, STP_RUNNING = STP_PK_EVENT,
        STP_STOPPING = STP_PK_END, STP_ERROR = STP_PK_ERROR, STP_DONE };
 
 extern atomic_t stp_state;
-extern struct stp_ctx **stp_contexts;
+/* each CPU's context: one gs-relative load on the hit path */
+DECLARE_PER_CPU(struct stp_ctx *, stp_ctx_of);
 void stp_skip(enum stp_event why);
 void stp_report_error(struct stp_ctx *c);
 
@@ -33,7 +35,7 @@ void stp_report_error(struct stp_ctx *c);
  */
 static __always_inline struct stp_ctx *stp_ctx_enter(void)
 {
-	struct stp_ctx *c = stp_contexts[smp_processor_id()];
+	struct stp_ctx *c = this_cpu_read(stp_ctx_of);
 
 	if (unlikely(READ_ONCE(c->busy)))
 		return NULL;
@@ -74,12 +76,14 @@ static __always_inline int stp_probe_run(struct stp_ctx *c, const struct stp_pro
 		handler(c);
 		stp_locks_drop(p->locks, p->nlocks);
 		rc = 0;
-		if (unlikely(c->error) && c->error != stp_next_mark) {
-			stp_report_error(c);
-			rc = -1;
+		if (unlikely(c->error)) {
+			if (c->error != stp_next_mark) {
+				stp_report_error(c);
+				rc = -1;
+			}
 		}
 	}
-	if (unlikely(c->out->len))
+	if (!p->quiet && unlikely(c->out->len))
 		stp_out_flush(c->out);
 	return rc;
 }
@@ -137,7 +141,7 @@ static __always_inline int stp_probe_hit_preempt_off(const struct stp_probe *p,
 		stp_count(STP_EV_SKIP_STATE);
 		return -1;
 	}
-	c = stp_contexts[smp_processor_id()];
+	c = this_cpu_read(stp_ctx_of);
 	if (unlikely(READ_ONCE(c->busy))) {
 		stp_skip(STP_EV_SKIP_REENTER);
 		return -1;

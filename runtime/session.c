@@ -33,7 +33,7 @@ static atomic_long_t stp_errors = ATOMIC_LONG_INIT(0);
 static atomic_long_t stp_skipped = ATOMIC_LONG_INIT(0);
 static atomic_t stp_exit_sent = ATOMIC_INIT(0);
 static DEFINE_MUTEX(stp_session_lock);
-struct stp_ctx **stp_contexts;
+DEFINE_PER_CPU(struct stp_ctx *, stp_ctx_of);
 stp_atomic_t stp_events[STP_EV_COUNT];
 const char stp_next_mark[] = "next";
 int stp_target_pid;
@@ -147,7 +147,7 @@ NOKPROBE_SYMBOL(stp_on_flush_enter);
 
 notrace void stp_on_flush_exit(void)
 {
-	stp_ctx_exit(stp_contexts[smp_processor_id()]);
+	stp_ctx_exit(this_cpu_read(stp_ctx_of));
 }
 NOKPROBE_SYMBOL(stp_on_flush_exit);
 
@@ -272,12 +272,9 @@ static int __init stp_init(void)
 {
 	int cpu, rc;
 
-	stp_contexts = kcalloc(nr_cpu_ids, sizeof(*stp_contexts), GFP_KERNEL);
-	if (!stp_contexts)
-		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		stp_contexts[cpu] = stp_zalloc(STP_CONTEXT_SIZE);
-		if (!stp_contexts[cpu]) {
+		per_cpu(stp_ctx_of, cpu) = stp_zalloc(STP_CONTEXT_SIZE);
+		if (!per_cpu(stp_ctx_of, cpu)) {
 			rc = -ENOMEM;
 			goto fail;
 		}
@@ -297,12 +294,11 @@ static int __init stp_init(void)
 	}
 	/* a CPU's context and its print buffer stay paired for good */
 	for_each_possible_cpu(cpu)
-		stp_contexts[cpu]->out = stp_transport_out_cpu(cpu);
+		per_cpu(stp_ctx_of, cpu)->out = stp_transport_out_cpu(cpu);
 	return 0;
 fail:
 	for_each_possible_cpu(cpu)
-		stp_free(stp_contexts[cpu]);
-	kfree(stp_contexts);
+		stp_free(per_cpu(stp_ctx_of, cpu));
 	return rc;
 }
 
@@ -316,8 +312,7 @@ static void __exit stp_exit(void)
 	stp_stack_free();
 	stp_gen_free();
 	for_each_possible_cpu(cpu)
-		stp_free(stp_contexts[cpu]);
-	kfree(stp_contexts);
+		stp_free(per_cpu(stp_ctx_of, cpu));
 }
 
 module_init(stp_init);

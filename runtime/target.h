@@ -61,7 +61,7 @@ static inline void stp_tv_hex(char *out, u64 v)
  */
 static inline void stp_tv_quoted(char *out, unsigned long addr, long size, int user)
 {
-	struct stp_ctx *c = stp_contexts[smp_processor_id()];
+	struct stp_ctx *c = this_cpu_read(stp_ctx_of);
 	char *raw = c->scratch[0], *esc = c->scratch[1];
 
 	if (!addr || stp_tv_string(raw, addr, size, user)) {

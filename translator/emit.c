@@ -364,6 +364,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 {
 	struct sbuf frame = { 0 }, body = { 0 };
 	const struct vec *acc = pmap_get(&m->ax->probe_access, d);
+	int calls;
 	const char *pn = ar_printf("p%d", idx);
 
 	m->probe_idx = idx;
@@ -378,7 +379,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	m->unwind = "out";
 	m->indent = 1;
 	m->o = &body;
-	m->act_total = em_static_actions(d->body, d->cond);
+	m->act_total = em_static_actions(d->body, d->cond, &calls);
 	frame_fields(&frame, &d->locals, "l", m);
 	init_locals(&body, &d->locals, "l");
 	if (d->cond) {
@@ -400,6 +401,8 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, acc->len);
 	if (m->act_total >= 0)
 		sb_printf(tables, "\t.act_static = %d <= MAXACTION,\n", m->act_total);
+	if (!calls)
+		sb_puts(tables, "\t.quiet = 1,\n");
 	m->act_total = -1;
 	if (d->family == PF_KPROBE)
 		sb_printf(tables, "\t.func = %s, .module = %s, .is_return = %d, .syscall = %d,\n",

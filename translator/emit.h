@@ -53,8 +53,9 @@ struct emit {
 };
 
 /* emit_stmt.c: the statements handler body and condition cond can run
- * when it has no loop and calls no function, else -1. */
-int em_static_actions(struct node *body, struct node *cond);
+ * when it has no loop and calls no function, else -1; *calls: whether
+ * they call anything (a print builtin included). */
+int em_static_actions(struct node *body, struct node *cond, int *calls);
 
 /* emit.c */
 void em_line(struct emit *m, const char *fmt, ...)

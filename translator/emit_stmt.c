@@ -43,7 +43,7 @@ static int statements(const struct node *n)
 }
 
 struct act_bound {
-	int total, unbounded;
+	int total, unbounded, calls;
 };
 
 static void bound_visit(struct node *n, void *arg)
@@ -56,6 +56,7 @@ static void bound_visit(struct node *n, void *arg)
 		break;
 	case N_CALL:
 		b->unbounded |= !is_print_builtin(n->name);
+		b->calls = 1;
 		break;
 	case N_BLOCK:
 		b->total += statements(n);
@@ -65,12 +66,13 @@ static void bound_visit(struct node *n, void *arg)
 	}
 }
 
-int em_static_actions(struct node *body, struct node *cond)
+int em_static_actions(struct node *body, struct node *cond, int *calls)
 {
 	struct act_bound b = { 0 };
 
 	access_walk(body, bound_visit, &b);
 	access_walk(cond, bound_visit, &b);
+	*calls = b.calls;
 	return b.unbounded ? -1 : b.total;
 }
 
