@@ -77,6 +77,7 @@ enum probe_family {
 
 struct dwarf_file;
 struct tracepoint_info;
+struct sdt_marker;
 
 struct derived_probe {
 	struct probe_point *pp;		/* concrete probe point */
@@ -118,6 +119,9 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	/* SDT markers (PF_UPROBE on a marker's nop): */
+	const struct sdt_marker *sdt;	/* the marker (sdt.h), or NULL */
+	uint64_t sem_offset;		/* its semaphore's file offset, or 0 */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */
