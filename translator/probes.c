@@ -960,7 +960,7 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"timer.profile", "kprobe.function", "kernel.function",
 		"module.function", "kprobe.module.function",
 		"process.function", "process.statement", "process.begin",
-		"process.end", "kernel.trace",
+		"process.end", "kernel.trace", "process.mark", "process.provider.mark",
 	};
 	const char *best = NULL;
 	int best_d = 3;
