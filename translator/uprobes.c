@@ -728,9 +728,16 @@ static int mark_points(struct ctx *x, struct ufile *f)
 		uint64_t off, sem = 0;
 
 		if (!sdt_matches(m, prov, x->u->what->arg->str) ||
-		    !file_offset(f->elf, m->pc, &off) ||
-		    (m->sem && !sdt_file_offset(f->elf, m->sem, 0, &sem)))
+		    !file_offset(f->elf, m->pc, &off))
 			continue;
+		/* the kernel counts a semaphore in the file's mapping */
+		if (m->sem && !sdt_file_offset(f->elf, m->sem, 0, &sem)) {
+			sem_error(&x->u->what->arg->loc, "marker '%s:%s' of %s has its semaphore "
+				  "at 0x%llx, outside the file's data", m->provider, m->name,
+				  f->target, (unsigned long long)m->sem);
+			free(all.v);
+			return 0;
+		}
 		t = templ(x, f, NULL, m->name);
 		if (prov)
 			set_str(&t->pp->comps[at - 1], m->provider);
