@@ -173,7 +173,8 @@ int sdt_target(struct derived_probe *d, struct node *n, int write, int quiet)
 	if (write)
 		return fail(n, quiet, ar_printf("'%s' cannot be written: a marker's arguments "
 						"are read-only", n->name));
-	if (n->comps.len || n->addr || n->pretty)
+	/* $$parms$ is $$parms: its values are numbers */
+	if (n->comps.len || n->addr || (n->pretty && strncmp(n->name, "$$", 2)))
 		return fail(n, quiet, ar_printf("'%s' is a number: it has no members, address "
 						"or text", n->name));
 	n->args.len = 0;
