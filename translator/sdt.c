@@ -351,7 +351,7 @@ const char *sdt_names(const struct vec *markers)
 	return r;
 }
 
-int sdt_file_offset(Elf *elf, uint64_t a, int exec, uint64_t *off)
+int sdt_file_offset(Elf *elf, uint64_t a, uint64_t *off)
 {
 	size_t n;
 
@@ -360,8 +360,7 @@ int sdt_file_offset(Elf *elf, uint64_t a, int exec, uint64_t *off)
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    (exec && !(ph.p_flags & PF_X)))
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
 		if (a >= ph.p_vaddr && a < ph.p_vaddr + ph.p_filesz) {
 			*off = a - ph.p_vaddr + ph.p_offset;

@@ -53,9 +53,9 @@ int sdt_markers(Elf *elf, struct vec *out, const char **why);
 int sdt_matches(const struct sdt_marker *m, const char *provider, const char *name);
 /* "provider:name, ..." of the markers, each once, sorted; "none". */
 const char *sdt_names(const struct vec *markers);
-/* The file offset of link-time address a in a PT_LOAD (exec: an
- * executable one) of elf; 0 when none maps it. */
-int sdt_file_offset(Elf *elf, uint64_t a, int exec, uint64_t *off);
+/* The file offset of link-time address a (a semaphore) in the file's
+ * part of a PT_LOAD of elf; 0 when none maps it. */
+int sdt_file_offset(Elf *elf, uint64_t a, uint64_t *off);
 /* No marker of file of matches: the error at mark's pattern, with the
  * markers elf has (NULL: more than one file was searched). */
 void sdt_no_match(const struct probe_comp *provider, const struct probe_comp *mark,

@@ -83,7 +83,7 @@ static int str_arg(const struct probe_comp *c)
 
 /* SystemTap's process probes stp does not have. */
 static const char *const unsupported[] = {
-	"plt", "thread", "syscall", "insn", "label",
+	"plt", "mark", "provider", "thread", "syscall", "insn", "label",
 	"callee", "callees", "exported", "nearest", "absolute",
 };
 
@@ -731,7 +731,7 @@ static int mark_points(struct ctx *x, struct ufile *f)
 		    !file_offset(f->elf, m->pc, &off))
 			continue;
 		/* the kernel counts a semaphore in the file's mapping */
-		if (m->sem && !sdt_file_offset(f->elf, m->sem, 0, &sem)) {
+		if (m->sem && !sdt_file_offset(f->elf, m->sem, &sem)) {
 			sem_error(&x->u->what->arg->loc, "marker '%s:%s' of %s has its semaphore "
 				  "at 0x%llx, outside the file's data", m->provider, m->name,
 				  f->target, (unsigned long long)m->sem);
