@@ -29,18 +29,21 @@ static inline void stp_hrtimer_setup(struct hrtimer *t,
  * once for all the probes (stp_uprobe_unregister_sync()); before, 0 or
  * -errno, and uprobe_unregister() waits for each.  6.13's handlers take
  * a per-call data pointer: STP_UPROBE_DATA ends their parameter lists.
+ * ref_ctr_offset (an SDT marker's semaphore, or 0) is taken by
+ * uprobe_register_refctr() before 6.12, by uprobe_register() from then.
  */
 
 static inline int stp_uprobe_register(struct inode *inode, loff_t offset,
+				      loff_t ref_ctr_offset,
 				      struct uprobe_consumer *uc,
 				      struct uprobe **up)
 {
 #ifdef STP_HAVE_UPROBE_NOSYNC
-	*up = uprobe_register(inode, offset, 0, uc);
+	*up = uprobe_register(inode, offset, ref_ctr_offset, uc);
 	return IS_ERR(*up) ? PTR_ERR(*up) : 0;
 #else
 	*up = NULL;
-	return uprobe_register(inode, offset, uc);
+	return uprobe_register_refctr(inode, offset, ref_ctr_offset, uc);
 #endif
 }
 

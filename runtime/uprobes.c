@@ -261,7 +261,8 @@ static int stp_uprobe_arm(struct stp_uprobe *u, const char **what)
 			return -ENOMEM;
 		memset(&u->entry_uc, 0, sizeof(u->entry_uc));
 		u->entry_uc.handler = stp_uretprobe_entry;
-		rc = stp_uprobe_register(u->inode, u->entry_offset, &u->entry_uc, &u->entry_up);
+		rc = stp_uprobe_register(u->inode, u->entry_offset, 0, &u->entry_uc,
+					 &u->entry_up);
 		if (rc)
 			return rc;
 		u->entry_registered = 1;
@@ -270,7 +271,8 @@ static int stp_uprobe_arm(struct stp_uprobe *u, const char **what)
 		u->uc.ret_handler = stp_uretprobe_hit;
 	else
 		u->uc.handler = stp_uprobe_hit;
-	rc = stp_uprobe_register(u->inode, u->offset, &u->uc, &u->up);
+	rc = stp_uprobe_register(u->inode, u->offset, u->ref_ctr_offset, &u->uc,
+				 &u->up);
 	if (!rc)
 		u->registered = 1;
 	return rc;

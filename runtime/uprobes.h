@@ -55,6 +55,9 @@ struct stp_uprobe {
 	struct stp_ucall *calls;	/* STP_UCALLS */
 	char *saves;			/* STP_UCALLS * entry_size */
 	u64 age;
+	/* an SDT marker's: */
+	loff_t ref_ctr_offset;		/* its semaphore, counted while armed;
+					 * or 0 */
 };
 
 struct stp_procprobe {

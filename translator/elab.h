@@ -78,6 +78,7 @@ enum probe_family {
 
 struct dwarf_file;
 struct tracepoint_info;
+struct sdt_marker;
 
 struct derived_probe {
 	struct probe_point *pp;		/* concrete probe point */
@@ -122,6 +123,9 @@ struct derived_probe {
 	int tp_args_read;		/* PF_TRACE: a $var reads its arguments */
 	/* netfilter.hook(...).pf(...) (netfilter.h): */
 	int nf_pf, nf_hook, nf_priority;	/* NFPROTO_*, hook, priority */
+	/* SDT markers (PF_UPROBE on a marker's nop): */
+	const struct sdt_marker *sdt;	/* the marker (sdt.h), or NULL */
+	uint64_t sem_offset;		/* its semaphore's file offset, or 0 */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

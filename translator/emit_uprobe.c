@@ -40,6 +40,9 @@ void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
 			  ".entry_cfa_reg = offsetof(struct pt_regs, %s), .entry_cfa_off = %lld",
 			  idx, idx, (unsigned long long)d->entry_offset,
 			  dw_regname(d->entry_cfa_reg), (long long)d->entry_cfa_off);
+	if (d->sem_offset)	/* an SDT marker's semaphore */
+		sb_printf(&m->uprobes, ", .ref_ctr_offset = 0x%llx",
+			  (unsigned long long)d->sem_offset);
 	sb_puts(&m->uprobes, " },\n");
 	m->nuprobes++;
 }

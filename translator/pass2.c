@@ -9,6 +9,7 @@
 #include "dw.h"
 #include "btf.h"
 #include "netfilter.h"
+#include "sdt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,8 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 		sb_puts(&sb, tracepoint_list_vars(d));
 	if (with_vars && d->family == PF_NETFILTER)
 		sb_puts(&sb, netfilter_list_vars(e, d));
+	if (with_vars && d->sdt)
+		sb_puts(&sb, sdt_list_vars(d));
 	for (int k = 0; with_vars && k < d->locals.len; k++) {
 		struct symbol *s = d->locals.v[k];
 

@@ -980,6 +980,7 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"process.function", "process.statement", "process.begin",
 		"process.end", "kernel.trace", "netfilter.hook.pf",
 		"netfilter.pf.hook",
+		"process.end", "kernel.trace", "process.mark", "process.provider.mark",
 	};
 	const char *best = NULL;
 	int best_d = 3;

@@ -17,6 +17,7 @@
 #include "dw.h"
 #include "btf.h"
 #include "netfilter.h"
+#include "sdt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -467,6 +468,11 @@ static int dw_defined(struct scope *sc, struct node *arg)
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
 		return btf_target(sc->e, sc->probe, &probe_copy, 0, 1);
 	}
+	if (arg->kind == N_TARGET && sc->probe && sc->probe->sdt) {
+		probe_copy = *arg;
+		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
+		return sdt_target(sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && !has_dwarf(sc))
 		return -1;
 	probe_copy = *arg;
@@ -581,6 +587,11 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 	}
 	if (sc->probe && sc->probe->tp) {	/* a tracepoint's, by BTF */
 		if (btf_target(sc->e, sc->probe, n, write, 0))
+			dw_call(sc, n);
+		return;
+	}
+	if (sc->probe && sc->probe->sdt) {	/* a marker's operands */
+		if (sdt_target(sc->probe, n, write, 0))
 			dw_call(sc, n);
 		return;
 	}

@@ -6,6 +6,7 @@
  *   process("PATH").statement("FUNC@FILE:LINE") or .statement(ADDRESS)
  *   process("PATH").library("LIB").function(...) or .statement(...)
  *   process.begin, process.end, process("PATH").begin, .end
+ *   process("PATH").mark("NAME"), .provider("P").mark("NAME")  (sdt.c)
  *
  * PATH is found as a shell finds a command: as given when it holds a
  * '/' (a relative one from here), else in $PATH.  A path names a file of
@@ -30,6 +31,7 @@
 #include "dw.h"
 #include "elab.h"
 #include "uprobes.h"
+#include "sdt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +53,8 @@ struct uspec {
 	struct probe_comp *what;	/* function, statement, begin, end */
 	int flags;			/* DWP_* */
 	int ret;			/* .return */
+	struct probe_comp *provider;	/* .provider("P") before .mark, or NULL */
+	int mark;			/* .mark("NAME"): what is the marker */
 };
 
 /* A program or library: where it is, its ELF and its DWARF. */
@@ -120,8 +124,31 @@ static int fn_suffix(struct probe_point *pp, int k, struct uspec *u)
 	return 1;
 }
 
+/* .mark("NAME") or .provider("P").mark("NAME") from comps[i] on; of
+ * process, the program -c or -x runs. */
+static int mark_spec(const struct session *s, struct probe_point *pp, int i, struct uspec *u)
+{
+	struct probe_comp *c = pp->comps;
+
+	if (is(&c[i], "provider")) {
+		if (!str_arg(&c[i]) || i + 1 >= pp->ncomps)
+			return -1;
+		u->provider = &c[i++];
+	}
+	if (!is(&c[i], "mark") || !str_arg(&c[i]) || i + 1 != pp->ncomps)
+		return -1;
+	u->what = &c[i];
+	u->mark = 1;
+	if (!c[0].arg && !sdt_target_program(s, &c[0])) {
+		sem_error(&c[0].loc, "process.mark needs the program: process(\"PATH\").mark(...), "
+			  "or -c CMD or -x PID");
+		return 0;
+	}
+	return 1;
+}
+
 /* -1: pp is no process point; 0: an error was reported; 1: u is set. */
-static int uspec(struct probe_point *pp, struct uspec *u)
+static int uspec(const struct session *s, struct probe_point *pp, struct uspec *u)
 {
 	struct probe_comp *c = pp->comps;
 	int i = 1;
@@ -145,6 +172,8 @@ static int uspec(struct probe_point *pp, struct uspec *u)
 	u->what = &c[i];
 	if (is(u->what, "begin") || is(u->what, "end"))
 		return !u->lib && !u->what->arg && pp->ncomps == i + 1 ? 1 : -1;
+	if (is(u->what, "mark") || is(u->what, "provider"))
+		return mark_spec(s, pp, i, u);
 	if (!c[0].arg && (is(u->what, "function") || is(u->what, "statement"))) {
 		sem_error(&u->what->loc, "process.%s needs the program: "
 			  "process(\"PATH\").%s(...)", u->what->name, u->what->name);
@@ -680,6 +709,48 @@ static int check_pattern(struct ctx *x, struct dw_pattern *p)
 	return 1;
 }
 
+/* The markers of f the point names: a uprobe on each one's nop, its
+ * semaphore (a file offset: the kernel finds it in each process)
+ * counted while the probe is armed. */
+static int mark_points(struct ctx *x, struct ufile *f)
+{
+	const char *prov = x->u->provider ? x->u->provider->arg->str : NULL, *why;
+	int at = (int)(x->u->what - x->pp->comps);
+	struct vec all = { 0 };
+
+	if (!sdt_markers(f->elf, &all, &why)) {
+		sem_error(&x->u->proc->arg->loc, "%s: %s", f->target, why);
+		return 0;
+	}
+	for (int i = 0; i < all.len; i++) {
+		const struct sdt_marker *m = all.v[i];
+		struct derived_probe *t;
+		uint64_t off, sem = 0;
+
+		if (!sdt_matches(m, prov, x->u->what->arg->str) ||
+		    !file_offset(f->elf, m->pc, &off))
+			continue;
+		/* the kernel counts a semaphore in the file's mapping */
+		if (m->sem && !sdt_file_offset(f->elf, m->sem, &sem)) {
+			sem_error(&x->u->what->arg->loc, "marker '%s:%s' of %s has its semaphore "
+				  "at 0x%llx, outside the file's data", m->provider, m->name,
+				  f->target, (unsigned long long)m->sem);
+			free(all.v);
+			return 0;
+		}
+		t = templ(x, f, NULL, m->name);
+		if (prov)
+			set_str(&t->pp->comps[at - 1], m->provider);
+		t->dwf = NULL;		/* a marker's variables are its operands */
+		t->pc = m->pc;
+		t->file_offset = off;
+		t->sdt = m;
+		t->sem_offset = sem;
+	}
+	free(all.v);
+	return 1;
+}
+
 /* The functions or lines of one file that the pattern names. */
 static int file_points(struct ctx *x, struct ufile *f)
 {
@@ -688,6 +759,8 @@ static int file_points(struct ctx *x, struct ufile *f)
 	struct dw_pattern p;
 	struct vec pts = { 0 };
 
+	if (x->u->mark)
+		return mark_points(x, f);
 	if (!check_pattern(x, &p))
 		return 0;
 	if (w->arg->kind == N_STR && by_symbol(x, &p) && !find_dwarf(x, f, where)) {
@@ -836,6 +909,10 @@ static void no_match(struct ctx *x, struct ufile *only)
 
 	if (w->arg->kind != N_STR)
 		return;
+	if (x->u->mark) {
+		sdt_no_match(x->u->provider, w, of, only ? only->elf : NULL);
+		return;
+	}
 	if (only && only->no_dwarf && (table = up_symtab_name(only->elf)))
 		sem_error(&w->arg->loc, "no %s of %s matches '%s' in its symbol table (%s), "
 			  "and it has no debuginfo: %s", what, of, w->arg->str, table,
@@ -906,7 +983,7 @@ int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out)
 {
 	struct uspec u;
 	struct ctx x = { e, pp, &u, NULL, out };
-	int r = uspec(pp, &u), errors = diag_errors(), ok;
+	int r = uspec(e->s, pp, &u), errors = diag_errors(), ok;
 
 	if (r <= 0)
 		return r;
@@ -933,4 +1010,6 @@ void uprobes_copy(struct derived_probe *d, const struct derived_probe *t)
 	d->module = t->module;
 	d->is_return = t->is_return;
 	d->process_end = t->process_end;
+	d->sdt = t->sdt;
+	d->sem_offset = t->sem_offset;
 }

@@ -188,6 +188,14 @@ exact smp-text 1 "stp: --smp takes a number of CPUs (1-64), not 'two'" -- "$STP"
 case_ smp-remote 0 'probe begin {' -- "$STP" -p1 --remote=qemu --smp 2 -e 'probe begin {}'
 case_ help-smp 0 "  --smp=N        the guest's CPUs with --remote=qemu (default 1)" -- "$STP" --help
 case_ help-c 0 '                 runs it when it holds | & ; < > ( ) { } $( ` or a newline,' -- "$STP" --help
+# process.mark: in the program -c runs (its first word past exec), or -x's
+case_ sdt-mark-c 0 'process("/usr/lib/x86_64-linux-gnu/libstdc++.so.6").mark("throw")' -- \
+	"$STP" -c "exec /usr/lib/x86_64-linux-gnu/libstdc++.so.6 >/dev/null" -l 'process.mark("throw")'
+sleep 60 &
+sleeper=$!
+case_ sdt-mark-x 1 "<input>:1:20: semantic error: no marker of $(readlink /proc/$sleeper/exe) matches 'x' (it has: none)" -- \
+	"$STP" -p2 -x "$sleeper" -e 'probe process.mark("x") { println(1) }'
+kill "$sleeper"
 if [ -d /usr/share/systemtap/tapset ]; then
 	case_ corpus-macros 0 '~ Pass 1: parsed user script and 18 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
 fi

@@ -9,6 +9,11 @@
 #   allocs        allocs.c, dynamic, -g -O0, linked against
 #   libstpsym.so  libstpsym.c, -O0, no -g and stripped (.dynsym only):
 #                 uprobe_symtab_* and uprobe_buildid_* tests
+#   sdt           sdt.c, static, -g -O0, with SDT markers (<sys/sdt.h>)
+#                 and their semaphores: sdt_* tests
+#   throws        throws.cc, C++, dynamic: it throws five exceptions
+#   libstdc++.so.6, libm.so.6, libgcc_s.so.1   the host's, for throws
+#                 (libstdc++'s own SDT markers: sdt_libstdcxx)
 #   ld-linux-x86-64.so.2, libc.so.6   the host's, for addlib and allocs:
 #                 the guest has no /lib, so they name
 #                 /files/ld-linux-x86-64.so.2 as their interpreter and
@@ -40,9 +45,17 @@ strip "$tmp/libstpsym.so"
 "${cc[@]}" -o "$tmp/allocs" allocs.c -L"$tmp" -lstpsym \
 	-Wl,--disable-new-dtags,-rpath,/files \
 	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
+"${cc[@]}" -static -o "$tmp/sdt" sdt.c
+g++ -g -O0 -fdebug-prefix-map="$here"=. -o "$tmp/throws" throws.cc \
+	-Wl,--disable-new-dtags,-rpath,/files \
+	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
 cp -L "$(gcc -print-file-name=libc.so.6)" "$tmp/libc.so.6"
+for lib in libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
+	cp -L "$(g++ -print-file-name=$lib)" "$tmp/$lib"
+done
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add depth addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2; do
+for f in add depth addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
+	sdt throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
 done
