@@ -73,6 +73,7 @@ enum probe_family {
 	PF_UPROBE,		/* process("PATH").function/.statement */
 	PF_PROCESS,		/* process.begin / process.end */
 	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
+	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
 };
 
 struct dwarf_file;
@@ -118,6 +119,11 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	/* procfs("PATH").read/.write (procfs.c): */
+	const char *procfs_path;	/* under /proc/systemtap/MODULE/ */
+	int procfs_write;		/* .write, else .read */
+	int64_t procfs_umask;		/* .umask(N), or -1 */
+	int64_t procfs_maxsize;		/* .read.maxsize(N), or 0 */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

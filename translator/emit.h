@@ -45,6 +45,9 @@ struct emit {
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;
 	const char *script_name;	/* for error positions */
+	/* emit_procfs.c: */
+	struct vec procfs;		/* procfs probes, in table order */
+	struct vec procfs_idx;		/* each one's index (intptr_t) */
 };
 
 /* emit.c */
@@ -94,6 +97,12 @@ void em_uprobe_tables(struct emit *m, struct sbuf *o);
 void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* stp_tracepoints[], even when empty. */
 void em_trace_tables(struct emit *m, struct sbuf *o);
+
+/* emit_procfs.c: procfs("PATH").read/.write probes */
+/* Note probe idx (just emitted) for its file's entry. */
+void em_procfs_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* stp_procfs_files[] and stp_procfs_dirs[], even when empty. */
+void em_procfs_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);
