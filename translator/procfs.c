@@ -25,6 +25,7 @@
 #include "elab.h"
 #include "procfs.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,39 +66,34 @@ static int path_ok(const struct node *arg)
 	return 1;
 }
 
-/* A number argument at least lo, at most hi. */
+/* A number argument at least lo, at most hi; a umask is in octal. */
 static int num(const struct probe_comp *c, int64_t lo, int64_t hi, int64_t *v)
 {
+	int octal = is(c, "umask");
+
 	if (!c->arg || c->arg->kind != N_NUM)
 		return fail(&c->loc, ar_printf("'%s' takes a number, as in %s(%s)", c->name,
-					       c->name, lo ? "4096" : "022"));
+					       c->name, octal ? "022" : "4096"));
 	*v = c->arg->num;
-	if (*v < lo || *v > hi)
-		return fail(&c->arg->loc, ar_printf("'%s(%lld)' is out of range: %lld to %#llo",
-						    c->name, (long long)*v, (long long)lo,
-						    (unsigned long long)hi));
-	return 1;
+	if (*v >= lo && *v <= hi)
+		return 1;
+	if (octal)
+		return fail(&c->arg->loc, ar_printf("'%s(%s%llo)' is out of range: 0 to 0777",
+						    c->name, *v < 0 ? "-0" : "0",
+						    (unsigned long long)(*v < 0 ? -*v : *v)));
+	return fail(&c->arg->loc, ar_printf("'%s(%lld)' is out of range: %lld to %lld", c->name,
+					    (long long)*v, (long long)lo, (long long)hi));
 }
 
-/* The components after procfs[("PATH")], from k, into t. */
-static int suffixes(struct probe_point *pp, int k, struct derived_probe *t)
+/* .maxsize(N) and nothing else after .read or .write (comp k on), for
+ * t; -1 when a glob's .write meets .maxsize (no such point). */
+static int tail(struct probe_point *pp, int k, int glob, struct derived_probe *t)
 {
 	struct probe_comp *c = pp->comps;
 
-	if (k < pp->ncomps && is(&c[k], "umask")) {
-		if (!num(&c[k], 0, 0777, &t->procfs_umask))
-			return 0;
-		k++;
-	}
-	if (k >= pp->ncomps || !(is(&c[k], "read") || is(&c[k], "write")))
-		return fail(k < pp->ncomps ? &c[k].loc : &pp->loc,
-			    "a procfs probe point ends in .read or .write, as in "
-			    "procfs(\"status\").read");
-	if (c[k].arg)
-		return fail(&c[k].arg->loc, ar_printf("'%s' takes no argument", c[k].name));
-	t->procfs_write = is(&c[k], "write");
-	k++;
 	if (k < pp->ncomps && is(&c[k], "maxsize")) {
+		if (t->procfs_write && glob)
+			return -1;
 		if (t->procfs_write)
 			return fail(&c[k].loc, "'.maxsize' sizes what a read probe gives: a "
 				    "write probe takes MAXSTRINGLEN - 1 bytes at a time");
@@ -110,6 +106,45 @@ static int suffixes(struct probe_point *pp, int k, struct derived_probe *t)
 						 "(procfs(\"PATH\").umask(N).read.maxsize(N), "
 						 "or .write)", c[k].name ? c[k].name : "{...}"));
 	return 1;
+}
+
+/* The components after procfs[("PATH")], from k: a template like t
+ * into out for .read and .write, or the one of them comp k names. */
+static int suffixes(struct probe_point *pp, int k, const struct derived_probe *t,
+		    struct vec *out)
+{
+	static const char *const kinds[] = { "read", "write" };
+	struct probe_comp *c = pp->comps;
+	int before = out->len;
+
+	if (k < pp->ncomps && is(&c[k], "umask")) {
+		if (!num(&c[k], 0, 0777, &((struct derived_probe *)t)->procfs_umask))
+			return 0;
+		k++;
+	}
+	for (int i = 0; k < pp->ncomps && c[k].name && i < 2; i++) {
+		struct derived_probe *d;
+		int r;
+
+		if (fnmatch(c[k].name, kinds[i], 0))
+			continue;
+		if (c[k].arg)
+			return fail(&c[k].arg->loc, ar_printf("'%s' takes no argument", c[k].name));
+		d = ar_alloc(sizeof(*d));
+		*d = *t;
+		d->procfs_write = i;
+		d->pp = pp_clone(pp, NULL);
+		d->pp->comps[k].name = kinds[i];
+		r = tail(pp, k + 1, strcmp(c[k].name, kinds[i]), d);
+		if (!r)
+			return 0;
+		if (r > 0)
+			vec_push(out, d);
+	}
+	if (out->len > before)
+		return 1;
+	return fail(k < pp->ncomps ? &c[k].loc : &pp->loc,
+		    "a procfs probe point ends in .read or .write, as in procfs(\"status\").read");
 }
 
 /* Another probe's file clashing with t's: a second read probe, or a
@@ -164,9 +199,11 @@ int procfs_match(struct elab *e, struct probe_point *pp, struct vec *out)
 			return 0;
 		t->procfs_path = c[0].arg->str;
 	}
-	if (!suffixes(pp, 1, t) || !clash(e, t, &pp->loc))
+	if (!suffixes(pp, 1, t, out))
 		return 0;
-	vec_push(out, t);
+	for (int i = 0; i < out->len; i++)
+		if (!clash(e, out->v[i], &pp->loc))
+			return 0;
 	return 1;
 }
 
