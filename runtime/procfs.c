@@ -43,10 +43,14 @@ static struct proc_dir_entry *stp_procfs_dir;	/* /proc/systemtap/MODULE */
 static int stp_procfs_open(struct inode *inode, struct file *file)
 {
 	const struct stp_procfs_file *f = pde_data(inode);
-	size_t chunk = max_t(size_t, 1, min_t(size_t, MAXSTRINGLEN,
-					       f->read ? f->bufsize : MAXSTRINGLEN) - 1);
-	size_t size = max_t(size_t, f->read ? f->bufsize : 0, chunk + 1);
+	size_t rsize = f->read ? f->bufsize : 0;
+	size_t chunk, size;
 	struct stp_procfs_open *o;
+
+	/* what one write() takes: less than MAXSTRINGLEN and maxsize */
+	chunk = min_t(size_t, MAXSTRINGLEN, rsize ? rsize : MAXSTRINGLEN) - 1;
+	chunk = max_t(size_t, chunk, 1);
+	size = max_t(size_t, rsize, chunk + 1);
 
 	o = kvzalloc(sizeof(*o) + size, GFP_KERNEL);
 	if (!o)
@@ -77,8 +81,8 @@ static int stp_procfs_fill(struct stp_procfs_open *o)
 	return 0;
 }
 
-static ssize_t stp_procfs_read(struct file *file, char __user *ubuf, size_t count,
-			       loff_t *pos)
+static ssize_t stp_procfs_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *pos)
 {
 	struct stp_procfs_open *o = file->private_data;
 	ssize_t rc = 0;
@@ -89,13 +93,14 @@ static ssize_t stp_procfs_read(struct file *file, char __user *ubuf, size_t coun
 	if (!o->filled)
 		rc = stp_procfs_fill(o);
 	if (!rc)
-		rc = simple_read_from_buffer(ubuf, count, pos, o->d.buf, o->d.len);
+		rc = simple_read_from_buffer(ubuf, count, pos, o->d.buf,
+					     o->d.len);
 	mutex_unlock(&o->lock);
 	return rc;
 }
 
-static ssize_t stp_procfs_write(struct file *file, const char __user *ubuf, size_t count,
-				loff_t *pos)
+static ssize_t stp_procfs_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *pos)
 {
 	struct stp_procfs_open *o = file->private_data;
 	size_t n = min(count, o->chunk);
@@ -119,7 +124,7 @@ static ssize_t stp_procfs_write(struct file *file, const char __user *ubuf, size
 			rc = -EIO;
 	if (rc > 0)
 		*pos += rc;
-	o->filled = 0;		/* a read of this open runs the read probe anew */
+	o->filled = 0;		/* the next read runs the read probe anew */
 out:
 	mutex_unlock(&o->lock);
 	return rc;
@@ -153,31 +158,45 @@ static void stp_procfs_disarm(void)
 	stp_procfs_dir = NULL;
 }
 
+/* The module's directory, its subdirectories, its files; 0 or -ENOMEM. */
+static int stp_procfs_make(const char **what)
+{
+	const struct stp_procfs_file *f;
+	int i;
+
+	*what = "systemtap/" KBUILD_MODNAME;
+	stp_procfs_dir = proc_mkdir(*what, NULL);
+	if (!stp_procfs_dir)
+		return -ENOMEM;
+	for (i = 0; i < STP_NPROCFS_DIRS; i++) {
+		*what = stp_procfs_dirs[i];
+		if (!proc_mkdir(*what, stp_procfs_dir))
+			return -ENOMEM;
+	}
+	for (i = 0; i < STP_NPROCFS; i++) {
+		f = &stp_procfs_files[i];
+		*what = f->path;
+		if (!proc_create_data(f->path, f->mode, stp_procfs_dir,
+				      &stp_procfs_ops, (void *)f))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int stp_procfs_arm(void)
 {
-	const char *what = "systemtap/" KBUILD_MODNAME;
-	int i;
+	const char *what;
+	int rc;
 
 	if (!STP_NPROCFS)
 		return 0;
 	stp_procfs_top();
-	stp_procfs_dir = proc_mkdir(what, NULL);
-	for (i = 0; stp_procfs_dir && i < STP_NPROCFS_DIRS; i++)
-		if (!proc_mkdir(what = stp_procfs_dirs[i], stp_procfs_dir))
-			goto fail;
-	for (i = 0; stp_procfs_dir && i < STP_NPROCFS; i++) {
-		const struct stp_procfs_file *f = &stp_procfs_files[i];
-
-		if (!proc_create_data(what = f->path, f->mode, stp_procfs_dir,
-				      &stp_procfs_ops, (void *)f))
-			goto fail;
-	}
-	if (stp_procfs_dir)
+	rc = stp_procfs_make(&what);
+	if (!rc)
 		return 0;
-fail:
 	stp_ctl_printf(STP_MSG_ERROR, "ERROR: cannot make /proc/%s%s%s\n",
 		       stp_procfs_dir ? "systemtap/" KBUILD_MODNAME : "",
 		       stp_procfs_dir ? "/" : "", what);
 	stp_procfs_disarm();
-	return -ENOMEM;
+	return rc;
 }

@@ -22,7 +22,7 @@ struct stp_procfs_data {
 };
 
 struct stp_procfs_file {
-	const char *path;		/* "a/x", under /proc/systemtap/MODULE */
+	const char *path;		/* "a/x" in /proc/systemtap/MODULE */
 	const struct stp_probe *read;	/* or NULL */
 	const struct stp_probe *const *writes;
 	int nwrites;
