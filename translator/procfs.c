@@ -110,15 +110,14 @@ static int tail(struct probe_point *pp, int k, int glob, struct derived_probe *t
 
 /* The components after procfs[("PATH")], from k: a template like t
  * into out for .read and .write, or the one of them comp k names. */
-static int suffixes(struct probe_point *pp, int k, const struct derived_probe *t,
-		    struct vec *out)
+static int suffixes(struct probe_point *pp, int k, struct derived_probe *t, struct vec *out)
 {
 	static const char *const kinds[] = { "read", "write" };
 	struct probe_comp *c = pp->comps;
 	int before = out->len;
 
 	if (k < pp->ncomps && is(&c[k], "umask")) {
-		if (!num(&c[k], 0, 0777, &((struct derived_probe *)t)->procfs_umask))
+		if (!num(&c[k], 0, 0777, &t->procfs_umask))
 			return 0;
 		k++;
 	}
