@@ -17,11 +17,14 @@
  * write probe on what was written, at most MAXSTRINGLEN - 1 bytes (and
  * less than a read probe's maxsize): a longer write is taken by parts,
  * as write() may.  Probes run in the reader's or writer's process
- * context, through the normal hit path (locks, MAXACTION, errors);
- * a read whose probe failed before giving anything, and a write whose
- * probe failed, return -EIO.  proc_remove() waits for the reads and
- * writes under way and releases the files still open, so nothing runs
- * here once the probes are disarmed.
+ * context, through the normal hit path (locks, MAXACTION, errors).
+ * These return -EIO: a read whose probe failed before giving anything,
+ * a write whose probe failed, and a read (write) of a file without a
+ * read (write) probe, which root may open whatever its mode.
+ *
+ * proc_remove() waits for the reads and writes under way and releases
+ * the files still open, so nothing runs here once the probes are
+ * disarmed.
  */
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -52,9 +55,12 @@ static int stp_procfs_open(struct inode *inode, struct file *file)
 	chunk = max_t(size_t, chunk, 1);
 	size = max_t(size_t, rsize, chunk + 1);
 
-	o = kvzalloc(sizeof(*o) + size, GFP_KERNEL);
+	/* not zeroed: a maxsize may be large, and the buffer is filled
+	 * before it is read */
+	o = kvmalloc(sizeof(*o) + size, GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
+	memset(o, 0, sizeof(*o));
 	o->f = f;
 	o->chunk = chunk;
 	o->d.buf = o->buf;
