@@ -74,6 +74,9 @@ struct stp_probe {
 	int is_return;
 	int syscall;			/* __x64_sys_*: user arguments in the
 					 * pt_regs its first argument points to */
+	int act_static;			/* its handler counts no statements:
+					 * it has fewer than MAXACTION, no
+					 * loop and no call (probe.h) */
 };
 
 /* printf-style output from embedded C (STAP_PRINTF). */

@@ -43,21 +43,33 @@ static __always_inline void stp_unlock(struct stp_lock *l, int write)
 		atomic_dec(&l->v);
 }
 
-/* Take them all, in table order, each within MAXTRYLOCK tries. */
-static __always_inline int stp_locks_take(const struct stp_lockreq *l, int n)
+/* The retries, out of line: the common hit takes each lock at the first
+ * try and keeps no retry state in registers. */
+static noinline notrace int stp_locks_take_slow(const struct stp_lockreq *l, int n, int from)
 {
-	int i, tries;
+	int tries;
 
-	for (i = 0; i < n; i++) {
-		for (tries = 0; !stp_lock_try(l[i].lock, l[i].write); tries++) {
+	for (; from < n; from++) {
+		for (tries = 0; !stp_lock_try(l[from].lock, l[from].write); tries++) {
 			if (tries >= MAXTRYLOCK) {
-				while (i-- > 0)
-					stp_unlock(l[i].lock, l[i].write);
+				while (from-- > 0)
+					stp_unlock(l[from].lock, l[from].write);
 				return -1;
 			}
 			ndelay(10);
 		}
 	}
+	return 0;
+}
+
+/* Take them all, in table order, each within MAXTRYLOCK tries. */
+static __always_inline int stp_locks_take(const struct stp_lockreq *l, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (unlikely(!stp_lock_try(l[i].lock, l[i].write)))
+			return stp_locks_take_slow(l, n, i);
 	return 0;
 }
 

@@ -16,5 +16,6 @@
 #include "kprobes.c"
 #include "uprobes.c"
 #include "tracepoints.c"
+#include "netfilter.c"
 #include "procfs.c"
 #include "session.c"

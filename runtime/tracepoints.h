@@ -14,7 +14,10 @@ struct stp_tracepoint {
 	const char *name;		/* "sched_switch" */
 	void *cb;			/* (void *data, u64 args...) */
 	int required;			/* named, not matched by a wildcard */
+	const char *module;		/* its module's name; NULL: the core
+					 * kernel's */
 	struct tracepoint *tp;		/* the kernel's, found at arming */
+	struct module *mod;		/* held while registered */
 	int registered;
 };
 

@@ -7,6 +7,8 @@
  *                   the ELF inside a bzImage (xz, zstd, gzip)
  *   btf_load.c      the kernel's BTF and each tracepoint's system,
  *                   cached in ~/.cache/stp/btf/
+ *   btf_module.c    a module's BTF and systems; which module has a
+ *                   tracepoint
  *   btf_type.c      BTF types: SystemTap's spelling, sizes, members
  *   btf_var.c       $name, $name->member..., $$parms: the generated
  *                   function a tracepoint handler calls (btf_var.h)
@@ -48,6 +50,13 @@ struct kbtf {
 /* The target kernel's, loaded once; NULL and *why without it. */
 struct kbtf *kbtf_load(const struct session *s, const char **why);
 
+/* btf_module.c */
+/* Module m's BTF (split on the kernel's) and its tracepoints' systems;
+ * NULL and *why without them. */
+struct kbtf *kbtf_module_load(const struct session *s, const char *m, const char **why);
+/* The module of the target kernel that has tracepoint name, or NULL. */
+const char *kbtf_module_of(const struct session *s, const char *name);
+
 /* btf_type.c */
 /* Typedefs and qualifiers off. */
 const struct btf_type *btf_peel(const struct btf *b, uint32_t id, uint32_t *out_id);
@@ -64,6 +73,7 @@ struct tracepoint_info {
 	const struct btf *btf;	/* its types' */
 	const char *name;	/* interned */
 	const char *system;	/* interned, or NULL */
+	const char *module;	/* interned; NULL in the core kernel */
 	int nargs;
 	const char **arg_names;
 	uint32_t *arg_types;	/* BTF type ids */

@@ -260,6 +260,7 @@ int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int writ
 	struct bv v = { 0 };
 
 	(void)e;
+	d->tp_args_read = 1;
 	v.b = d->tp->btf;
 	v.d = d;
 	v.n = n;

@@ -73,6 +73,7 @@ enum probe_family {
 	PF_UPROBE,		/* process("PATH").function/.statement */
 	PF_PROCESS,		/* process.begin / process.end */
 	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
+	PF_NETFILTER,		/* netfilter.hook(H).pf(F); nf_* */
 	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
 };
 
@@ -119,6 +120,9 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	int tp_args_read;		/* PF_TRACE: a $var reads its arguments */
+	/* netfilter.hook(...).pf(...) (netfilter.h): */
+	int nf_pf, nf_hook, nf_priority;	/* NFPROTO_*, hook, priority */
 	/* procfs("PATH").read/.write (procfs.c): */
 	const char *procfs_path;	/* under /proc/systemtap/MODULE/ */
 	int procfs_write;		/* .write, else .read */

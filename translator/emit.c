@@ -5,6 +5,7 @@
  * tables the runtime's session walks.
  */
 #include "emit.h"
+#include "netfilter.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -377,6 +378,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	m->unwind = "out";
 	m->indent = 1;
 	m->o = &body;
+	m->act_total = em_static_actions(d->body, d->cond);
 	frame_fields(&frame, &d->locals, "l", m);
 	init_locals(&body, &d->locals, "l");
 	if (d->cond) {
@@ -396,6 +398,9 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 		  "\t.kind = %s, .pp = %s, .handler = probe_%d,\n"
 		  "\t.locks = %s_locks, .nlocks = %d,\n",
 		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, acc->len);
+	if (m->act_total >= 0)
+		sb_printf(tables, "\t.act_static = %d <= MAXACTION,\n", m->act_total);
+	m->act_total = -1;
 	if (d->family == PF_KPROBE)
 		sb_printf(tables, "\t.func = %s, .module = %s, .is_return = %d, .syscall = %d,\n",
 			  em_cstr_raw(d->symbol), em_cstr_raw(d->module ? d->module : "kernel"),
@@ -767,6 +772,9 @@ static void handlers(struct emit *m, struct parts *p)
 		case PF_TRACE:
 			em_trace_entry(m, i, d);
 			break;
+		case PF_NETFILTER:
+			em_netfilter_entry(m, i, d);
+			break;
 		case PF_PROCFS:
 			em_procfs_entry(m, i, d);
 			break;
@@ -835,6 +843,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 		  p->kprobes.s ? p->kprobes.s : "\t{ .probe = NULL },\n", m->nkprobes);
 	em_uprobe_tables(m, o);
 	em_trace_tables(m, o);
+	em_netfilter_tables(m, o);
 	em_procfs_tables(m, o);
 }
 
@@ -878,7 +887,7 @@ static void write_alloc(struct emit *m, struct parts *p, struct sbuf *o)
 
 int pass3_translate(struct elab *e, const struct access_facts *ax, struct sbuf *o)
 {
-	struct emit m = { .e = e, .s = e->s, .ax = ax };
+	struct emit m = { .e = e, .s = e->s, .ax = ax, .act_total = -1 };
 	struct parts p = { 0 };
 	int errors = diag_errors();
 

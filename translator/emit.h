@@ -45,10 +45,19 @@ struct emit {
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;
 	const char *script_name;	/* for error positions */
+	int act_total;			/* the probe's handler: its statements
+					 * when counted at compile time, or -1 */
+	/* netfilter probes (emit_netfilter.c): */
+	struct sbuf nf_hooks, nf_ops;	/* hook functions; stp_nf_ops[] */
+	int nnf;
 	/* emit_procfs.c: */
 	struct vec procfs;		/* procfs probes, in table order */
 	struct vec procfs_idx;		/* each one's index (intptr_t) */
 };
+
+/* emit_stmt.c: the statements handler body and condition cond can run
+ * when it has no loop and calls no function, else -1. */
+int em_static_actions(struct node *body, struct node *cond);
 
 /* emit.c */
 void em_line(struct emit *m, const char *fmt, ...)

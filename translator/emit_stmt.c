@@ -29,22 +29,69 @@ static void expr_stmt(struct emit *m, struct node *e)
 	sb_puts(m->o, ");\n");
 }
 
+/* A block's statements, as it counts them. */
+static int statements(const struct node *n)
+{
+	int count = 0;
+
+	for (int i = 0; i < n->args.len; i++) {
+		const struct node *s = n->args.v[i];
+
+		count += s->kind != N_NULL && s->kind != N_BLOCK;
+	}
+	return count;
+}
+
+struct act_bound {
+	int total, unbounded;
+};
+
+static void bound_visit(struct node *n, void *arg)
+{
+	struct act_bound *b = arg;
+
+	switch (n->kind) {
+	case N_WHILE: case N_FOR: case N_FOREACH:
+		b->unbounded = 1;
+		break;
+	case N_CALL:
+		b->unbounded |= !is_print_builtin(n->name);
+		break;
+	case N_BLOCK:
+		b->total += statements(n);
+		break;
+	default:
+		break;
+	}
+}
+
+int em_static_actions(struct node *body, struct node *cond)
+{
+	struct act_bound b = { 0 };
+
+	access_walk(body, bound_visit, &b);
+	access_walk(cond, bound_visit, &b);
+	return b.unbounded ? -1 : b.total;
+}
+
+/*
+ * In a probe handler of at most m->act_total statements (no loop, no
+ * call), the count can only pass MAXACTION when MAXACTION is smaller:
+ * the compiler decides, and drops the count otherwise.
+ */
 static void act(struct emit *m, int n, const struct loc *l)
 {
 	ind(m);
+	if (m->act_total >= 0)
+		sb_printf(m->o, "if (%d > MAXACTION) ", m->act_total);
 	sb_printf(m->o, "STP_ACT(&c->h, %d, %s, %s);\n", n,
 		  em_where(m, l, "statement"), m->unwind);
 }
 
 static void block(struct emit *m, struct node *n)
 {
-	int count = 0;
+	int count = statements(n);
 
-	for (int i = 0; i < n->args.len; i++) {
-		struct node *s = n->args.v[i];
-
-		count += s->kind != N_NULL && s->kind != N_BLOCK;
-	}
 	ind(m);
 	sb_puts(m->o, "{\n");
 	m->indent++;

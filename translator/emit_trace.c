@@ -7,9 +7,10 @@
  * prototype.  Every argument a tracepoint takes is a number or a pointer
  * (tracepoints.c turns down those passing a struct by value), which the
  * x86-64 calling convention passes in a register or an 8-byte stack
- * slot: so the callback takes each as a u64 and keeps them in an array
- * the handler's $arguments read (btf_var.c) through CONTEXT->entry.
- * The hit goes through stp_probe_hit(), as a kprobe's does.
+ * slot: so the callback takes each as a u64 and, when a $argument reads
+ * them (btf_var.c, through CONTEXT->entry), keeps them in an array.  The
+ * hit goes through stp_probe_hit_preempt_off() (runtime/probe.h): the
+ * kernel already runs the callback with preemption off.
  */
 #include "emit.h"
 #include "btf.h"
@@ -25,13 +26,15 @@ static void callback(struct emit *m, int idx, const struct derived_probe *d)
 	for (int i = 0; i < n; i++)
 		sb_printf(&m->trace_cbs, ", u64 a%d", i);
 	sb_puts(&m->trace_cbs, ")\n{\n");
+	if (!d->tp_args_read)
+		n = 0;
 	if (n) {
 		sb_printf(&m->trace_cbs, "\tu64 args[%d] = {", n);
 		for (int i = 0; i < n; i++)
 			sb_printf(&m->trace_cbs, "%s a%d", i ? "," : "", i);
 		sb_puts(&m->trace_cbs, " };\n\n");
 	}
-	sb_printf(&m->trace_cbs, "\tstp_probe_hit(&stp_probe_%d, probe_%d, NULL, %s);\n}\n\n",
+	sb_printf(&m->trace_cbs, "\tstp_probe_hit_preempt_off(&stp_probe_%d, probe_%d, %s);\n}\n\n",
 		  idx, idx, n ? "args" : "NULL");
 }
 
@@ -42,7 +45,10 @@ void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d)
 
 	callback(m, idx, d);
 	sb_printf(&m->traces, "\t{ .probe = &stp_probe_%d, .name = %s, .cb = (void *)stp_tp_cb_%d, "
-		  ".required = %d },\n", idx, em_cstr_raw(d->tp->name), idx, required);
+		  ".required = %d", idx, em_cstr_raw(d->tp->name), idx, required);
+	if (d->tp->module)
+		sb_printf(&m->traces, ", .module = %s", em_cstr_raw(d->tp->module));
+	sb_puts(&m->traces, " },\n");
 	m->ntraces++;
 }
 

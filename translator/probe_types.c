@@ -32,7 +32,7 @@ static const char *const probe_types[] = {
 	"kernel.function(string)[.{call|exported|inline|return|return.maxactive(number)}]",
 	"kernel.statement({number|string})",
 	"kernel.statement(number).absolute",
-	"kernel.trace(string)",
+	"{kernel|module(string)}.trace(string)",
 	"module(string).function(string)[.{call|inline|return|return.maxactive(number)}]",
 	"module(string).statement(string)",
 	"kprobe[.module(string)].function(string)[.{call|return|return.maxactive(number)}]",

@@ -18,6 +18,7 @@
 #include "elab.h"
 #include "dw.h"
 #include "btf.h"
+#include "netfilter.h"
 #include "procfs.h"
 
 #include <fnmatch.h>
@@ -890,6 +891,23 @@ static int trace_point(struct expansion *x, struct probe_point *pp, struct node 
 	return r;
 }
 
+/* netfilter.hook(...).pf(...) points (netfilter.c). */
+static int netfilter_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+{
+	struct vec found = { 0 };
+	int r = netfilter_match(x->e, pp, &found);
+
+	if (!r)
+		x->failed = 1;
+	for (int i = 0; i < found.len; i++) {
+		struct derived_probe *t = found.v[i];
+
+		netfilter_copy(make_probe(x, t->pp, cond, t->family), t);
+	}
+	free(found.v);
+	return r;
+}
+
 /* process(...) points (uprobes.c): one probe per address found. */
 static int process_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond)
@@ -931,7 +949,7 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
 		order_point, timer_point, trace_point, dw_kernel_point, symbol_point,
-		process_point, procfs_point,
+		process_point, netfilter_point, procfs_point,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
@@ -978,7 +996,8 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"timer.profile", "kprobe.function", "kernel.function",
 		"module.function", "kprobe.module.function",
 		"process.function", "process.statement", "process.begin",
-		"process.end", "kernel.trace", "procfs.read", "procfs.write",
+		"process.end", "kernel.trace", "netfilter.hook.pf",
+		"netfilter.pf.hook", "procfs.read", "procfs.write",
 	};
 	const char *best = NULL;
 	int best_d = 3;

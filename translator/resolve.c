@@ -16,6 +16,7 @@
 #include "elab.h"
 #include "dw.h"
 #include "btf.h"
+#include "netfilter.h"
 #include "procfs.h"
 
 #include <stdlib.h>
@@ -374,7 +375,9 @@ static int has_dwarf(const struct scope *sc)
 /* A place DWARF says how to write: $x in a DWARF probe, @cast, @var. */
 static int dw_lvalue(const struct scope *sc, const struct node *n)
 {
-	return (n->kind == N_TARGET && has_dwarf(sc)) || is_cast_or_var(n);
+	return (n->kind == N_TARGET && (has_dwarf(sc) || (sc->probe &&
+						       sc->probe->family == PF_NETFILTER))) ||
+	       is_cast_or_var(n);
 }
 
 /* The probe as @entry sees it: at the function's entry, not returning. */
@@ -437,6 +440,11 @@ static int entry_wrap(struct scope *sc, struct node *n)
 
 static void target(struct scope *sc, struct node *n, int write)
 {
+	if (sc->probe && sc->probe->family == PF_NETFILTER) {
+		if (netfilter_target(sc->e, sc->probe, n, write, 0))
+			dw_call(sc, n);
+		return;
+	}
 	if (!write && entry_wrap(sc, n))
 		return;
 	if (write && sc->probe && sc->probe->is_return && strcmp(n->name, "$return")) {
@@ -455,6 +463,11 @@ static int dw_defined(struct scope *sc, struct node *arg)
 
 	if (arg->kind != N_TARGET && !is_cast_or_var(arg))
 		return -1;
+	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_NETFILTER) {
+		probe_copy = *arg;
+		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
+		return netfilter_target(sc->e, sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && procfs_probe(sc))
 		return procfs_defined(sc->probe, arg);
 	if (arg->kind == N_TARGET && sc->probe && sc->probe->tp) {
@@ -573,6 +586,10 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 	if (procfs_probe(sc)) {
 		if (procfs_target(sc->e, sc->probe, n, write, 0))
 			dw_call(sc, n);
+		return;
+	}
+	if (sc->probe && sc->probe->family == PF_NETFILTER) {
+		target(sc, n, write);
 		return;
 	}
 	if (sc->probe && sc->probe->tp) {	/* a tracepoint's, by BTF */

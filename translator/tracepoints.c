@@ -10,8 +10,9 @@
  * with their names.  Types come from the first, names from the second
  * (argN without it).  The system is btf_load.c's.
  *
- * Only the core kernel's tracepoints are known: those of modules
- * (module("ext4").trace) are not yet.
+ * module("M").trace(...) takes module M's (btf_module.c), and a
+ * kernel.trace("NAME") the core kernel lacks is looked for in the
+ * modules; wildcards in kernel.trace match the core kernel's only.
  */
 #include "btf.h"
 
@@ -91,21 +92,16 @@ static struct tracepoint_info *info_of(struct kbtf *kb, const struct btf_type *t
 	return tp;
 }
 
-/* Every tracepoint of the kernel, once; 0 and *why without BTF. */
-static int load_all(const struct session *s, const char **why)
+/* The tracepoints of kb (the kernel's, or module's), by name, into out. */
+static void collect(struct kbtf *kb, const char *module, struct vec *out)
 {
-	struct kbtf *kb = kbtf_load(s, why);
 	struct pmap protos = { 0 };
-	uint32_t n;
+	uint32_t n = btf__type_cnt(kb->btf);
+	const struct btf *base = btf__base_btf(kb->btf);
 
-	if (!kb)
-		return 0;
-	if (loaded)
-		return 1;
-	loaded = 1;
 	named_protos(kb->btf, &protos);
-	n = btf__type_cnt(kb->btf);
-	for (uint32_t i = 1; i < n; i++) {
+	/* a module's own types follow its base's */
+	for (uint32_t i = base ? btf__type_cnt(base) : 1; i < n; i++) {
 		const struct btf_type *t = btf__type_by_id(kb->btf, i);
 		const char *name;
 		struct tracepoint_info *tp;
@@ -113,16 +109,51 @@ static int load_all(const struct session *s, const char **why)
 		if (!btf_is_typedef(t))
 			continue;
 		name = btf__name_by_offset(kb->btf, t->name_off);
-		if (name && !strncmp(name, "btf_trace_", 10) && (tp = info_of(kb, t, name + 10, &protos)))
-			vec_push(&all, tp);
+		if (name && !strncmp(name, "btf_trace_", 10) && (tp = info_of(kb, t, name + 10, &protos))) {
+			tp->module = module;
+			vec_push(out, tp);
+		}
 	}
 	free(protos.keys);
 	free(protos.vals);
-	if (all.len)
-		qsort(all.v, all.len, sizeof(void *), cmp_name);
+	if (out->len)
+		qsort(out->v, out->len, sizeof(void *), cmp_name);
+}
+
+/* Every tracepoint of the kernel, once; 0 and *why without BTF. */
+static int load_all(const struct session *s, const char **why)
+{
+	struct kbtf *kb = kbtf_load(s, why);
+
+	if (!kb)
+		return 0;
+	if (loaded)
+		return 1;
+	loaded = 1;
+	collect(kb, NULL, &all);
 	if (s->verbose >= 2)
 		fprintf(stderr, "%d tracepoints from %s\n", all.len, kb->source);
 	return 1;
+}
+
+/* Module m's tracepoints, once each; NULL and *why without its BTF. */
+static struct vec *module_tracepoints(const struct session *s, const char *m, const char **why)
+{
+	static struct pmap mods;	/* interned module -> struct vec * */
+	const char *key = intern(m, strlen(m));
+	struct vec *v = pmap_get(&mods, key);
+	struct kbtf *kb;
+
+	if (v)
+		return v;
+	if (!(kb = kbtf_module_load(s, m, why)))
+		return NULL;
+	v = ar_alloc(sizeof(*v));
+	collect(kb, key, v);
+	pmap_put(&mods, key, v);
+	if (s->verbose >= 2)
+		fprintf(stderr, "%d tracepoints from %s\n", v->len, kb->source);
+	return v;
 }
 
 /* "SYSTEM:NAME" or "NAME" against tracepoint tp. */
@@ -134,15 +165,15 @@ static int tp_match(const struct tracepoint_info *tp, const char *sys, const cha
 }
 
 /* " (did you mean 'a', 'b' or 'c'?)": the closest names, up to three. */
-static const char *did_you_mean(const char *name)
+static const char *did_you_mean(const struct vec *tps, const char *name)
 {
 	const struct tracepoint_info *best[3] = { 0 };
 	int bd[3] = { 4, 4, 4 }, n = 0;
 	struct sbuf sb = { 0 };
 	const char *r;
 
-	for (int i = 0; i < all.len; i++) {
-		const struct tracepoint_info *tp = all.v[i];
+	for (int i = 0; i < tps->len; i++) {
+		const struct tracepoint_info *tp = tps->v[i];
 		int d = util_edit_distance(name, tp->name), k = 3;
 
 		while (k > 0 && d < bd[k - 1])
@@ -182,43 +213,96 @@ static struct derived_probe *template_of(struct probe_point *pp, const struct tr
 	return t;
 }
 
-int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
+/* Those of tps that match "[SYSTEM:]NAME" pat, into out; 0 after an error. */
+static int match_in(const struct vec *tps, struct probe_point *pp, const struct node *arg,
+		    struct vec *out)
 {
-	struct probe_comp *c = pp->comps;
-	const char *why = NULL, *pat, *colon, *sys = NULL;
-	int before = out->len;
+	const char *pat = arg->str, *colon, *sys = NULL;
+	int wild = strpbrk(arg->str, "*?[") != NULL;
 
-	if (pp->ncomps != 2 || !c[0].name || strcmp(c[0].name, "kernel") || c[0].arg ||
-	    !c[1].name || strcmp(c[1].name, "trace") || !c[1].arg || c[1].arg->kind != N_STR)
-		return -1;
-	if (!load_all(e->s, &why)) {
-		if (pp->optional)
-			return 1;
-		sem_error(&pp->loc, "kernel.trace(\"%s\") needs the kernel's BTF: %s", c[1].arg->str, why);
-		return 0;
-	}
-	pat = c[1].arg->str;
 	if ((colon = strchr(pat, ':'))) {
 		sys = ar_strndup(pat, (size_t)(colon - pat));
 		pat = colon + 1;
 	}
-	for (int i = 0; i < all.len; i++) {
-		const struct tracepoint_info *tp = all.v[i];
+	for (int i = 0; i < tps->len; i++) {
+		const struct tracepoint_info *tp = tps->v[i];
 
 		if (!tp_match(tp, sys, pat))
 			continue;
-		if (tp->by_value && !strpbrk(c[1].arg->str, "*?[")) {
-			sem_error(&c[1].arg->loc, "tracepoint '%s' takes a struct by value, which "
+		if (tp->by_value && !wild) {
+			sem_error(&arg->loc, "tracepoint '%s' takes a struct by value, which "
 				  "stp cannot probe yet", tp->name);
 			return 0;
 		}
 		if (!tp->by_value)
 			vec_push(out, template_of(pp, tp));
 	}
+	return 1;
+}
+
+/* kernel.trace("NAME") of a tracepoint the core kernel lacks: the
+ * module that has it, if one does. */
+static int in_a_module(struct elab *e, struct probe_point *pp, const struct node *arg,
+		       struct vec *out)
+{
+	const char *pat = strchr(arg->str, ':') ? strchr(arg->str, ':') + 1 : arg->str;
+	const char *m, *why = NULL;
+	struct vec *tps;
+
+	if (strpbrk(arg->str, "*?[") || !(m = kbtf_module_of(e->s, pat)))
+		return 1;
+	if (!(tps = module_tracepoints(e->s, m, &why))) {
+		sem_error(&arg->loc, "tracepoint '%s' is in module %s: %s", pat, m, why);
+		return 0;
+	}
+	return match_in(tps, pp, arg, out);
+}
+
+static int is_trace_point(const struct probe_point *pp, const char **module)
+{
+	const struct probe_comp *c = pp->comps;
+
+	*module = NULL;
+	if (pp->ncomps != 2 || !c[0].name || !c[1].name || strcmp(c[1].name, "trace") ||
+	    !c[1].arg || c[1].arg->kind != N_STR)
+		return 0;
+	if (!strcmp(c[0].name, "kernel") && !c[0].arg)
+		return 1;
+	if (strcmp(c[0].name, "module") || !c[0].arg || c[0].arg->kind != N_STR)
+		return 0;
+	*module = c[0].arg->str;
+	return 1;
+}
+
+int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
+{
+	const struct node *arg = pp->ncomps == 2 ? pp->comps[1].arg : NULL;
+	const char *why = NULL, *module, *pat;
+	const struct vec *tps = &all;
+	int before = out->len;
+
+	if (!is_trace_point(pp, &module))
+		return -1;
+	if (!load_all(e->s, &why) || (module && !(tps = module_tracepoints(e->s, module, &why)))) {
+		if (pp->optional)
+			return 1;
+		sem_error(module ? &pp->comps[0].arg->loc : &pp->loc,
+			  "%s.trace(\"%s\") needs %s BTF: %s", module ? "module" : "kernel",
+			  arg->str, module ? "the module's" : "the kernel's", why);
+		return 0;
+	}
+	if (!match_in(tps, pp, arg, out) ||
+	    (!module && out->len == before && !in_a_module(e, pp, arg, out)))
+		return 0;
 	if (out->len > before || pp->optional)
 		return 1;
-	sem_error(&c[1].arg->loc, "no tracepoint '%s' in the kernel%s", c[1].arg->str,
-		  did_you_mean(pat));
+	pat = strchr(arg->str, ':') ? strchr(arg->str, ':') + 1 : arg->str;
+	if (module)
+		sem_error(&arg->loc, "no tracepoint '%s' in module %s%s", arg->str, module,
+			  did_you_mean(tps, pat));
+	else
+		sem_error(&arg->loc, "no tracepoint '%s' in the kernel%s", arg->str,
+			  did_you_mean(tps, pat));
 	return 0;
 }
 

@@ -21,7 +21,8 @@
 # (tests/bench/guest/loop.c, built static) for workloads that must make
 # an exact number of system calls: -c "exec /files/loop getppid 1000 >/dev/null",
 # and the programs of tests/guest/prog (build.sh says which) for uprobes:
-# -c "exec /files/add >/dev/null".  stp gets the guest's root as its
+# -c "exec /files/add >/dev/null", and the target's watchdog.ko and
+# softdog.ko (module tracepoints).  stp gets the guest's root as its
 # --sysroot: the kernel's files, and those programs in /files.
 #
 # For each kernel line, all modules are built on the host in parallel, then
@@ -217,6 +218,16 @@ for line in $STP_LINES; do
 	[ ${#built[@]} -gt 0 ] || continue
 	cp "$STPRUN" "$lw/files/stprun"
 	cp "$groot"/files/* "$lw/files/"
+	# Modules the tests load (trace_module): the target's own, for
+	# busybox's insmod, which takes them uncompressed.
+	for m in watchdog softdog; do
+		ko=$(find "$root/lib/modules/$krel/kernel/drivers/watchdog/" -name "$m.ko*" | head -1)
+		case $ko in
+		*.xz) xz -dc "$ko" >"$lw/files/$m.ko" ;;
+		*.zst) zstd -qdc "$ko" >"$lw/files/$m.ko" ;;
+		?*) cp "$ko" "$lw/files/$m.ko" ;;
+		esac
+	done
 	if ! gcc -O2 -static -o "$lw/files/loop" tests/bench/guest/loop.c 2>"$lw/loop.err"; then
 		for t in "${built[@]}"; do failed "$t" "cannot build tests/bench/guest/loop.c"; done
 		indent <"$lw/loop.err"
