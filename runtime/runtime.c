@@ -17,4 +17,5 @@
 #include "uprobes.c"
 #include "tracepoints.c"
 #include "netfilter.c"
+#include "procfs.c"
 #include "session.c"

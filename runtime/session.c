@@ -171,11 +171,14 @@ static int stp_arm(void)
 		rc = stp_uprobes_arm();
 	if (!rc)
 		rc = stp_procprobes_arm();
+	if (!rc)
+		rc = stp_procfs_arm();
 	return rc ? rc : stp_timers_arm();
 }
 
 static void stp_disarm(void)
 {
+	stp_procfs_disarm();
 	stp_timers_disarm();
 	stp_procprobes_disarm();
 	stp_uprobes_disarm();

@@ -109,6 +109,10 @@ static int list_probes(struct session *s, struct elab *e)
 {
 	struct vec names = { 0 };
 
+	if (!elab_probe_count(e)) {
+		fprintf(stderr, "stp: no probe point matches '%s'\n", s->list_probe);
+		return 1;
+	}
 	for (int i = 0; i < elab_probe_count(e); i++) {
 		const char *line = elab_list_line(e, i, s->list_vars);
 
@@ -254,6 +258,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (s.last_pass == 1)
 		return 0;
+	if (s.timeout_ms && !s.list_probe && pass1_timeout_probe(&s))
+		return 1;
 	if (run_pass2(&s, &e))
 		return 1;
 	if (s.list_probe)

@@ -74,6 +74,7 @@ enum probe_family {
 	PF_PROCESS,		/* process.begin / process.end */
 	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
 	PF_NETFILTER,		/* netfilter.hook(H).pf(F); nf_* */
+	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
 };
 
 struct dwarf_file;
@@ -126,6 +127,11 @@ struct derived_probe {
 	/* SDT markers (PF_UPROBE on a marker's nop): */
 	const struct sdt_marker *sdt;	/* the marker (sdt.h), or NULL */
 	uint64_t sem_offset;		/* its semaphore's file offset, or 0 */
+	/* procfs("PATH").read/.write (procfs.c): */
+	const char *procfs_path;	/* under /proc/systemtap/MODULE/ */
+	int procfs_write;		/* .write, else .read */
+	int64_t procfs_umask;		/* .umask(N), or -1 */
+	int64_t procfs_maxsize;		/* .read.maxsize(N), or 0 */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -778,6 +778,9 @@ static void handlers(struct emit *m, struct parts *p)
 		case PF_NETFILTER:
 			em_netfilter_entry(m, i, d);
 			break;
+		case PF_PROCFS:
+			em_procfs_entry(m, i, d);
+			break;
 		case PF_NEVER:
 			break;
 		}
@@ -844,6 +847,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	em_uprobe_tables(m, o);
 	em_trace_tables(m, o);
 	em_netfilter_tables(m, o);
+	em_procfs_tables(m, o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */

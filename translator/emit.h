@@ -50,6 +50,9 @@ struct emit {
 	/* netfilter probes (emit_netfilter.c): */
 	struct sbuf nf_hooks, nf_ops;	/* hook functions; stp_nf_ops[] */
 	int nnf;
+	/* emit_procfs.c: */
+	struct vec procfs;		/* procfs probes, in table order */
+	struct vec procfs_idx;		/* each one's index (intptr_t) */
 };
 
 /* emit_stmt.c: the statements handler body and condition cond can run
@@ -104,6 +107,12 @@ void em_uprobe_tables(struct emit *m, struct sbuf *o);
 void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* stp_tracepoints[], even when empty. */
 void em_trace_tables(struct emit *m, struct sbuf *o);
+
+/* emit_procfs.c: procfs("PATH").read/.write probes */
+/* Note probe idx (just emitted) for its file's entry. */
+void em_procfs_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* stp_procfs_files[] and stp_procfs_dirs[], even when empty. */
+void em_procfs_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);

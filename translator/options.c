@@ -21,6 +21,7 @@ enum {
 	LONG_VMLINUX,
 	LONG_SYSROOT,
 	LONG_SMP,
+	LONG_DUMP_PROBE_TYPES,
 };
 
 static const struct option long_opts[] = {
@@ -31,6 +32,7 @@ static const struct option long_opts[] = {
 	{ "vmlinux", required_argument, NULL, LONG_VMLINUX },
 	{ "sysroot", required_argument, NULL, LONG_SYSROOT },
 	{ "smp", required_argument, NULL, LONG_SMP },
+	{ "dump-probe-types", no_argument, NULL, LONG_DUMP_PROBE_TYPES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -40,6 +42,7 @@ static void usage(FILE *f)
 "Usage: stp [options] FILE [ARGS...]     run a script file\n"
 "       stp [options] -e SCRIPT [ARGS...] run a script given inline\n"
 "       stp [options] -l PROBE | -L PROBE  list matching probe points\n"
+"       stp --dump-probe-types              list the probe point types\n"
 "\n"
 "Options:\n"
 "  -p NUM         stop after pass NUM (1 parse, 2 elaborate, 3 translate,\n"
@@ -61,6 +64,7 @@ static void usage(FILE *f)
 "  -B OPT         pass OPT to kbuild's make\n"
 "  -G VAR=VALUE   set a global variable at load time\n"
 "  -s NUM         transport buffer size in MB\n"
+"  -T SECONDS     exit after SECONDS (a fraction too: 0.5)\n"
 "  -u             keep unused code (no dead-code elimination)\n"
 "  -w             no warnings (then -W has none to make errors)\n"
 "  -W             warnings are errors\n"
@@ -69,6 +73,7 @@ static void usage(FILE *f)
 "  --compatible=VERSION  language compatibility level (systemtap_v)\n"
 "  --remote=qemu  run in a throwaway QEMU guest\n"
 "  --smp=N        the guest's CPUs with --remote=qemu (default 1)\n"
+"  --dump-probe-types  list the probe point types, one per line\n"
 "  --vmlinux=PATH kernel debuginfo to use\n"
 "  -d FILE        debuginfo of a module or program (FILE.ko, FILE.debug)\n"
 "  --sysroot=DIR  the target's root directory (System.map, headers)\n"
@@ -92,6 +97,18 @@ static int pass_number(struct session *s, const char *arg)
 	if (*end || n < 1 || n > 5)
 		return bad("-p takes a pass number from 1 to 5, not '%s'", arg);
 	s->last_pass = (int)n;
+	return 0;
+}
+
+/* -T SECONDS: a number above 0 (0.5 is 500 ms), at most a year. */
+static int timeout(struct session *s, const char *arg)
+{
+	char *end;
+	double sec = strtod(arg, &end);
+
+	if (end == arg || *end || !(sec * 1000 >= 1) || sec > 366 * 86400.0)
+		return bad("-T takes a number of seconds above 0, not '%s'", arg);
+	s->timeout_ms = (long)(sec * 1000 + 0.5);
 	return 0;
 }
 
@@ -139,6 +156,7 @@ static int one_opt(struct session *s, int c, const char *arg)
 		if (*end || s->buffer_mb < 1 || s->buffer_mb > 4095)
 			return bad("-s takes a size in MB (1-4095), not '%s'", arg);
 		return 0;
+	case 'T': return timeout(s, arg);
 	case 'k': s->keep = 1; return 0;
 	case 'u': s->unoptimized = 1; return 0;
 	/* -w wins over -W, before or after it, as in SystemTap */
@@ -188,10 +206,14 @@ int opts_parse(struct session *s, int argc, char **argv)
 	opterr = 0;
 	/* As stap: options may follow the script file too ("stp s.stp -c
 	 * CMD"); its arguments are what is left, and "--" ends the options */
-	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:kuwWl:L:d:",
+	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:T:kuwWl:L:d:",
 				long_opts, NULL)) != -1) {
 		if (c == LONG_HELP) {
 			usage(stdout);
+			return 0;
+		}
+		if (c == LONG_DUMP_PROBE_TYPES) {
+			probe_types_dump(stdout);
 			return 0;
 		}
 		if (c == LONG_VERSION) {
@@ -201,7 +223,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 		}
 		if (c == '?') {
 			if (optopt && optopt < 256 &&
-			    strchr("peIDGBmrocxslL", optopt))
+			    strchr("peIDGBmrocxsTlLd", optopt))
 				fprintf(stderr, "stp: option -%c needs an argument\n",
 					optopt);
 			else if (optopt)

@@ -78,3 +78,29 @@ int pass1_parse(struct session *s)
 	s->user = parse_source(pp, src, &user_opts);
 	return diag_errors() ? 1 : 0;
 }
+
+/*
+ * -T SECONDS, as SystemTap does it: one more probe of the user's,
+ * first, "probe timer.ms(N) { exit() }", so that the module ends itself
+ * wherever it runs (here, in a --remote guest, with -c).  Added after
+ * -p1's listing, which shows the script as written.
+ */
+int pass1_timeout_probe(struct session *s)
+{
+	struct parse_opts opts = { .guru = 1 };
+	const char *text = ar_printf("probe timer.ms(%ld) { exit() }\n", s->timeout_ms);
+	struct source *src = src_new("<-T>", text, strlen(text));
+	struct script *t;
+	struct vec decls = { 0 };
+
+	src->is_user = 1;
+	t = parse_source(s->pp, src, &opts);
+	if (diag_errors())
+		return 1;
+	for (int i = 0; i < t->decls.len; i++)
+		vec_push(&decls, t->decls.v[i]);
+	for (int i = 0; i < s->user->decls.len; i++)
+		vec_push(&decls, s->user->decls.v[i]);
+	s->user->decls = decls;
+	return 0;
+}

@@ -102,6 +102,8 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 		sb_puts(&sb, netfilter_list_vars(e, d));
 	if (with_vars && d->sdt)
 		sb_puts(&sb, sdt_list_vars(d));
+	if (with_vars && d->family == PF_PROCFS)
+		sb_puts(&sb, " $value:string");
 	for (int k = 0; with_vars && k < d->locals.len; k++) {
 		struct symbol *s = d->locals.v[k];
 

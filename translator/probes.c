@@ -19,6 +19,7 @@
 #include "dw.h"
 #include "btf.h"
 #include "netfilter.h"
+#include "procfs.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -925,13 +926,30 @@ static int process_point(struct expansion *x, struct probe_point *pp,
 	return r;
 }
 
+/* procfs(...).read/.write points (procfs.c): one probe each. */
+static int procfs_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+{
+	struct vec found = { 0 };
+	int r = procfs_match(x->e, pp, &found);
+
+	if (!r)
+		x->failed = 1;
+	for (int i = 0; i < found.len; i++) {
+		struct derived_probe *t = found.v[i];
+
+		procfs_copy(make_probe(x, t->pp, cond, t->family), t);
+	}
+	free(found.v);
+	return r;
+}
+
 static int builtin_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond)
 {
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
 		order_point, timer_point, trace_point, dw_kernel_point, symbol_point,
-		process_point, netfilter_point,
+		process_point, netfilter_point, procfs_point,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
@@ -979,8 +997,8 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"module.function", "kprobe.module.function",
 		"process.function", "process.statement", "process.begin",
 		"process.end", "kernel.trace", "netfilter.hook.pf",
-		"netfilter.pf.hook",
-		"process.end", "kernel.trace", "process.mark", "process.provider.mark",
+		"netfilter.pf.hook", "procfs.read", "procfs.write", "process.mark",
+		"process.provider.mark",
 	};
 	const char *best = NULL;
 	int best_d = 3;

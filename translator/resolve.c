@@ -18,6 +18,7 @@
 #include "btf.h"
 #include "netfilter.h"
 #include "sdt.h"
+#include "procfs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -362,6 +363,11 @@ static void histogram(struct node *n)
 
 /* ---- DWARF: $vars, @cast, @var ---- */
 
+static int procfs_probe(const struct scope *sc)
+{
+	return sc->probe && sc->probe->family == PF_PROCFS;
+}
+
 static int has_dwarf(const struct scope *sc)
 {
 	return sc->probe && sc->probe->dwf;
@@ -463,6 +469,8 @@ static int dw_defined(struct scope *sc, struct node *arg)
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
 		return netfilter_target(sc->e, sc->probe, &probe_copy, 0, 1);
 	}
+	if (arg->kind == N_TARGET && procfs_probe(sc))
+		return procfs_defined(sc->probe, arg);
 	if (arg->kind == N_TARGET && sc->probe && sc->probe->tp) {
 		probe_copy = *arg;
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
@@ -581,6 +589,11 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 {
 	if (n->ref)
 		return;
+	if (procfs_probe(sc)) {
+		if (procfs_target(sc->e, sc->probe, n, write, 0))
+			dw_call(sc, n);
+		return;
+	}
 	if (sc->probe && sc->probe->family == PF_NETFILTER) {
 		target(sc, n, write);
 		return;
@@ -649,6 +662,16 @@ static void target_assign(struct scope *sc, struct node *n)
 
 static void assign_expr(struct scope *sc, struct node *n)
 {
+	if (procfs_probe(sc) && n->lhs->kind == N_TARGET) {
+		/* $value = x: a call of its setter with x */
+		expr(sc, n->rhs, 0);
+		if (!procfs_assign(sc->e, sc->probe, n))
+			return;
+		dw_call(sc, n->lhs);
+		vec_push_ar(&n->lhs->args, n->rhs);
+		*n = *n->lhs;
+		return;
+	}
 	if (dw_lvalue(sc, n->lhs)) {
 		target_assign(sc, n);
 		return;
@@ -663,6 +686,10 @@ static void assign_expr(struct scope *sc, struct node *n)
 
 static void incdec_expr(struct scope *sc, struct node *n)
 {
+	if (procfs_probe(sc) && n->lhs->kind == N_TARGET) {
+		procfs_target(sc->e, sc->probe, n->lhs, 1, 0);
+		return;
+	}
 	if (dw_lvalue(sc, n->lhs)) {
 		sem_error(&n->lhs->loc, sc->e->s->guru ? "a target variable is written with '=' only" :
 			  "writing to a target variable needs guru mode (-g)");

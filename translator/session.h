@@ -10,6 +10,8 @@
 #include "../parser/ast.h"
 #include "../parser/parse.h"
 
+#include <stdio.h>
+
 struct session {
 	/* command line */
 	int last_pass;		/* -p N; 5 when not given */
@@ -40,6 +42,7 @@ struct session {
 	struct vec user_files;	/* pass 2: programs and libraries probed
 				 * (paths here), hashed into the cache key */
 	int buffer_mb;		/* -s */
+	long timeout_ms;	/* -T SECONDS, in ms; 0 when not given */
 	int argc;		/* script arguments */
 	char **argv;
 
@@ -66,6 +69,8 @@ int regular_file(const char *path);
 void tapset_files(const struct session *s, struct vec *stpm, struct vec *stp);
 
 int pass1_parse(struct session *s);
+/* -T: the probe that ends the run, first among the user's; 1 on errors. */
+int pass1_timeout_probe(struct session *s);
 
 struct elab;
 struct elab *pass2_elaborate(struct session *s);	/* NULL after errors */
@@ -75,6 +80,9 @@ int elab_function_count(const struct elab *e);
 int elab_global_count(const struct elab *e);
 /* run.c: pass 5, stprun here or in a guest (--remote=qemu) */
 int run_pass5(struct session *s, const char *ko);
+
+/* probe_types.c: --dump-probe-types */
+void probe_types_dump(FILE *f);
 
 /* -l/-L's line for derived probe i. */
 const char *elab_list_line(struct elab *e, int i, int with_vars);

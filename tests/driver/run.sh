@@ -154,7 +154,8 @@ case_ p4-no-headers 1 'stp: no kernel build tree at /lib/modules/0.0.0-none/buil
 case_ bad-module-name 1 "stp: '9bad' is not a valid module name (letters, digits, '_', at most 55, not starting with a digit)" -- "$STP" -p4 -m 9bad -e 'probe begin {}'
 case_ remote-unknown 1 "stp: --remote=ssh: only 'qemu' is known" -- "$STP" -p5 --remote=ssh -r 0.0.0-none -e 'probe begin {}'
 case_ list-timer 0 'timer.ms(100)' -- "$STP" -l 'timer.ms(100)'
-case_ list-none 0 '' -- "$STP" -l 'no.such.point'
+exact list-none 1 "stp: no probe point matches 'no.such.point'" -- "$STP" -l 'no.such.point'
+exact list-none-L 1 "stp: no probe point matches 'nosuch.*'" -- "$STP" -L 'nosuch.*'
 case_ all-options 0 'probe begin {' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-amd64 -o "$T/out" -c true -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
 case_ bad-G 1 "stp: -G needs VAR=VALUE, not 'novalue'" -- "$STP" -p1 -G novalue -e 'probe begin {}'
 case_ bad-x 1 "stp: -x takes a process id, not 'abc'" -- "$STP" -p1 -x abc -e 'probe begin {}'
@@ -198,6 +199,26 @@ case_ sdt-mark-x 1 "<input>:1:20: semantic error: no marker of $(readlink /proc/
 kill "$sleeper"
 if [ -d /usr/share/systemtap/tapset ]; then
 	case_ corpus-macros 0 '~ Pass 1: parsed user script and 18 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
+fi
+
+# -T SECONDS: one probe more, first, timer.ms(N) { exit() }, as stap
+# adds it (not in -p1's listing of the script as written)
+case_ T-probe 0 'timer.ms(1500) /* <- timer.ms(1500) */' -- "$STP" -p2 -T 1.5 -e 'probe begin { println(1) }'
+case_ T-exit 0 $'\texit();' -- "$STP" -p2 -T 2 -e 'probe begin { println(1) }'
+exact T-p1 0 $'probe begin {\n\tprintln(1);\n}' -- "$STP" -p1 -T 2 -e 'probe begin { println(1) }'
+exact T-zero 1 "stp: -T takes a number of seconds above 0, not '0'" -- "$STP" -p2 -T 0 -e 'probe begin {}'
+exact T-negative 1 "stp: -T takes a number of seconds above 0, not '-1'" -- "$STP" -p2 -T -1 -e 'probe begin {}'
+exact T-text 1 "stp: -T takes a number of seconds above 0, not '1s'" -- "$STP" -p2 -T 1s -e 'probe begin {}'
+exact T-missing 1 'stp: option -T needs an argument' -- "$STP" -p2 -e 'probe begin {}' -T
+# --dump-probe-types: every builtin point, in SystemTap's format and order
+exact dump-probe-types 0 "$(cat tests/driver/probe-types.txt)" -- "$STP" --dump-probe-types
+case_ help-dump 0 '  --dump-probe-types  list the probe point types, one per line' -- "$STP" --help
+# -T in a guest, with a -c command that would run for 30 s: the script
+# ends after 1 s (its end probe says so) and the command with it; a
+# guest boot, about 20 s (STP_DRIVER_GUEST=0 leaves it out)
+if [ "${STP_DRIVER_GUEST:-1}" != 0 ] && command -v qemu-system-x86_64 >/dev/null && K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null); then
+	exact T-remote-c 0 'ended after about 1 s' -- "$STP" --sysroot="$K" -r "$R" --remote=qemu -T 1 -c 'sleep 30' \
+		-e 'global n; probe timer.ms(100) { n++ } probe end { printf("%s\n", n >= 5 && n <= 11 ? "ended after about 1 s" : sprintf("%d ticks", n)) }'
 fi
 
 echo "$pass passed, $fail failed"

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stp --dump-probe-types: every builtin probe point stp knows, one per
+ * line, in SystemTap's format: components joined by '.', an argument
+ * shown as its kind, "(string)" or "(number)"; sorted component by
+ * component, a component without an argument before one with, so that
+ * "process.begin" comes before "process(number).begin".
+ *
+ * The table holds one row per probe type, with its variants written as
+ *   [x]      x or nothing
+ *   {a|b|c}  one of them
+ * (nested freely), so that adding a type is adding a row.  Probe
+ * aliases of the tapsets are not listed (SystemTap lists them with
+ * --dump-probe-aliases), save oneshot, which is one in both.
+ */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PERF_SUFFIXES "[.{sample(number)|hz(number)}][.process[(string)][.counter(string)]]"
+#define HW_CACHE(c, ops) "perf.hw_cache." c "." ops ".{access|miss}" PERF_SUFFIXES
+
+static const char *const probe_types[] = {
+	"{begin|end|error}[(number)]",
+	"never",
+	"oneshot",
+	"timer.{ms|msec|s|sec|us|usec|ns|nsec|jiffies}(number)[.randomize(number)]",
+	"timer.hz(number)",
+	"timer.profile[.tick]",
+	"kernel.function(string)[.{call|exported|inline|return|return.maxactive(number)}]",
+	"kernel.statement({number|string})",
+	"kernel.statement(number).absolute",
+	"{kernel|module(string)}.trace(string)",
+	"module(string).function(string)[.{call|inline|return|return.maxactive(number)}]",
+	"module(string).statement(string)",
+	"kprobe[.module(string)].function(string)[.{call|return|return.maxactive(number)}]",
+	"process(string)[.library(string)].function(string)[.{call|inline|return}]",
+	"process(string)[.library(string)].statement({number|string})",
+	"process[({number|string})].{begin|end|thread.begin|thread.end|syscall|syscall.return}",
+	"process[(string)][.provider(string)].mark(string)",
+	"perf.sw.{cpu_clock|task_clock|page_faults|context_switches|cpu_migrations|"
+		"page_faults_min|page_faults_maj|alignment_faults|emulation_faults}" PERF_SUFFIXES,
+	"perf.hw.{cpu_cycles|instructions|cache_references|cache_misses|branch_instructions|"
+		"branch_misses|bus_cycles|stalled_cycles_frontend|stalled_cycles_backend|"
+		"ref_cpu_cycles}" PERF_SUFFIXES,
+	HW_CACHE("{l1d|ll|dtlb}", "{read|write|prefetch}"),
+	HW_CACHE("l1i", "{read|prefetch}"),
+	HW_CACHE("{itlb|bpu}", "read"),
+	HW_CACHE("node", "{read|write}"),
+	"perf.type(number).config(number)" PERF_SUFFIXES,
+	"netfilter.{hook(string).pf(string)|pf(string).hook(string)}[.priority({number|string})]",
+	"procfs[(string)][.umask(number)].read[.maxsize(number)]",
+	"procfs[(string)][.umask(number)].write",
+};
+
+/* The end of the group opening at p ('[' or '{'). */
+static const char *group_end(const char *p)
+{
+	int depth = 0;
+
+	for (;; p++) {
+		if (*p == '[' || *p == '{')
+			depth++;
+		else if ((*p == ']' || *p == '}') && !--depth)
+			return p;
+	}
+}
+
+static void cross(struct vec *acc, const struct vec *alts)
+{
+	struct vec next = { 0 };
+
+	for (int i = 0; i < acc->len; i++)
+		for (int k = 0; k < alts->len; k++)
+			vec_push(&next, ar_printf("%s%s", (char *)acc->v[i], (char *)alts->v[k]));
+	free(acc->v);
+	*acc = next;
+}
+
+static void expand(const char *s, const char *e, struct vec *out);
+
+/* The alternatives of {a|b|c}, from s to e (the braces left out). */
+static void alternatives(const char *s, const char *e, struct vec *out)
+{
+	const char *from = s;
+
+	for (const char *p = s; p <= e; p++) {
+		if (p < e && (*p == '[' || *p == '{')) {
+			p = group_end(p);
+		} else if (p == e || *p == '|') {
+			expand(from, p, out);
+			from = p + 1;
+		}
+	}
+}
+
+/* Every text the row part s..e stands for, into out. */
+static void expand(const char *s, const char *e, struct vec *out)
+{
+	struct vec acc = { 0 };
+
+	vec_push(&acc, (void *)"");
+	while (s < e) {
+		struct vec alts = { 0 };
+		const char *next;
+
+		if (*s == '[' || *s == '{') {
+			next = group_end(s);
+			if (*s == '[') {
+				expand(s + 1, next, &alts);
+				vec_push(&alts, (void *)"");
+			} else {
+				alternatives(s + 1, next, &alts);
+			}
+			next++;
+		} else {
+			next = s + strcspn(s, "[{");
+			if (next > e)
+				next = e;
+			vec_push(&alts, (void *)ar_strndup(s, (size_t)(next - s)));
+		}
+		cross(&acc, &alts);
+		free(alts.v);
+		s = next;
+	}
+	for (int i = 0; i < acc.len; i++)
+		vec_push(out, acc.v[i]);
+	free(acc.v);
+}
+
+/* The length of the component at s: up to a '.' outside parentheses. */
+static size_t comp_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && s[n] != '.') {
+		if (s[n] == '(')
+			n += strcspn(s + n, ")");
+		if (s[n])
+			n++;
+	}
+	return n;
+}
+
+/* Component by component: by name, then no argument, (number), (string). */
+static int cmp_point(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+
+	while (*a && *b) {
+		size_t na = comp_len(a), nb = comp_len(b);
+		size_t ka = strcspn(a, "(."), kb = strcspn(b, "(.");
+		int r = strncmp(a, b, ka < kb ? ka : kb);
+
+		if (!r && ka != kb)
+			r = ka < kb ? -1 : 1;
+		if (!r)
+			r = strncmp(a + ka, b + kb, (na - ka) < (nb - kb) ? na - ka : nb - kb);
+		if (!r && na - ka != nb - kb)
+			r = na - ka < nb - kb ? -1 : 1;
+		if (r)
+			return r;
+		a += na + (a[na] == '.');
+		b += nb + (b[nb] == '.');
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+void probe_types_dump(FILE *f)
+{
+	struct vec all = { 0 };
+
+	for (size_t i = 0; i < sizeof(probe_types) / sizeof(probe_types[0]); i++)
+		expand(probe_types[i], probe_types[i] + strlen(probe_types[i]), &all);
+	qsort(all.v, all.len, sizeof(void *), cmp_point);
+	for (int i = 0; i < all.len; i++)
+		if (!i || strcmp(all.v[i], all.v[i - 1]))
+			fprintf(f, "%s\n", (char *)all.v[i]);
+	free(all.v);
+}
