@@ -16,4 +16,5 @@
 #include "kprobes.c"
 #include "uprobes.c"
 #include "tracepoints.c"
+#include "perf.c"
 #include "session.c"

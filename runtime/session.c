@@ -169,12 +169,15 @@ static int stp_arm(void)
 		rc = stp_uprobes_arm();
 	if (!rc)
 		rc = stp_procprobes_arm();
+	if (!rc)
+		rc = stp_perf_arm();
 	return rc ? rc : stp_timers_arm();
 }
 
 static void stp_disarm(void)
 {
 	stp_timers_disarm();
+	stp_perf_disarm();
 	stp_procprobes_disarm();
 	stp_uprobes_disarm();
 	stp_tracepoints_disarm();

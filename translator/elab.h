@@ -73,6 +73,7 @@ enum probe_family {
 	PF_UPROBE,		/* process("PATH").function/.statement */
 	PF_PROCESS,		/* process.begin / process.end */
 	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
+	PF_PERF,		/* perf.*; the perf_ fields */
 };
 
 struct dwarf_file;
@@ -118,6 +119,14 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	/* perf.* (perf.c): */
+	int perf_type;			/* perf_event_attr.type */
+	uint64_t perf_config;		/* perf_event_attr.config */
+	int64_t perf_period;		/* .sample(N), or .hz(N) when perf_freq */
+	int perf_freq;
+	int perf_task;			/* PERF_TASK_*: CPUs or a process */
+	const char *perf_path;		/* .process("PATH") */
+	const char *perf_counter;	/* .counter("NAME"), or NULL */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -767,6 +767,9 @@ static void handlers(struct emit *m, struct parts *p)
 		case PF_TRACE:
 			em_trace_entry(m, i, d);
 			break;
+		case PF_PERF:
+			em_perf_entry(m, i, d);
+			break;
 		case PF_NEVER:
 			break;
 		}
@@ -832,6 +835,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 		  p->kprobes.s ? p->kprobes.s : "\t{ .probe = NULL },\n", m->nkprobes);
 	em_uprobe_tables(m, o);
 	em_trace_tables(m, o);
+	em_perf_tables(m, o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */

@@ -45,6 +45,8 @@ struct emit {
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;
 	const char *script_name;	/* for error positions */
+	struct sbuf perfs, perf_cbs;	/* emit_perf.c's entries, handlers */
+	int nperfs;
 };
 
 /* emit.c */
@@ -94,6 +96,12 @@ void em_uprobe_tables(struct emit *m, struct sbuf *o);
 void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* stp_tracepoints[], even when empty. */
 void em_trace_tables(struct emit *m, struct sbuf *o);
+
+/* emit_perf.c: perf.* probes */
+/* Probe idx's overflow handler and its entry in the perf table. */
+void em_perf_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* stp_perfs[], even when empty. */
+void em_perf_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);

@@ -18,6 +18,7 @@
 #include "elab.h"
 #include "dw.h"
 #include "btf.h"
+#include "perf.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -907,13 +908,30 @@ static int process_point(struct expansion *x, struct probe_point *pp,
 	return r;
 }
 
+/* perf.* points (perf.c): one probe per event. */
+static int perf_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+{
+	struct vec found = { 0 };
+	int r = perf_match(x->e, pp, &found);
+
+	if (!r)
+		x->failed = 1;
+	for (int i = 0; i < found.len; i++) {
+		struct derived_probe *t = found.v[i];
+
+		perf_copy(make_probe(x, t->pp, cond, t->family), t);
+	}
+	free(found.v);
+	return r;
+}
+
 static int builtin_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond)
 {
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
 		order_point, timer_point, trace_point, dw_kernel_point, symbol_point,
-		process_point,
+		process_point, perf_point,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
@@ -960,7 +978,8 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"timer.profile", "kprobe.function", "kernel.function",
 		"module.function", "kprobe.module.function",
 		"process.function", "process.statement", "process.begin",
-		"process.end", "kernel.trace",
+		"process.end", "kernel.trace", "perf.sw", "perf.hw", "perf.hw_cache",
+		"perf.type.config",
 	};
 	const char *best = NULL;
 	int best_d = 3;
