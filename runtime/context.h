@@ -19,6 +19,7 @@
 #include "locks.h"
 #include "str.h"
 #include "session.h"
+#include "throttle.h"
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -44,6 +45,7 @@ struct stp_ctx {
 	char tok_buf[MAXSTRINGLEN];
 	/* leaf helpers' text (target.h): off the stack, whatever MAXSTRINGLEN */
 	char scratch[2][MAXSTRINGLEN];
+	struct stp_throttle thr;	/* this CPU's overload state (throttle.h) */
 };
 
 /*

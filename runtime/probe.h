@@ -62,6 +62,7 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	struct stp_ctx *c;
 	unsigned long flags;
 	int rc = -1;
+	u64 t0 = STP_THROTTLE_UNTIMED;
 
 	if (atomic_read(&stp_state) != p->kind) {
 		stp_count(STP_EV_SKIP_STATE);
@@ -80,6 +81,10 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	c->regs = regs;
 	if (entry)		/* only a kretprobe's handlers read it */
 		c->entry = entry;
+	/* overload (throttle.h): a decrement, and now and then a look */
+	if (stp_throttle_due(&c->thr) &&
+	    (t0 = stp_throttle_begin(&c->thr, p->kind)) == STP_THROTTLE_SKIP)
+		goto done;
 	if (unlikely(stp_locks_take(p->locks, p->nlocks))) {
 		stp_skip(STP_EV_SKIP_LOCK);
 	} else {
@@ -93,6 +98,9 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	}
 	if (unlikely(c->out->len))
 		stp_out_flush(c->out);
+	if (unlikely(t0 > STP_THROTTLE_UNTIMED))
+		stp_throttle_end(&c->thr, t0);
+done:
 	stp_ctx_exit(c);
 out:
 	local_irq_restore(flags);

@@ -17,4 +17,5 @@
 #include "uprobes.c"
 #include "tracepoints.c"
 #include "perf.c"
+#include "throttle.c"
 #include "session.c"

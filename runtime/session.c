@@ -243,6 +243,7 @@ static void stp_finish(int report)
 	}
 	stp_state_move(~STP_FROM(STP_DONE), STP_DONE);
 	stp_transport_flush_all();
+	stp_throttle_collect();
 	if (report) {
 		d = kzalloc(sz, GFP_KERNEL);
 		if (d) {

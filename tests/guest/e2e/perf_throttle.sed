@@ -1,0 +1,1 @@
+s/^WARNING: [0-9]+ probe hits skipped/WARNING: N probe hits skipped/
