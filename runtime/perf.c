@@ -127,7 +127,9 @@ static int stp_perf_task(struct stp_perf *p, struct perf_event_attr *a)
 	put_pid(pid);
 	if (!stp_target_pid || !t)
 		goto out;
-	a->inherit = 1;
+	/* a sampling event follows the tasks the target forks; a counter
+	 * is the target's own, what @perf reads in it */
+	a->inherit = p->cb != NULL;
 	rc = stp_perf_one(p, a, -1, t, &p->events[0]);
 	put_task_struct(t);
 out:
@@ -180,18 +182,27 @@ static int stp_perf_arm_one(struct stp_perf *p)
 
 static void stp_perf_disarm(void);
 
-static int stp_perf_arm(void)
+static int stp_perf_arm_table(struct stp_perf *table, int n)
 {
 	int i, rc;
 
-	for (i = 0; i < STP_NPERFS; i++) {
-		rc = stp_perf_arm_one(&stp_perfs[i]);
-		if (rc && stp_perfs[i].required) {
-			stp_perf_disarm();
+	for (i = 0; i < n; i++) {
+		rc = stp_perf_arm_one(&table[i]);
+		if (rc && table[i].required)
 			return rc;
-		}
 	}
 	return 0;
+}
+
+static int stp_perf_arm(void)
+{
+	int rc = stp_perf_arm_table(stp_perf_counters, STP_NPERF_COUNTERS);
+
+	if (!rc)
+		rc = stp_perf_arm_table(stp_perfs, STP_NPERFS);
+	if (rc)
+		stp_perf_disarm();
+	return rc;
 }
 
 static void stp_perf_disarm(void)
@@ -200,4 +211,25 @@ static void stp_perf_disarm(void)
 
 	for (i = 0; i < STP_NPERFS; i++)
 		stp_perf_release(&stp_perfs[i]);
+	for (i = 0; i < STP_NPERF_COUNTERS; i++)
+		stp_perf_release(&stp_perf_counters[i]);
 }
+
+/*
+ * @perf("NAME"): counter k's value, read in its task (what
+ * perf_event_read_local does, which modules cannot call): an active
+ * event is brought up to date by its PMU's read, which runs with
+ * interrupts off, as here.  0 in any other task.
+ */
+notrace int64_t stp_perf_read(int k)
+{
+	struct perf_event *ev = stp_perf_counters[k].events ?
+				stp_perf_counters[k].events[0] : NULL;
+
+	if (!ev || ev->hw.target != current)
+		return 0;
+	if (READ_ONCE(ev->oncpu) == smp_processor_id())
+		ev->pmu->read(ev);
+	return (int64_t)local64_read(&ev->count);
+}
+NOKPROBE_SYMBOL(stp_perf_read);

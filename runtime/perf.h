@@ -22,4 +22,7 @@ struct stp_perf {
 	struct perf_event **events;	/* per CPU, or [0] for a task */
 };
 
+/* @perf("NAME"): counter k's value, in its own task; else 0 */
+int64_t stp_perf_read(int k);
+
 #endif

@@ -100,7 +100,9 @@ void em_trace_tables(struct emit *m, struct sbuf *o);
 /* emit_perf.c: perf.* probes */
 /* Probe idx's overflow handler and its entry in the perf table. */
 void em_perf_entry(struct emit *m, int idx, const struct derived_probe *d);
-/* stp_perfs[], even when empty. */
+/* @perf("NAME"): the counter's value now. */
+void em_perf_read(struct emit *m, struct node *n);
+/* stp_perfs[] and stp_perf_counters[], even when empty. */
 void em_perf_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */

@@ -307,3 +307,34 @@ void perf_copy(struct derived_probe *d, const struct derived_probe *t)
 	d->perf_path = t->perf_path;
 	d->perf_counter = t->perf_counter;
 }
+
+/* The index of counter name among the program's counters (the order of
+ * e->probes: emit_perf.c's table), or -1. */
+int perf_counter_index(const struct elab *e, const char *name)
+{
+	int k = 0;
+
+	for (int i = 0; i < e->probes.len; i++) {
+		const struct derived_probe *d = e->probes.v[i];
+
+		if (d->family != PF_PERF || !d->perf_counter)
+			continue;
+		if (!strcmp(d->perf_counter, name))
+			return k;
+		k++;
+	}
+	return -1;
+}
+
+void perf_at_check(struct elab *e, const struct derived_probe *in, struct node *n)
+{
+	const struct node *arg = n->args.v[0];
+
+	if (!in) {
+		sem_error(&n->loc, "@perf reads a counter in a probe's handler, not in a function");
+		return;
+	}
+	if (perf_counter_index(e, arg->str) < 0)
+		sem_error(&arg->loc, "no perf counter '%s': declare one with "
+			  "probe perf.sw.NAME.process.counter(\"%s\") {}", arg->str, arg->str);
+}

@@ -20,4 +20,10 @@ int perf_match(struct elab *e, struct probe_point *pp, struct vec *out);
 /* The perf fields of template t, into d. */
 void perf_copy(struct derived_probe *d, const struct derived_probe *t);
 
+/* @perf("NAME") at n, in probe in (NULL in a function): an error
+ * unless a counter of that name exists. */
+void perf_at_check(struct elab *e, const struct derived_probe *in, struct node *n);
+/* Counter name's index in the table emit_perf.c writes, or -1. */
+int perf_counter_index(const struct elab *e, const char *name);
+
 #endif
