@@ -210,6 +210,17 @@ static int suffix(const struct probe_comp *c, struct derived_probe *t, int *stag
 	return want_str(c, &t->perf_path);
 }
 
+/* " (did you mean '.sample'?)", or "" */
+static const char *closest_suffix(const char *name)
+{
+	static const char *const all[] = { "sample", "hz", "process", "counter" };
+
+	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
+		if (util_edit_distance(name, all[i]) <= 2)
+			return ar_printf(" (did you mean '.%s'?)", all[i]);
+	return "";
+}
+
 /* comps[from..] into t: 1, 0 after an error */
 static int suffixes(const struct probe_point *pp, int from, struct derived_probe *t)
 {
@@ -220,9 +231,9 @@ static int suffixes(const struct probe_point *pp, int from, struct derived_probe
 		const struct probe_comp *c = &pp->comps[k];
 
 		if (!is_suffix(c))
-			return fail(&c->loc, ar_printf("'.%s' is no perf event suffix: .sample(N), .hz(N), "
-						       ".process, .process(\"PATH\") or .counter(\"NAME\")",
-						       c->name ? c->name : "{...}"));
+			return fail(&c->loc, ar_printf("'.%s' is no perf event suffix%s; they are .sample(N), "
+						       ".hz(N), .process, .process(\"PATH\") and .counter(\"NAME\")",
+						       c->name ? c->name : "{...}", closest_suffix(c->name)));
 		if (!suffix(c, t, &stage))
 			return 0;
 	}
@@ -277,7 +288,10 @@ int perf_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	(void)e;
 	if (!is(&pp->comps[0], "perf") || pp->comps[0].arg)
 		return -1;
-	while (end < pp->ncomps && !is_suffix(&pp->comps[end]) && pp->comps[end].name)
+	/* the name: up to a suffix, or a component with an argument that
+	 * is no part of perf.type(T).config(C) */
+	while (end < pp->ncomps && !is_suffix(&pp->comps[end]) && pp->comps[end].name &&
+	       (!pp->comps[end].arg || is(&pp->comps[end], "type") || is(&pp->comps[end], "config")))
 		end++;
 	if (end == 1)
 		return -1;
