@@ -41,7 +41,9 @@
 			"-D STP_CTL_TEXT=N", 0)				\
 	X(OUT_OFFLINE,	"output bytes lost on CPUs taken offline", NULL, 0) \
 	X(SKIP_OVERLOAD, "probe hits skipped (CPU overloaded: handlers took more than STP_OVERLOAD_THRESHOLD cycles of STP_OVERLOAD_INTERVAL)", \
-			"-D STP_OVERLOAD_THRESHOLD=N", 0)
+			"-D STP_OVERLOAD_THRESHOLD=N", 0)			\
+	X(PERF_TASKS_FULL, "processes started without their perf event (more at once than STP_PERF_TASKS)", \
+			"-D STP_PERF_TASKS=N", 0)
 
 enum stp_event {
 #define STP_EV_ENUM(name, what, knob, quiet) STP_EV_##name,

@@ -43,6 +43,11 @@
 #include <linux/pid.h>
 #include <linux/sched/task.h>
 
+/* perf_task.c: .process("PATH") */
+static int stp_perf_path_arm(struct stp_perf *p);
+static void stp_perf_path_disarm(void);
+static struct perf_event *stp_perf_task_event(const struct stp_perf *p);
+
 static const char *stp_perf_errname(int rc)
 {
 	switch (rc) {
@@ -154,6 +159,7 @@ static void stp_perf_release(struct stp_perf *p)
 {
 	int i;
 
+	stp_iput(&p->inode);
 	if (!p->events)
 		return;
 	for (i = 0; i < nr_cpu_ids; i++)
@@ -168,6 +174,13 @@ static int stp_perf_arm_one(struct stp_perf *p)
 	struct perf_event_attr a;
 	int rc;
 
+	if (p->task == STP_PERF_PATH) {
+		rc = stp_perf_path_arm(p);
+		if (rc)
+			stp_ctl_printf(STP_MSG_ERROR, "ERROR: %s: cannot follow %s (error %d)\n",
+				       p->probe->pp, p->path, rc);
+		return rc;
+	}
 	p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
 	if (!p->events)
 		return -ENOMEM;
@@ -209,6 +222,7 @@ static void stp_perf_disarm(void)
 {
 	int i;
 
+	stp_perf_path_disarm();
 	for (i = 0; i < STP_NPERFS; i++)
 		stp_perf_release(&stp_perfs[i]);
 	for (i = 0; i < STP_NPERF_COUNTERS; i++)
@@ -223,8 +237,9 @@ static void stp_perf_disarm(void)
  */
 notrace int64_t stp_perf_read(int k)
 {
-	struct perf_event *ev = stp_perf_counters[k].events ?
-				stp_perf_counters[k].events[0] : NULL;
+	const struct stp_perf *p = &stp_perf_counters[k];
+	struct perf_event *ev = p->task == STP_PERF_PATH ? stp_perf_task_event(p) :
+				p->events ? p->events[0] : NULL;
 
 	if (!ev || ev->hw.target != current)
 		return 0;

@@ -19,7 +19,9 @@ struct stp_perf {
 	int freq;
 	int task;			/* STP_PERF_*: where it counts */
 	int required;			/* named, not matched by a wildcard */
-	struct perf_event **events;	/* per CPU, or [0] for a task */
+	const char *path;		/* STP_PERF_PATH: the program */
+	struct inode *inode;		/* its inode, while armed */
+	struct perf_event **events;	/* per CPU, or [0] for the target */
 };
 
 /* @perf("NAME"): counter k's value, in its own task; else 0 */

@@ -17,5 +17,6 @@
 #include "uprobes.c"
 #include "tracepoints.c"
 #include "perf.c"
+#include "perf_task.c"
 #include "throttle.c"
 #include "session.c"

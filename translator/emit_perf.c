@@ -33,10 +33,10 @@ static void entry(struct sbuf *o, const char *probe, const char *cb,
 	int required = !strpbrk(d->user_name, "*?[") && !d->pp->optional;
 
 	sb_printf(o, "\t{ .probe = %s, .cb = %s, .type = %d, .config = 0x%llxULL, "
-		  ".period = %lldLL, .freq = %d, .task = %d, .required = %d },\n",
+		  ".period = %lldLL, .freq = %d, .task = %d, .path = %s, .required = %d },\n",
 		  probe, cb, d->perf_type, (unsigned long long)d->perf_config,
 		  d->perf_counter ? 0LL : (long long)d->perf_period, d->perf_freq,
-		  d->perf_task, required);
+		  d->perf_task, d->perf_path ? em_cstr_raw(d->perf_path) : "NULL", required);
 }
 
 void em_perf_entry(struct emit *m, int idx, const struct derived_probe *d)

@@ -278,6 +278,24 @@ static struct derived_probe *template_of(const struct probe_point *pp, int end,
 	return t;
 }
 
+/* .process("PATH"): an absolute path, to a program the target has. */
+static int program(struct elab *e, const struct probe_point *pp, const struct derived_probe *t)
+{
+	const struct node *arg = NULL;
+
+	if (!t->perf_path)
+		return 1;
+	for (int k = 1; k < pp->ncomps; k++)
+		if (is(&pp->comps[k], "process"))
+			arg = pp->comps[k].arg;
+	if (t->perf_path[0] != '/')
+		return fail(&arg->loc, ar_printf("process(\"%s\"): name the program by its absolute path",
+						 t->perf_path));
+	if (!target_path(e->s, t->perf_path))
+		return fail(&arg->loc, ar_printf("no program '%s' (under --sysroot or here)", t->perf_path));
+	return 1;
+}
+
 int perf_match(struct elab *e, struct probe_point *pp, struct vec *out)
 {
 	struct derived_probe sfx = { 0 };
@@ -285,7 +303,6 @@ int perf_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	struct perf_name raw;
 	int end = 1;
 
-	(void)e;
 	if (!is(&pp->comps[0], "perf") || pp->comps[0].arg)
 		return -1;
 	/* the name: up to a suffix, or a component with an argument that
@@ -295,7 +312,7 @@ int perf_match(struct elab *e, struct probe_point *pp, struct vec *out)
 		end++;
 	if (end == 1)
 		return -1;
-	if (!suffixes(pp, end, &sfx))
+	if (!suffixes(pp, end, &sfx) || !program(e, pp, &sfx))
 		return 0;
 	if (is(&pp->comps[1], "type")) {
 		if (!raw_event(pp, end, &raw))
