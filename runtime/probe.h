@@ -62,7 +62,6 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	struct stp_ctx *c;
 	unsigned long flags;
 	int rc = -1;
-	u64 t0 = STP_THROTTLE_UNTIMED;
 
 	if (atomic_read(&stp_state) != p->kind) {
 		stp_count(STP_EV_SKIP_STATE);
@@ -82,8 +81,7 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	if (entry)		/* only a kretprobe's handlers read it */
 		c->entry = entry;
 	/* overload (throttle.h): a decrement, and now and then a look */
-	if (stp_throttle_due(&c->thr) &&
-	    (t0 = stp_throttle_begin(&c->thr, p->kind)) == STP_THROTTLE_SKIP)
+	if (stp_throttle_due(&c->thr) && stp_throttle_begin(c, p->kind))
 		goto done;
 	if (unlikely(stp_locks_take(p->locks, p->nlocks))) {
 		stp_skip(STP_EV_SKIP_LOCK);
@@ -98,8 +96,8 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	}
 	if (unlikely(c->out->len))
 		stp_out_flush(c->out);
-	if (unlikely(t0 > STP_THROTTLE_UNTIMED))
-		stp_throttle_end(&c->thr, t0);
+	if (stp_throttle_timed(&c->thr))
+		stp_throttle_end(c);
 done:
 	stp_ctx_exit(c);
 out:

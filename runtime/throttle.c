@@ -6,39 +6,46 @@
  */
 #include <linux/timex.h>
 
-/* A timed hit's start (cycles), or STP_THROTTLE_SKIP / _UNTIMED. */
-notrace noinline u64 stp_throttle_begin(struct stp_throttle *t, int kind)
+/* Skip this hit (an overloaded CPU), or run it, timed if it is an event's. */
+notrace noinline bool stp_throttle_begin(struct stp_ctx *c, int kind)
 {
+	struct stp_throttle *t = &c->thr;
 	u64 now;
 
 	t->countdown = STP_OVERLOAD_SAMPLE;
+	t->t0 = 0;
 	if (kind != STP_PK_EVENT)
-		return STP_THROTTLE_UNTIMED;
+		return false;	/* begin, end, error: untimed, never skipped */
 	now = get_cycles();
 	if (t->over) {
 		if (now - t->start < STP_OVERLOAD_INTERVAL) {
 			t->countdown = 1;	/* look again at the next hit */
 			t->skipped++;
-			return STP_THROTTLE_SKIP;
+			return true;
 		}
 		t->over = 0;
 		t->start = now;
 		t->busy = 0;
 	}
-	return now > STP_THROTTLE_UNTIMED ? now : STP_THROTTLE_UNTIMED + 1;
+	t->t0 = now;
+	return false;
 }
 NOKPROBE_SYMBOL(stp_throttle_begin);
 
 /* A timed hit is over: charge it, STP_OVERLOAD_SAMPLE times over. */
-notrace noinline void stp_throttle_end(struct stp_throttle *t, u64 t0)
+notrace noinline void stp_throttle_end(struct stp_ctx *c)
 {
+	struct stp_throttle *t = &c->thr;
 	u64 now = get_cycles();
 
+	if (!t->t0)
+		return;
 	if (now - t->start >= STP_OVERLOAD_INTERVAL) {
-		t->start = t0;
+		t->start = t->t0;
 		t->busy = 0;
 	}
-	t->busy += (now - t0) * STP_OVERLOAD_SAMPLE;
+	t->busy += (now - t->t0) * STP_OVERLOAD_SAMPLE;
+	t->t0 = 0;
 	if (t->busy > STP_OVERLOAD_THRESHOLD) {
 		t->over = 1;
 		t->countdown = 1;

@@ -11,7 +11,9 @@
  * The hit path stays cheap: the state is the CPU's own, in its context
  * (no atomic), and only one hit in STP_OVERLOAD_SAMPLE is timed, with
  * two reads of the TSC (get_cycles), its cost counted that many times
- * over; the others pay a decrement and a branch.  An overloaded CPU
+ * over; the others pay a decrement and a compare, on a field of the
+ * context the hit holds anyway (the countdown: it is back at
+ * STP_OVERLOAD_SAMPLE after the hit only when this hit is timed).  An overloaded CPU
  * reads the TSC once per hit, to see when its interval is over.  Skips
  * are counted per CPU and summed when the session ends (throttle.c).
  * begin, end and error probes are never skipped nor timed.
@@ -25,31 +27,44 @@
 #ifndef STP_OVERLOAD_INTERVAL
 #define STP_OVERLOAD_INTERVAL 1000000000LL
 #endif
-#define STP_OVERLOAD_SAMPLE 16	/* one hit in this many is timed */
+#define STP_OVERLOAD_SAMPLE 64	/* one hit in this many is timed */
 
 struct stp_throttle {
 	int countdown;		/* hits until the next look */
 	int over;		/* past the threshold: skip until the interval ends */
-	u64 start;		/* the interval's start, in cycles */
+	u64 t0;			/* the timed hit's start (cycles), or 0 */
+	u64 start;		/* the interval's start */
 	u64 busy;		/* cycles in handlers since, estimated */
 	unsigned long skipped;	/* hits skipped for overload */
 };
 
-/* stp_throttle_begin's answers besides a start time */
-#define STP_THROTTLE_SKIP	0	/* skip this hit */
-#define STP_THROTTLE_UNTIMED	1	/* run it, untimed */
+struct stp_ctx;
 
-u64 stp_throttle_begin(struct stp_throttle *t, int kind);
-void stp_throttle_end(struct stp_throttle *t, u64 t0);
+/* The slow path (throttle.c), on the context's throttle: true when the
+ * hit is to be skipped.  They take the context, which the hit keeps in
+ * a register anyway. */
+bool stp_throttle_begin(struct stp_ctx *c, int kind);
+void stp_throttle_end(struct stp_ctx *c);
 
 #ifndef STP_NO_OVERLOAD
-/* This hit is one to look at (the slow path). */
+/* This hit is one to look at. */
 static __always_inline bool stp_throttle_due(struct stp_throttle *t)
 {
 	return unlikely(--t->countdown <= 0);
 }
+
+/* This hit is being timed (stp_throttle_begin said so). */
+static __always_inline bool stp_throttle_timed(struct stp_throttle *t)
+{
+	return unlikely(t->countdown == STP_OVERLOAD_SAMPLE);
+}
 #else
 static __always_inline bool stp_throttle_due(struct stp_throttle *t)
+{
+	return false;
+}
+
+static __always_inline bool stp_throttle_timed(struct stp_throttle *t)
 {
 	return false;
 }
