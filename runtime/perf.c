@@ -73,6 +73,8 @@ static const char *stp_perf_why(const struct stp_perf *p, int rc)
 		return "the kernel has no such event";
 	if (rc == -EOPNOTSUPP)
 		return "the counter cannot sample it";
+	if (rc == -ESRCH && !stp_target_pid)
+		return "no target process: .process needs stprun's -c CMD or -x PID";
 	if (rc == -ESRCH)
 		return "the target process is gone";
 	if (rc == -EBUSY)
