@@ -229,6 +229,13 @@ static void stp_perf_disarm(void)
 		stp_perf_release(&stp_perfs[i]);
 	for (i = 0; i < STP_NPERF_COUNTERS; i++)
 		stp_perf_release(&stp_perf_counters[i]);
+	/*
+	 * A software event's overflow runs under rcu_read_lock, perhaps
+	 * with interrupts on until stp_probe_hit turns them off: one that
+	 * began before its event went must be over before the module can.
+	 */
+	if (STP_NPERFS)
+		synchronize_rcu();
 }
 
 /*

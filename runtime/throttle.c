@@ -32,7 +32,8 @@ notrace noinline bool stp_throttle_begin(struct stp_ctx *c, int kind)
 }
 NOKPROBE_SYMBOL(stp_throttle_begin);
 
-/* A timed hit is over: charge it, STP_OVERLOAD_SAMPLE times over. */
+/* A timed hit is over: charge it, STP_OVERLOAD_SAMPLE times over, at
+ * most STP_OVERLOAD_CAP cycles of it. */
 notrace noinline void stp_throttle_end(struct stp_ctx *c)
 {
 	struct stp_throttle *t = &c->thr;
@@ -44,7 +45,7 @@ notrace noinline void stp_throttle_end(struct stp_ctx *c)
 		t->start = t->t0;
 		t->busy = 0;
 	}
-	t->busy += (now - t->t0) * STP_OVERLOAD_SAMPLE;
+	t->busy += min_t(u64, now - t->t0, STP_OVERLOAD_CAP) * STP_OVERLOAD_SAMPLE;
 	t->t0 = 0;
 	if (t->busy > STP_OVERLOAD_THRESHOLD) {
 		t->over = 1;

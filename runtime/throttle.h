@@ -28,6 +28,13 @@
 #define STP_OVERLOAD_INTERVAL 1000000000LL
 #endif
 #define STP_OVERLOAD_SAMPLE 64	/* one hit in this many is timed */
+/*
+ * A timed hit counts for at most this many cycles: a quarter of the
+ * threshold over the hits it stands for.  So one long hit (the first,
+ * cold; one during which a hypervisor ran another vCPU: QEMU's TCG runs
+ * one at a time) cannot make an overload on its own.
+ */
+#define STP_OVERLOAD_CAP (STP_OVERLOAD_THRESHOLD / (4 * STP_OVERLOAD_SAMPLE))
 
 struct stp_throttle {
 	int countdown;		/* hits until the next look */
