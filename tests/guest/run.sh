@@ -18,7 +18,7 @@
 #                -c "dd if=/dev/zero of=/dev/null bs=1 count=3"   -G n=5
 #   NAME.sed     (optional) a sed -E script the output goes through before it
 #                is compared, for a figure that varies from run to run (how
-#                many hits a CPU's overload skipped): s/[0-9]+ probe hits/N probe hits/
+#                many probes a CPU's overload skipped): s/[0-9]+ probes skipped/N probes skipped/
 # NAME is what stp's -m takes: letters, digits and underscores.
 # Besides stprun and the modules, the guest's /files holds "loop"
 # (tests/bench/guest/loop.c, built static) for workloads that must make

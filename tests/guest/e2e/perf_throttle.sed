@@ -1,1 +1,1 @@
-s/^WARNING: [0-9]+ probe hits skipped/WARNING: N probe hits skipped/
+s/^WARNING: [0-9]+ probes skipped \(CPU overloaded/WARNING: N probes skipped (CPU overloaded/
