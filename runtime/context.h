@@ -19,6 +19,7 @@
 #include "locks.h"
 #include "str.h"
 #include "session.h"
+#include "throttle.h"
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -44,6 +45,7 @@ struct stp_ctx {
 	char tok_buf[MAXSTRINGLEN];
 	/* leaf helpers' text (target.h): off the stack, whatever MAXSTRINGLEN */
 	char scratch[2][MAXSTRINGLEN];
+	struct stp_throttle thr;	/* this CPU's overload state (throttle.h) */
 };
 
 /*
@@ -118,6 +120,7 @@ void stp_display_stat(struct stp_out *o, struct stp_stat *st,
 #include "kprobes.h"
 #include "uprobes.h"
 #include "procfs.h"
+#include "perf.h"
 #include "probe.h"
 #include "target.h"
 

@@ -39,7 +39,11 @@
 			NULL, 0)					\
 	X(MSG_TRUNC,	"error and warning messages truncated at STP_CTL_TEXT", \
 			"-D STP_CTL_TEXT=N", 0)				\
-	X(OUT_OFFLINE,	"output bytes lost on CPUs taken offline", NULL, 0)
+	X(OUT_OFFLINE,	"output bytes lost on CPUs taken offline", NULL, 0) \
+	X(SKIP_OVERLOAD, "probes skipped (CPU overloaded: more than STP_OVERLOAD_THRESHOLD cycles of STP_OVERLOAD_INTERVAL in handlers)", \
+			"-D STP_OVERLOAD_THRESHOLD=N", 0)			\
+	X(PERF_TASKS_FULL, "processes started without their perf event (more at once than STP_PERF_TASKS)", \
+			"-D STP_PERF_TASKS=N", 0)
 
 enum stp_event {
 #define STP_EV_ENUM(name, what, knob, quiet) STP_EV_##name,

@@ -22,7 +22,7 @@ extern atomic_t stp_state;
 /* each CPU's context: one gs-relative load on the hit path */
 DECLARE_PER_CPU(struct stp_ctx *, stp_ctx_of);
 void stp_skip(enum stp_event why);
-void stp_report_error(struct stp_ctx *c);
+int stp_report_error(struct stp_ctx *c);
 
 /*
  * This CPU's context, marked busy, or NULL when it is busy already (a
@@ -70,21 +70,20 @@ static __always_inline int stp_probe_run(struct stp_ctx *c, const struct stp_pro
 	c->regs = regs;
 	if (entry)		/* only a kretprobe's handlers read it */
 		c->entry = entry;
+	/* overload (throttle.h): a decrement, and now and then a look */
+	if (stp_throttle_due(&c->thr) && stp_throttle_begin(c, p->kind))
+		return -1;
 	if (unlikely(stp_locks_take(p->locks, p->nlocks))) {
 		stp_skip(STP_EV_SKIP_LOCK);
 	} else {
 		handler(c);
 		stp_locks_drop(p->locks, p->nlocks);
-		rc = 0;
-		if (unlikely(c->error)) {
-			if (c->error != stp_next_mark) {
-				stp_report_error(c);
-				rc = -1;
-			}
-		}
+		rc = unlikely(c->error) ? stp_report_error(c) : 0;
 	}
 	if (!p->quiet && unlikely(c->out->len))
 		stp_out_flush(c->out);
+	if (stp_throttle_timed(&c->thr))
+		stp_throttle_end(c);
 	return rc;
 }
 

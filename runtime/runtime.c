@@ -18,4 +18,7 @@
 #include "tracepoints.c"
 #include "netfilter.c"
 #include "procfs.c"
+#include "perf.c"
+#include "perf_task.c"
+#include "throttle.c"
 #include "session.c"

@@ -108,9 +108,15 @@ notrace void stp_request_stop(void)
 }
 NOKPROBE_SYMBOL(stp_request_stop);
 
-notrace void stp_report_error(struct stp_ctx *c)
+/* After a handler that set c->error: 0 when that was next's mark, else
+ * the error reported, -1. */
+notrace int stp_report_error(struct stp_ctx *c)
 {
-	long n = atomic_long_inc_return(&stp_errors);
+	long n;
+
+	if (c->error == stp_next_mark)
+		return 0;
+	n = atomic_long_inc_return(&stp_errors);
 
 	if (c->error_where)
 		stp_ctl_printf(STP_MSG_ERROR, "ERROR: %s near %s (probe %s)\n",
@@ -123,6 +129,7 @@ notrace void stp_report_error(struct stp_ctx *c)
 		stp_state_move(STP_LIVE, STP_ERROR);
 		stp_request_exit();
 	}
+	return -1;
 }
 NOKPROBE_SYMBOL(stp_report_error);
 
@@ -173,6 +180,8 @@ static int stp_arm(void)
 		rc = stp_procprobes_arm();
 	if (!rc)
 		rc = stp_procfs_arm();
+	if (!rc)
+		rc = stp_perf_arm();
 	return rc ? rc : stp_timers_arm();
 }
 
@@ -180,6 +189,7 @@ static void stp_disarm(void)
 {
 	stp_procfs_disarm();
 	stp_timers_disarm();
+	stp_perf_disarm();
 	stp_procprobes_disarm();
 	stp_uprobes_disarm();
 	stp_netfilter_disarm();
@@ -246,6 +256,7 @@ static void stp_finish(int report)
 	}
 	stp_state_move(~STP_FROM(STP_DONE), STP_DONE);
 	stp_transport_flush_all();
+	stp_throttle_collect();
 	if (report) {
 		d = kzalloc(sz, GFP_KERNEL);
 		if (d) {

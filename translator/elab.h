@@ -75,6 +75,7 @@ enum probe_family {
 	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
 	PF_NETFILTER,		/* netfilter.hook(H).pf(F); nf_* */
 	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
+	PF_PERF,		/* perf.*; the perf_ fields */
 };
 
 struct dwarf_file;
@@ -132,6 +133,14 @@ struct derived_probe {
 	int procfs_write;		/* .write, else .read */
 	int64_t procfs_umask;		/* .umask(N), or -1 */
 	int64_t procfs_maxsize;		/* .read.maxsize(N), or 0 */
+	/* perf.* (perf.c): */
+	int perf_type;			/* perf_event_attr.type */
+	uint64_t perf_config;		/* perf_event_attr.config */
+	int64_t perf_period;		/* .sample(N), or .hz(N) when perf_freq */
+	int perf_freq;
+	int perf_task;			/* PERF_TASK_*: CPUs or a process */
+	const char *perf_path;		/* .process("PATH") */
+	const char *perf_counter;	/* .counter("NAME"), or NULL */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -53,6 +53,8 @@ struct emit {
 	/* emit_procfs.c: */
 	struct vec procfs;		/* procfs probes, in table order */
 	struct vec procfs_idx;		/* each one's index (intptr_t) */
+	struct sbuf perfs, perf_cbs;	/* emit_perf.c's entries, handlers */
+	int nperfs;
 };
 
 /* emit_stmt.c: the statements handler body and condition cond can run
@@ -113,6 +115,13 @@ void em_trace_tables(struct emit *m, struct sbuf *o);
 void em_procfs_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* stp_procfs_files[] and stp_procfs_dirs[], even when empty. */
 void em_procfs_tables(struct emit *m, struct sbuf *o);
+/* emit_perf.c: perf.* probes */
+/* Probe idx's overflow handler and its entry in the perf table. */
+void em_perf_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* @perf("NAME"): the counter's value now. */
+void em_perf_read(struct emit *m, struct node *n);
+/* stp_perfs[] and stp_perf_counters[], even when empty. */
+void em_perf_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);

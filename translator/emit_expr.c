@@ -488,6 +488,10 @@ static void at(struct emit *m, struct node *n)
 		out(m, "(int64_t)1");
 		return;
 	}
+	if (!strcmp(s, "@perf")) {
+		em_perf_read(m, n);
+		return;
+	}
 	em_error(&n->loc, "'%s' needs kernel probes or debuginfo, which this build of stp does not translate yet", s);
 	out(m, "0");
 }

@@ -20,6 +20,7 @@
 #include "btf.h"
 #include "netfilter.h"
 #include "procfs.h"
+#include "perf.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -926,6 +927,23 @@ static int process_point(struct expansion *x, struct probe_point *pp,
 	return r;
 }
 
+/* perf.* points (perf.c): one probe per event. */
+static int perf_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+{
+	struct vec found = { 0 };
+	int r = perf_match(x->e, pp, &found);
+
+	if (!r)
+		x->failed = 1;
+	for (int i = 0; i < found.len; i++) {
+		struct derived_probe *t = found.v[i];
+
+		perf_copy(make_probe(x, t->pp, cond, t->family), t);
+	}
+	free(found.v);
+	return r;
+}
+
 /* procfs(...).read/.write points (procfs.c): one probe each. */
 static int procfs_point(struct expansion *x, struct probe_point *pp, struct node *cond)
 {
@@ -950,6 +968,7 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 				struct node *) = {
 		order_point, timer_point, trace_point, dw_kernel_point, symbol_point,
 		process_point, netfilter_point, procfs_point,
+		perf_point,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
@@ -999,6 +1018,7 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"process.end", "kernel.trace", "netfilter.hook.pf",
 		"netfilter.pf.hook", "procfs.read", "procfs.write", "process.mark",
 		"process.provider.mark",
+		"perf.sw", "perf.hw", "perf.hw_cache", "perf.type.config",
 	};
 	const char *best = NULL;
 	int best_d = 3;

@@ -14,6 +14,7 @@
  * by the parser, as SystemTap does in pass 1.)
  */
 #include "elab.h"
+#include "perf.h"
 #include "dw.h"
 #include "btf.h"
 #include "netfilter.h"
@@ -548,6 +549,10 @@ static void at(struct scope *sc, struct node *n)
 			}
 			expr(sc, c->lhs, 0);
 		}
+		return;
+	}
+	if (!strcmp(s, "@perf")) {	/* a perf counter's value (perf.c) */
+		perf_at_check(sc->e, sc->probe, n);
 		return;
 	}
 	if (!sc->e->s->guru && (!strcmp(s, "@const") || !strcmp(s, "@kderef") ||

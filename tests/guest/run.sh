@@ -16,6 +16,9 @@
 #   NAME.run     (optional) one line of extra stprun options, put before the
 #                module in the guest's shell script as they are (quotes work):
 #                -c "dd if=/dev/zero of=/dev/null bs=1 count=3"   -G n=5
+#   NAME.sed     (optional) a sed -E script the output goes through before it
+#                is compared, for a figure that varies from run to run (how
+#                many probes a CPU's overload skipped): s/[0-9]+ probes skipped/N probes skipped/
 # NAME is what stp's -m takes: letters, digits and underscores.
 # Besides stprun and the modules, the guest's /files holds "loop"
 # (tests/bench/guest/loop.c, built static) for workloads that must make
@@ -330,6 +333,7 @@ EOF
 			section "$r/err"
 			echo "--- exit $(cat "$r/rc")"
 		} >"$r/actual"
+		[ ! -f "$E2E_DIR/$t.sed" ] || sed -E -i -f "$E2E_DIR/$t.sed" "$r/actual"
 		why=
 		if [ "$update" = 1 ] && [ "$line" = "$first_line" ]; then
 			cp "$r/actual" "$E2E_DIR/$t.expect"
