@@ -82,6 +82,9 @@ struct probe_point {
 	int ncomps;
 	int optional;		/* "?" */
 	int sufficient;		/* "!" */
+	int alt_sufficient;	/* expanded from a group's "!" alternative:
+				 * the group's later ones are not wanted
+				 * when this one resolves */
 	struct node *cond;	/* "if (e)" or NULL */
 	struct loc loc;
 };

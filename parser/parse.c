@@ -1086,23 +1086,38 @@ static int is_brace_group(struct parser *p)
 		} else if (!(t->kind == TK_IDENT || t->kind == TK_STRING ||
 			     t->kind == TK_NUMBER || tok_is_op(t, OP_STAR) ||
 			     tok_is_op(t, OP_DOT) || tok_is_op(t, OP_LPAREN) ||
-			     tok_is_op(t, OP_RPAREN) || tok_is_op(t, OP_MINUS))) {
+			     tok_is_op(t, OP_RPAREN) || tok_is_op(t, OP_MINUS) ||
+			     tok_is_op(t, OP_NOT) || tok_is_op(t, OP_QUESTION))) {
 			return 0;
 		}
 	}
 	return 0;
 }
 
-/* group = "{" chain { "," chain } "}" */
+/* A chain's "?" (optional) or "!" (optional, and enough when it
+ * resolves), after a point or an alternative of a group. */
+static void point_marks(struct parser *p, struct probe_point *pp)
+{
+	if (accept_op(p, OP_QUESTION))
+		pp->optional = 1;
+	else if (accept_op(p, OP_NOT))
+		pp->sufficient = pp->optional = 1;
+}
+
+/* group = "{" chain [ "?" | "!" ] { "," chain [ "?" | "!" ] } "}"
+ * (kernel.{trace("new")!, trace("old")}: each alternative its own marks) */
 static void brace_group(struct parser *p, struct probe_comp *c)
 {
 	struct vec alts = { 0 };
 
 	c->loc = expect_op(p, OP_LBRACE)->loc;
 	enter(p);
-	do
-		vec_push(&alts, probe_chain(p));
-	while (accept_op(p, OP_COMMA));
+	do {
+		struct probe_point *alt = probe_chain(p);
+
+		point_marks(p, alt);
+		vec_push(&alts, alt);
+	} while (accept_op(p, OP_COMMA));
 	expect_op(p, OP_RBRACE);
 	leave(p);
 	c->alts = (struct probe_point **)alts.v;
@@ -1164,10 +1179,7 @@ static struct probe_point *probe_point(struct parser *p)
 {
 	struct probe_point *pp = probe_chain(p);
 
-	if (accept_op(p, OP_QUESTION))
-		pp->optional = 1;
-	else if (accept_op(p, OP_NOT))
-		pp->sufficient = pp->optional = 1;
+	point_marks(p, pp);
 	if (is_kw(p, "if")) {
 		advance(p);
 		pp->cond = paren_expr(p);

@@ -397,6 +397,14 @@ static void stmt_body(struct sbuf *o, const struct node *n, int ind)
 	}
 }
 
+static void marks(struct sbuf *o, const struct probe_point *pp)
+{
+	if (pp->sufficient)
+		sb_putc(o, '!');
+	else if (pp->optional)
+		sb_putc(o, '?');
+}
+
 static void chain(struct sbuf *o, const struct probe_point *pp)
 {
 	for (int i = 0; i < pp->ncomps; i++) {
@@ -410,6 +418,7 @@ static void chain(struct sbuf *o, const struct probe_point *pp)
 				if (k)
 					sb_puts(o, ", ");
 				chain(o, c->alts[k]);
+				marks(o, c->alts[k]);
 			}
 			sb_putc(o, '}');
 			continue;
@@ -431,10 +440,7 @@ void print_stmt(struct sbuf *o, const struct node *n, int ind)
 void print_probe_point(struct sbuf *o, const struct probe_point *pp)
 {
 	chain(o, pp);
-	if (pp->sufficient)
-		sb_putc(o, '!');
-	else if (pp->optional)
-		sb_putc(o, '?');
+	marks(o, pp);
 	if (pp->cond) {
 		sb_puts(o, " if (");
 		expr(o, pp->cond, P_ASSIGN);

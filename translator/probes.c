@@ -74,6 +74,10 @@ static struct probe_point *pp_join(const struct probe_point *a, int a_from,
 		(b ? b->ncomps - b_from : 0), k = 0;
 
 	*p = *a;
+	if (mid) {		/* an alternative's own "?" or "!" */
+		p->optional |= mid->optional;
+		p->alt_sufficient |= mid->sufficient;
+	}
 	p->comps = ar_alloc((n + 1) * sizeof(*p->comps));
 	for (int i = a_from; i < a_to; i++)
 		p->comps[k++] = a->comps[i];
@@ -1061,6 +1065,8 @@ static void expand_point(struct expansion *x, struct probe_point *pp,
 				sem_error(&p->loc, "no probe point matches '%s'", pp_text(p));
 				x->failed = 1;
 			}
+			if (p->alt_sufficient && x->made > before)
+				break;
 			continue;
 		}
 		r = builtin_point(x, p, cond);
@@ -1074,6 +1080,9 @@ static void expand_point(struct expansion *x, struct probe_point *pp,
 				  pp_text(p));
 			x->failed = 1;
 		}
+		/* {a!, b}: b only when a resolves to nothing */
+		if (p->alt_sufficient && x->made > before)
+			break;
 	}
 	free(pts.v);
 }
