@@ -22,7 +22,7 @@ extern atomic_t stp_state;
 /* each CPU's context: one gs-relative load on the hit path */
 DECLARE_PER_CPU(struct stp_ctx *, stp_ctx_of);
 void stp_skip(enum stp_event why);
-int stp_report_error(struct stp_ctx *c);
+int stp_report_error(struct stp_ctx *c, const struct stp_probe *p);
 
 /*
  * This CPU's context, marked busy, or NULL when it is busy already (a
@@ -44,6 +44,20 @@ static __always_inline struct stp_ctx *stp_ctx_enter(void)
 	return c;
 }
 
+/*
+ * Mark c busy; true when it was already.  One test-and-set of memory: an
+ * interrupt or NMI comes between instructions, so it finds the mark
+ * either set or not, never half done, and no lock prefix is needed for
+ * a context only its own CPU touches.
+ */
+static __always_inline bool stp_ctx_claim(struct stp_ctx *c)
+{
+	asm goto("btsl $0, %0\n\tjc %l[busy]" : "+m"(c->busy) : : "cc", "memory" : busy);
+	return false;
+busy: __attribute__((cold));
+	return true;
+}
+
 static __always_inline void stp_ctx_exit(struct stp_ctx *c)
 {
 	barrier();
@@ -56,43 +70,74 @@ static __always_inline void stp_ctx_exit(struct stp_ctx *c)
  * no statements (translator/emit.c: no loop, no call, fewer statements
  * than MAXACTION) leaves c->actions alone: nothing reads it in that hit.
  */
-static __always_inline int stp_probe_run(struct stp_ctx *c, const struct stp_probe *p,
-					 void (*handler)(struct stp_ctx *c),
-					 struct pt_regs *regs, void *entry)
+static __always_inline int stp_probe_body(struct stp_ctx *c, const struct stp_probe *p,
+					  void (*handler)(struct stp_ctx *c),
+					  struct pt_regs *regs, void *entry)
 {
 	int rc = -1;
 
-	/* nesting is back at 0 after every hit; error_where goes with error */
+	/*
+	 * c->error is NULL: every hit leaves it so (stp_report_error).
+	 * Nothing but the functions a handler calls reads c->probe, nor
+	 * c->actions when it counts none.
+	 */
 	if (!p->act_static)
 		c->actions = 0;
-	c->error = NULL;
-	c->probe = p;
-	c->regs = regs;
+	if (!p->quiet)
+		c->probe = p;
+	/* a tracepoint's $vars read its arguments, only functions regs */
+	if (regs || !p->quiet)
+		c->regs = regs;
 	if (entry)		/* only a kretprobe's handlers read it */
 		c->entry = entry;
-	/* overload (throttle.h): a decrement, and now and then a look */
-	if (stp_throttle_due(&c->thr) && stp_throttle_begin(c, p->kind))
-		return -1;
 	if (unlikely(stp_locks_take(p->locks, p->nlocks))) {
 		stp_skip(STP_EV_SKIP_LOCK);
 	} else {
 		handler(c);
 		stp_locks_drop(p->locks, p->nlocks);
-		rc = unlikely(c->error) ? stp_report_error(c) : 0;
+		rc = unlikely(c->error) ? stp_report_error(c, p) : 0;
 	}
 	if (!p->quiet && unlikely(c->out->len))
 		stp_out_flush(c->out);
-	if (stp_throttle_timed(&c->thr))
-		stp_throttle_end(c);
 	return rc;
+}
+
+/*
+ * One hit in STP_OVERLOAD_SAMPLE, and every hit of an overloaded CPU
+ * (throttle.h): out of line, so that the common hit pays only the
+ * countdown, and its handler called through the pointer.
+ */
+static noinline notrace int stp_probe_run_slow(struct stp_ctx *c, const struct stp_probe *p,
+					       void (*handler)(struct stp_ctx *c),
+					       struct pt_regs *regs, void *entry)
+{
+	int rc;
+
+	if (stp_throttle_begin(c, p->kind))
+		return -1;
+	rc = stp_probe_body(c, p, handler, regs, entry);
+	stp_throttle_end(c);
+	return rc;
+}
+NOKPROBE_SYMBOL(stp_probe_run_slow);
+
+static __always_inline int stp_probe_run(struct stp_ctx *c, const struct stp_probe *p,
+					 void (*handler)(struct stp_ctx *c),
+					 struct pt_regs *regs, void *entry)
+{
+	if (stp_throttle_due(&c->thr))
+		return stp_probe_run_slow(c, p, handler, regs, entry);
+	return stp_probe_body(c, p, handler, regs, entry);
 }
 
 /*
  * Take this CPU's context and the globals' locks, run the handler,
  * report what went wrong.  Interrupts are off for the whole hit, so the
- * context and the CPU's print buffer are ours alone.  0 when the
- * handler ran without an error.  A hit in the wrong session state is
- * counted (SKIP_STATE) but is no skip: it is the normal wind-down.
+ * context and the CPU's print buffer are ours alone, and an interrupt's
+ * probes wait for the hit to end rather than find the context busy.  0
+ * when the handler ran without an error.  A hit in the wrong session
+ * state is counted (SKIP_STATE) but is no skip: it is the normal
+ * wind-down.
  */
 static __always_inline int stp_probe_hit(const struct stp_probe *p,
 					 void (*handler)(struct stp_ctx *c),
@@ -102,13 +147,15 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	unsigned long flags;
 	int rc = -1;
 
-	if (atomic_read(&stp_state) != p->kind) {
+	/* plain reads (no READ_ONCE): one compare with memory each, read
+	 * once here either way */
+	if (unlikely(stp_state.counter != p->kind)) {
 		stp_count(STP_EV_SKIP_STATE);
 		return -1;
 	}
 	local_irq_save(flags);
-	c = stp_ctx_enter();
-	if (unlikely(!c)) {
+	c = this_cpu_read(stp_ctx_of);
+	if (unlikely(stp_ctx_claim(c))) {
 		stp_skip(STP_EV_SKIP_REENTER);
 		goto out;
 	}
@@ -116,39 +163,6 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	stp_ctx_exit(c);
 out:
 	local_irq_restore(flags);
-	return rc;
-}
-
-/*
- * A tracepoint's hit.  The kernel calls tracepoint probes with
- * preemption off (rcu-sched), so this CPU's context cannot change under
- * the hit, and interrupts stay on: one that comes in while the handler
- * runs finds the context busy, and a probe it hits is skipped and
- * counted (SKIP_REENTER), as under NMI.  The busy mark is read and set
- * without an atomic: an interrupt between the two runs to its end
- * before this hit goes on.  Two fewer flag flips than stp_probe_hit, on
- * the path every tracepoint hit takes (tests/bench/guest.sh).
- */
-static __always_inline int stp_probe_hit_preempt_off(const struct stp_probe *p,
-						     void (*handler)(struct stp_ctx *c),
-						     void *entry)
-{
-	struct stp_ctx *c;
-	int rc;
-
-	if (atomic_read(&stp_state) != p->kind) {
-		stp_count(STP_EV_SKIP_STATE);
-		return -1;
-	}
-	c = this_cpu_read(stp_ctx_of);
-	if (unlikely(READ_ONCE(c->busy))) {
-		stp_skip(STP_EV_SKIP_REENTER);
-		return -1;
-	}
-	WRITE_ONCE(c->busy, 1);
-	barrier();
-	rc = stp_probe_run(c, p, handler, NULL, entry);
-	stp_ctx_exit(c);
 	return rc;
 }
 

@@ -108,22 +108,25 @@ notrace void stp_request_stop(void)
 }
 NOKPROBE_SYMBOL(stp_request_stop);
 
-/* After a handler that set c->error: 0 when that was next's mark, else
- * the error reported, -1. */
-notrace int stp_report_error(struct stp_ctx *c)
+/* After a handler of probe p that set c->error: 0 when that was next's
+ * mark, else the error reported, -1.  Either way c->error is NULL again,
+ * as every hit expects it (probe.h). */
+notrace int stp_report_error(struct stp_ctx *c, const struct stp_probe *p)
 {
 	long n;
 
-	if (c->error == stp_next_mark)
+	if (c->error == stp_next_mark) {
+		c->error = NULL;
 		return 0;
+	}
 	n = atomic_long_inc_return(&stp_errors);
-
 	if (c->error_where)
 		stp_ctl_printf(STP_MSG_ERROR, "ERROR: %s near %s (probe %s)\n",
-			       c->error, c->error_where, c->probe->pp);
+			       c->error, c->error_where, p->pp);
 	else
 		stp_ctl_printf(STP_MSG_ERROR, "ERROR: %s (probe %s)\n",
-			       c->error, c->probe->pp);
+			       c->error, p->pp);
+	c->error = NULL;
 	if (n > stp_maxerrors) {
 		/* End probes skip the rest of themselves, not the others. */
 		stp_state_move(STP_LIVE, STP_ERROR);

@@ -12,8 +12,8 @@
  * (no atomic), and only one hit in STP_OVERLOAD_SAMPLE is timed, with
  * two reads of the TSC (get_cycles), its cost counted that many times
  * over; the others pay a decrement and a compare, on a field of the
- * context the hit holds anyway (the countdown: it is back at
- * STP_OVERLOAD_SAMPLE after the hit only when this hit is timed).  An overloaded CPU
+ * context the hit holds anyway: the countdown, which sends the hit down
+ * the slow path (probe.h's stp_probe_run_slow) when it runs out.  An overloaded CPU
  * reads the TSC once per hit, to see when its interval is over.  Skips
  * are counted per CPU and summed when the session ends (throttle.c).
  * begin, end and error probes are never skipped nor timed.
@@ -54,24 +54,17 @@ bool stp_throttle_begin(struct stp_ctx *c, int kind);
 void stp_throttle_end(struct stp_ctx *c);
 
 #ifndef STP_NO_OVERLOAD
-/* This hit is one to look at. */
+/* This hit is one to look at: a decrement of memory and a jump (gcc
+ * would load, subtract, store and test). */
 static __always_inline bool stp_throttle_due(struct stp_throttle *t)
 {
-	return unlikely(--t->countdown <= 0);
-}
-
-/* This hit is being timed (stp_throttle_begin said so). */
-static __always_inline bool stp_throttle_timed(struct stp_throttle *t)
-{
-	return unlikely(t->countdown == STP_OVERLOAD_SAMPLE);
+	asm goto("decl %0\n\tjle %l[due]" : "+m"(t->countdown) : : "cc" : due);
+	return false;
+due: __attribute__((cold));
+	return true;
 }
 #else
 static __always_inline bool stp_throttle_due(struct stp_throttle *t)
-{
-	return false;
-}
-
-static __always_inline bool stp_throttle_timed(struct stp_throttle *t)
 {
 	return false;
 }

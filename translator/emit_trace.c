@@ -9,8 +9,7 @@
  * x86-64 calling convention passes in a register or an 8-byte stack
  * slot: so the callback takes each as a u64 and, when a $argument reads
  * them (btf_var.c, through CONTEXT->entry), keeps them in an array.  The
- * hit goes through stp_probe_hit_preempt_off() (runtime/probe.h): the
- * kernel already runs the callback with preemption off.
+ * hit goes through stp_probe_hit(), as a kprobe's does.
  */
 #include "emit.h"
 #include "btf.h"
@@ -34,7 +33,7 @@ static void callback(struct emit *m, int idx, const struct derived_probe *d)
 			sb_printf(&m->trace_cbs, "%s a%d", i ? "," : "", i);
 		sb_puts(&m->trace_cbs, " };\n\n");
 	}
-	sb_printf(&m->trace_cbs, "\tstp_probe_hit_preempt_off(&stp_probe_%d, probe_%d, %s);\n}\n\n",
+	sb_printf(&m->trace_cbs, "\tstp_probe_hit(&stp_probe_%d, probe_%d, NULL, %s);\n}\n\n",
 		  idx, idx, n ? "args" : "NULL");
 }
 
