@@ -13,6 +13,7 @@
  * ends with the uncompressed size, 4 bytes little-endian.
  */
 #include "btf.h"
+#include "elfsec.h"
 
 #include <gelf.h>
 #include <lzma.h>
@@ -161,25 +162,14 @@ int kimage_open(const char *path, struct kimage *k, const char **why)
 
 int kimage_section(struct kimage *k, const char *name, const void **p, size_t *n)
 {
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(k->elf, &shstrndx))
+	if (!elf_section(k->elf, name, &sh) || sh.sh_type == SHT_NOBITS ||
+	    sh.sh_offset + sh.sh_size > k->size)
 		return 0;
-	while ((scn = elf_nextscn(k->elf, scn))) {
-		const char *sn;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		sn = elf_strptr(k->elf, shstrndx, sh.sh_name);
-		if (sn && !strcmp(sn, name) && sh.sh_offset + sh.sh_size <= k->size) {
-			*p = k->data + sh.sh_offset;
-			*n = sh.sh_size;
-			return 1;
-		}
-	}
-	return 0;
+	*p = k->data + sh.sh_offset;
+	*n = sh.sh_size;
+	return 1;
 }
 
 const void *kimage_at(struct kimage *k, uint64_t addr, size_t n)

@@ -15,6 +15,7 @@
  * ~/.cache/stp/btf/KREL-HASH.modtp as "NAME MODULE" lines.
  */
 #include "btf.h"
+#include "elfsec.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -199,22 +200,14 @@ static int ko_open(struct ko *k, const char *data, size_t n)
 
 static const void *ko_section(struct ko *k, const char *want, size_t *n)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstr;
 	GElf_Shdr sh;
+	Elf_Scn *scn = elf_section(k->elf, want, &sh);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 
-	if (elf_getshdrstrndx(k->elf, &shstr))
+	if (!d)
 		return NULL;
-	while ((scn = elf_nextscn(k->elf, scn))) {
-		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(k->elf, shstr, sh.sh_name) : NULL;
-		Elf_Data *d;
-
-		if (name && !strcmp(name, want) && (d = elf_getdata(scn, NULL))) {
-			*n = d->d_size;
-			return d->d_buf;
-		}
-	}
-	return NULL;
+	*n = d->d_size;
+	return d->d_buf;
 }
 
 /* Debian 12's libbpf (1.1) has no btf__new_split(): the bytes go

@@ -61,6 +61,16 @@ int em_is_pmap(const struct symbol *s)
 }
 
 /* Bytes as a C literal, every unusual byte as an octal escape. */
+void em_array(struct sbuf *o, const char *type, const char *name, struct sbuf *entries,
+	      const char *count, int n)
+{
+	sb_printf(o, "static struct %s %s[] = {\n%s};\n#define %s %d\n\n", type, name,
+		  entries->s ? entries->s : "\t{ 0 },\n", count, n);
+	free(entries->s);
+	entries->s = NULL;
+	entries->len = 0;
+}
+
 const char *em_cstr_raw(const char *s)
 {
 	struct sbuf sb = { 0 };

@@ -63,6 +63,10 @@ struct emit {
 int em_static_actions(struct node *body, struct node *cond, int *calls);
 
 /* emit.c */
+/* "static struct TYPE NAME[] = { entries };" and "#define COUNT n", an
+ * empty array holding one zeroed entry; entries' text is freed. */
+void em_array(struct sbuf *o, const char *type, const char *name, struct sbuf *entries,
+	      const char *count, int n);
 void em_line(struct emit *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const char *em_tmp(struct emit *m, const char *prefix);

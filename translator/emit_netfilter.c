@@ -45,9 +45,6 @@ void em_netfilter_tables(struct emit *m, struct sbuf *o)
 {
 	sb_puts(o, "#include \"runtime/netfilter.h\"\n\n");
 	sb_printf(o, "%s", m->nf_hooks.s ? m->nf_hooks.s : "");
-	sb_printf(o, "static struct nf_hook_ops stp_nf_ops[] = {\n%s};\n"
-		  "#define STP_NNETFILTER %d\n\n",
-		  m->nf_ops.s ? m->nf_ops.s : "\t{ .hook = NULL },\n", m->nnf);
+	em_array(o, "nf_hook_ops", "stp_nf_ops", &m->nf_ops, "STP_NNETFILTER", m->nnf);
 	free(m->nf_hooks.s);
-	free(m->nf_ops.s);
 }

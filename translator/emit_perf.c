@@ -91,13 +91,9 @@ void em_perf_tables(struct emit *m, struct sbuf *o)
 	int nc;
 
 	sb_printf(o, "%s", m->perf_cbs.s ? m->perf_cbs.s : "");
-	sb_printf(o, "static struct stp_perf stp_perfs[] = {\n%s};\n#define STP_NPERFS %d\n\n",
-		  m->perfs.s ? m->perfs.s : "\t{ .probe = NULL },\n", m->nperfs);
+	em_array(o, "stp_perf", "stp_perfs", &m->perfs, "STP_NPERFS", m->nperfs);
 	counter_probes(m, o);
 	nc = counters(m, &c);
-	sb_printf(o, "static struct stp_perf stp_perf_counters[] = {\n%s};\n"
-		  "#define STP_NPERF_COUNTERS %d\n\n", c.s ? c.s : "\t{ .probe = NULL },\n", nc);
-	free(c.s);
-	free(m->perfs.s);
+	em_array(o, "stp_perf", "stp_perf_counters", &c, "STP_NPERF_COUNTERS", nc);
 	free(m->perf_cbs.s);
 }

@@ -101,14 +101,12 @@ void em_procfs_tables(struct emit *m, struct sbuf *o)
 		nfiles++;
 	}
 	sb_printf(o, "%s", writes.s ? writes.s : "");
-	sb_printf(o, "static struct stp_procfs_file stp_procfs_files[] = {\n%s};\n"
-		  "#define STP_NPROCFS %d\n", files.s ? files.s : "\t{ .path = NULL },\n", nfiles);
+	em_array(o, "stp_procfs_file", "stp_procfs_files", &files, "STP_NPROCFS", nfiles);
 	sb_puts(o, "static const char *const stp_procfs_dirs[] = {\n");
 	for (int i = 0; i < dirs.len; i++)
 		sb_printf(o, "\t%s,\n", em_cstr_raw(dirs.v[i]));
 	sb_printf(o, "\tNULL,\n};\n#define STP_NPROCFS_DIRS %d\n\n", dirs.len);
 	free(writes.s);
-	free(files.s);
 	free(dirs.v);
 	free(m->procfs.v);
 	free(m->procfs_idx.v);

@@ -55,9 +55,6 @@ void em_trace_tables(struct emit *m, struct sbuf *o)
 {
 	sb_puts(o, "#include \"runtime/tracepoints.h\"\n\n");
 	sb_printf(o, "%s", m->trace_cbs.s ? m->trace_cbs.s : "");
-	sb_printf(o, "static struct stp_tracepoint stp_tracepoints[] = {\n%s};\n"
-		  "#define STP_NTRACEPOINTS %d\n\n",
-		  m->traces.s ? m->traces.s : "\t{ .probe = NULL },\n", m->ntraces);
-	free(m->traces.s);
+	em_array(o, "stp_tracepoint", "stp_tracepoints", &m->traces, "STP_NTRACEPOINTS", m->ntraces);
 	free(m->trace_cbs.s);
 }

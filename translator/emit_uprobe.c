@@ -49,11 +49,6 @@ void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
 
 void em_uprobe_tables(struct emit *m, struct sbuf *o)
 {
-	sb_printf(o, "static struct stp_uprobe stp_uprobes[] = {\n%s};\n#define STP_NUPROBES %d\n\n",
-		  m->uprobes.s ? m->uprobes.s : "\t{ .probe = NULL },\n", m->nuprobes);
-	sb_printf(o, "static struct stp_procprobe stp_procprobes[] = {\n%s};\n"
-		  "#define STP_NPROCPROBES %d\n\n",
-		  m->procs.s ? m->procs.s : "\t{ .probe = NULL },\n", m->nprocs);
-	free(m->uprobes.s);
-	free(m->procs.s);
+	em_array(o, "stp_uprobe", "stp_uprobes", &m->uprobes, "STP_NUPROBES", m->nuprobes);
+	em_array(o, "stp_procprobe", "stp_procprobes", &m->procs, "STP_NPROCPROBES", m->nprocs);
 }

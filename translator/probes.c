@@ -877,92 +877,49 @@ static int dw_kernel_point(struct expansion *x, struct probe_point *pp, struct n
 	return made ? 1 : 0;
 }
 
-/* kernel.trace(...) points (tracepoints.c): one probe per tracepoint. */
-static int trace_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+/*
+ * The probe types whose matcher (a file of their own) gives templates:
+ * -1 when pp is none of its points; 0 after an error; 1 with out holding
+ * the templates, each made a probe, its type's fields copied by copy().
+ */
+struct template_type {
+	int (*match)(struct elab *e, struct probe_point *pp, struct vec *out);
+	void (*copy)(struct derived_probe *d, const struct derived_probe *t);
+};
+
+static void trace_copy(struct derived_probe *d, const struct derived_probe *t)
 {
-	struct vec found = { 0 };
-	int r = tracepoints_match(x->e, pp, &found);
-
-	if (!r)
-		x->failed = 1;
-	for (int i = 0; i < found.len; i++) {
-		struct derived_probe *t = found.v[i];
-		struct derived_probe *d = make_probe(x, t->pp, cond, t->family);
-
-		d->tp = t->tp;
-		d->symbol = t->symbol;
-	}
-	free(found.v);
-	return r;
+	d->tp = t->tp;
+	d->symbol = t->symbol;
 }
 
-/* netfilter.hook(...).pf(...) points (netfilter.c). */
-static int netfilter_point(struct expansion *x, struct probe_point *pp, struct node *cond)
+static const struct template_type template_types[] = {
+	{ tracepoints_match, trace_copy },	/* kernel.trace: one a tracepoint */
+	{ uprobes_match, uprobes_copy },	/* process(...): one an address */
+	{ netfilter_match, netfilter_copy },	/* netfilter.hook().pf() */
+	{ procfs_match, procfs_copy },		/* procfs(...).read/.write */
+	{ perf_match, perf_copy },		/* perf.*: one an event */
+};
+
+static int template_point(struct expansion *x, struct probe_point *pp, struct node *cond)
 {
-	struct vec found = { 0 };
-	int r = netfilter_match(x->e, pp, &found);
+	for (size_t k = 0; k < sizeof(template_types) / sizeof(template_types[0]); k++) {
+		struct vec found = { 0 };
+		int r = template_types[k].match(x->e, pp, &found);
 
-	if (!r)
-		x->failed = 1;
-	for (int i = 0; i < found.len; i++) {
-		struct derived_probe *t = found.v[i];
+		if (r < 0)
+			continue;
+		if (!r)
+			x->failed = 1;
+		for (int i = 0; i < found.len; i++) {
+			struct derived_probe *t = found.v[i];
 
-		netfilter_copy(make_probe(x, t->pp, cond, t->family), t);
+			template_types[k].copy(make_probe(x, t->pp, cond, t->family), t);
+		}
+		free(found.v);
+		return r;
 	}
-	free(found.v);
-	return r;
-}
-
-/* process(...) points (uprobes.c): one probe per address found. */
-static int process_point(struct expansion *x, struct probe_point *pp,
-			 struct node *cond)
-{
-	struct vec found = { 0 };
-	int r = uprobes_match(x->e, pp, &found);
-
-	if (!r)
-		x->failed = 1;
-	for (int i = 0; i < found.len; i++) {
-		struct derived_probe *t = found.v[i];
-
-		uprobes_copy(make_probe(x, t->pp, cond, t->family), t);
-	}
-	free(found.v);
-	return r;
-}
-
-/* perf.* points (perf.c): one probe per event. */
-static int perf_point(struct expansion *x, struct probe_point *pp, struct node *cond)
-{
-	struct vec found = { 0 };
-	int r = perf_match(x->e, pp, &found);
-
-	if (!r)
-		x->failed = 1;
-	for (int i = 0; i < found.len; i++) {
-		struct derived_probe *t = found.v[i];
-
-		perf_copy(make_probe(x, t->pp, cond, t->family), t);
-	}
-	free(found.v);
-	return r;
-}
-
-/* procfs(...).read/.write points (procfs.c): one probe each. */
-static int procfs_point(struct expansion *x, struct probe_point *pp, struct node *cond)
-{
-	struct vec found = { 0 };
-	int r = procfs_match(x->e, pp, &found);
-
-	if (!r)
-		x->failed = 1;
-	for (int i = 0; i < found.len; i++) {
-		struct derived_probe *t = found.v[i];
-
-		procfs_copy(make_probe(x, t->pp, cond, t->family), t);
-	}
-	free(found.v);
-	return r;
+	return -1;
 }
 
 static int builtin_point(struct expansion *x, struct probe_point *pp,
@@ -970,9 +927,7 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 {
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
-		order_point, timer_point, trace_point, dw_kernel_point, symbol_point,
-		process_point, netfilter_point, procfs_point,
-		perf_point,
+		order_point, timer_point, dw_kernel_point, symbol_point, template_point,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {

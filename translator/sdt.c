@@ -14,6 +14,7 @@
  * of the probe's registers or of the process's memory.
  */
 #include "sdt.h"
+#include "elfsec.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
@@ -230,24 +231,15 @@ static void arguments(Elf *elf, struct sdt_marker *m)
 
 static int section_addr(Elf *elf, const char *name, uint64_t *addr, Elf_Scn **found)
 {
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_section(elf, name, &sh);
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
+	if (!scn)
 		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(n, name)) {
-			*addr = sh.sh_addr;
-			if (found)
-				*found = scn;
-			return 1;
-		}
-	}
-	return 0;
+	*addr = sh.sh_addr;
+	if (found)
+		*found = scn;
+	return 1;
 }
 
 static uint64_t word(const unsigned char *p)

@@ -29,6 +29,7 @@
  * runtime/uprobes.c.
  */
 #include "dw.h"
+#include "elfsec.h"
 #include "elab.h"
 #include "uprobes.h"
 #include "sdt.h"
@@ -254,20 +255,9 @@ static int find_program(const struct session *s, const char *name, const char **
 
 static int has_section(Elf *elf, const char *name)
 {
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
-		    (n = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(n, name))
-			return 1;
-	}
-	return 0;
+	return elf_section(elf, name, &sh) && sh.sh_type != SHT_NOBITS;
 }
 
 /* The ELF of a found file, if stp can probe it (x86-64); else NULL, and
