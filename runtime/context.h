@@ -112,6 +112,7 @@ void stp_display_stat(struct stp_out *o, struct stp_stat *st,
 #include "stack.h"
 #include "kprobes.h"
 #include "uprobes.h"
+#include "process.h"
 #include "probe.h"
 #include "target.h"
 

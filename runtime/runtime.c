@@ -15,5 +15,6 @@
 #include "timer.c"
 #include "kprobes.c"
 #include "uprobes.c"
+#include "process.c"
 #include "tracepoints.c"
 #include "session.c"

@@ -40,7 +40,8 @@ struct emit {
 	struct vec entries;		/* this probe's @entry nodes */
 	struct vec extra_locals;	/* more members of the locals union */
 	int nkprobes;
-	struct sbuf uprobes, procs;	/* emit_uprobe.c's table entries */
+	struct sbuf uprobes, procs;	/* emit_uprobe.c's, emit_process.c's
+					 * table entries */
 	int nuprobes, nprocs;
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;
@@ -94,6 +95,12 @@ void em_uprobe_tables(struct emit *m, struct sbuf *o);
 void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* stp_tracepoints[], even when empty. */
 void em_trace_tables(struct emit *m, struct sbuf *o);
+
+/* emit_process.c: process.begin / .end probes */
+/* Probe idx's entry in the process table. */
+void em_process_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* stp_procprobes[], even when empty. */
+void em_process_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);
