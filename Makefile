@@ -31,7 +31,7 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
 	translator/btf_image.c translator/btf_load.c translator/btf_type.c translator/btf_var.c translator/btf_pretty.c \
-	translator/tracepoints.c translator/emit_trace.c translator/emit_process.c \
+	translator/tracepoints.c translator/emit_trace.c translator/process.c translator/emit_process.c \
 	translator/infer.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \

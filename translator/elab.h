@@ -118,6 +118,9 @@ struct derived_probe {
 					 * this program only; else NULL */
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
+	/* PF_PROCESS (process.c): */
+	int proc_event;			/* enum proc_event (process.h) */
+	int64_t proc_pid;		/* process(PID), else 0 */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -1,16 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 3 for the life of processes: the table runtime/process.c arms,
- * one entry per process.begin / .end probe.
+ * Pass 3 for the life and system calls of processes: the table
+ * runtime/process.c arms, one entry per process.begin, .end,
+ * .thread.begin, .thread.end, .syscall or .syscall.return probe.
  */
 #include "emit.h"
+#include "process.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* ORDER: enum proc_event */
+static const char *const events[] = {
+	"STP_PE_BEGIN", "STP_PE_END", "STP_PE_THREAD_BEGIN", "STP_PE_THREAD_END",
+	"STP_PE_SYSCALL", "STP_PE_SYSCALL_RETURN",
+};
 
 void em_process_entry(struct emit *m, int idx, const struct derived_probe *d)
 {
-	sb_printf(&m->procs, "\t{ .probe = &stp_probe_%d, .path = %s, .end = %d },\n",
-		  idx, d->path ? em_cstr_raw(d->path) : "NULL", d->process_end);
+	/* named, not matched by a glob or optional: the session needs it */
+	int required = !strpbrk(d->user_name, "*?[") && !d->pp->optional;
+
+	sb_printf(&m->procs, "\t{ .probe = &stp_probe_%d, .path = %s, .pid = %lld, "
+		  ".event = %s, .required = %d },\n", idx,
+		  d->path ? em_cstr_raw(d->path) : "NULL", (long long)d->proc_pid,
+		  events[d->proc_event], required);
 	m->nprocs++;
 }
 

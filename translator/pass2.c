@@ -8,6 +8,7 @@
 #include "elab.h"
 #include "dw.h"
 #include "btf.h"
+#include "process.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,8 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 		sb_puts(&sb, dw_list_vars(e, d));
 	if (with_vars && d->tp)
 		sb_puts(&sb, tracepoint_list_vars(d));
+	if (with_vars && d->family == PF_PROCESS)
+		sb_puts(&sb, process_list_vars(d));
 	for (int k = 0; with_vars && k < d->locals.len; k++) {
 		struct symbol *s = d->locals.v[k];
 

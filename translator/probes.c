@@ -18,6 +18,7 @@
 #include "elab.h"
 #include "dw.h"
 #include "btf.h"
+#include "process.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -889,6 +890,24 @@ static int trace_point(struct expansion *x, struct probe_point *pp, struct node 
 	return r;
 }
 
+/* process.begin, .syscall, ... (process.c): one probe per program. */
+static int process_event_point(struct expansion *x, struct probe_point *pp,
+			       struct node *cond)
+{
+	struct vec found = { 0 };
+	int r = process_match(x->e, pp, &found);
+
+	if (!r)
+		x->failed = 1;
+	for (int i = 0; i < found.len; i++) {
+		struct derived_probe *t = found.v[i];
+
+		process_copy(make_probe(x, t->pp, cond, t->family), t);
+	}
+	free(found.v);
+	return r;
+}
+
 /* process(...) points (uprobes.c): one probe per address found. */
 static int process_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond)
@@ -913,7 +932,7 @@ static int builtin_point(struct expansion *x, struct probe_point *pp,
 	int (*const families[])(struct expansion *, struct probe_point *,
 				struct node *) = {
 		order_point, timer_point, trace_point, dw_kernel_point, symbol_point,
-		process_point,
+		process_event_point, process_point,
 	};
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
@@ -960,7 +979,8 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"timer.profile", "kprobe.function", "kernel.function",
 		"module.function", "kprobe.module.function",
 		"process.function", "process.statement", "process.begin",
-		"process.end", "kernel.trace",
+		"process.end", "kernel.trace", "process.thread.begin",
+		"process.thread.end", "process.syscall", "process.syscall.return",
 	};
 	const char *best = NULL;
 	int best_d = 3;

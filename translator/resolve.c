@@ -16,6 +16,7 @@
 #include "elab.h"
 #include "dw.h"
 #include "btf.h"
+#include "process.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +455,10 @@ static int dw_defined(struct scope *sc, struct node *arg)
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
 		return btf_target(sc->e, sc->probe, &probe_copy, 0, 1);
 	}
+	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_PROCESS) {
+		probe_copy = *arg;
+		return process_target(sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && !has_dwarf(sc))
 		return -1;
 	probe_copy = *arg;
@@ -564,6 +569,11 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 		return;
 	if (sc->probe && sc->probe->tp) {	/* a tracepoint's, by BTF */
 		if (btf_target(sc->e, sc->probe, n, write, 0))
+			dw_call(sc, n);
+		return;
+	}
+	if (sc->probe && sc->probe->family == PF_PROCESS) {	/* $syscall ... */
+		if (process_target(sc->probe, n, write, 0))
 			dw_call(sc, n);
 		return;
 	}
