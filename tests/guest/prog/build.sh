@@ -4,6 +4,9 @@
 #
 #   add           add.c, static, -g -O0: uprobe_* tests
 #   depth         depth.c, static, -g -O0: calls nested deeper than slots
+#   threads       threads.c, static: process.thread.* and .syscall tests
+#   loop          tests/bench/guest/loop.c, static, as run.sh builds it
+#                 for the guest: here for process("/files/loop") probes
 #   addlib        addlib.c, dynamic, -g -O0, linked against
 #   libstpadd.so  libstpadd.c, -g -O0: process().library() tests
 #   allocs        allocs.c, dynamic, -g -O0, linked against
@@ -30,6 +33,8 @@ cd "$here"
 cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
 "${cc[@]}" -static -o "$tmp/add" add.c
 "${cc[@]}" -static -o "$tmp/depth" depth.c
+"${cc[@]}" -static -pthread -o "$tmp/threads" threads.c
+gcc -O2 -static -o "$tmp/loop" ../../bench/guest/loop.c
 "${cc[@]}" -shared -fPIC -Wl,--disable-new-dtags,-rpath,/files \
 	-o "$tmp/libstpadd.so" libstpadd.c
 "${cc[@]}" -o "$tmp/addlib" addlib.c -L"$tmp" -lstpadd \
@@ -42,7 +47,7 @@ strip "$tmp/libstpsym.so"
 	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
 cp -L "$(gcc -print-file-name=libc.so.6)" "$tmp/libc.so.6"
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add depth addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2; do
+for f in add depth threads loop addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
 done
