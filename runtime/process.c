@@ -58,6 +58,16 @@ static int stp_startworks_queued;
 
 #define STP_PE(e)	(1u << (e))
 
+/*
+ * Tasks that may never return to user space nor run a task_work soon:
+ * no begin is queued to them.  6.4 on marks vhost's workers too.
+ */
+#ifdef PF_USER_WORKER
+#define STP_PF_NO_START	(PF_KTHREAD | PF_EXITING | PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define STP_PF_NO_START	(PF_KTHREAD | PF_EXITING | PF_IO_WORKER)
+#endif
+
 /* The program of current, when a probe of these events needs it. */
 static notrace struct inode *stp_event_exe(unsigned int events)
 {
@@ -151,7 +161,8 @@ static notrace void stp_sys_exit_hit(void *data, struct pt_regs *regs,
 				     long ret)
 {
 	long nr = syscall_get_nr(current, regs);
-	struct inode *exe = stp_event_exe(stp_pe_wanted);
+	struct inode *exe = stp_event_exe(STP_PE(STP_PE_THREAD_BEGIN) |
+					  STP_PE(STP_PE_SYSCALL_RETURN));
 	u64 a[STP_SC_SLOTS];
 
 	/* a clone returns 0 in the task it made, the first time it runs */
@@ -207,7 +218,7 @@ static void stp_start_queue(struct task_struct *t)
 	struct stp_startwork *w;
 	bool want;
 
-	if (!(stp_pe_wanted & STP_PE(event)) || (t->flags & (PF_KTHREAD | PF_EXITING)) ||
+	if (!(stp_pe_wanted & STP_PE(event)) || (t->flags & STP_PF_NO_START) ||
 	    task_is_stopped_or_traced(t) || !stp_in_target(t))
 		return;
 	task_lock(t);	/* t->mm stays while it is held */

@@ -4,7 +4,8 @@
 #
 #   add           add.c, static, -g -O0: uprobe_* tests
 #   depth         depth.c, static, -g -O0: calls nested deeper than slots
-#   threads       threads.c, static: process.thread.* and .syscall tests
+#   threads       threads.c, static, -g -O0: process.thread.* and .syscall
+#                 tests
 #   loop          tests/bench/guest/loop.c, static, as run.sh builds it
 #                 for the guest: here for process("/files/loop") probes
 #   addlib        addlib.c, dynamic, -g -O0, linked against
