@@ -18,6 +18,7 @@
  */
 #include "process.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,35 +34,50 @@ static const struct {
 	[PE_SYSCALL_RETURN] = { "syscall", "return" },
 };
 
-static int is(const struct probe_comp *c, const char *name)
+/* Do the components c[0..n) name the words w[0..nw)?  A component is a
+ * glob over one word, or "**" over any number of them. */
+static int names(const struct probe_comp *c, int n, const char *const *w, int nw)
 {
-	return c->name && !c->arg && !strcmp(c->name, name);
+	if (!n)
+		return !nw;
+	if (!c->name || c->arg)
+		return 0;
+	if (!strcmp(c->name, "**"))
+		return names(c + 1, n - 1, w, nw) || (nw && names(c, n, w + 1, nw - 1));
+	return nw && !fnmatch(c->name, w[0], 0) && names(c + 1, n - 1, w + 1, nw - 1);
 }
 
-/* The event pp names, or -1 when it is none of these points. */
-static int event_of(const struct probe_point *pp)
+/* The events pp names (1 << enum proc_event), 0 when none: globs such
+ * as process.* and process.thread.* name several. */
+static unsigned events_of(const struct probe_point *pp)
 {
 	const struct probe_comp *c = pp->comps;
+	unsigned events = 0;
 
 	if (pp->ncomps < 2 || !c[0].name || strcmp(c[0].name, "process"))
-		return -1;
+		return 0;
 	for (int i = 0; i < (int)(sizeof(forms) / sizeof(forms[0])); i++) {
-		int n = forms[i].sub ? 3 : 2;
+		const char *w[2] = { forms[i].name, forms[i].sub };
 
-		if (pp->ncomps == n && is(&c[1], forms[i].name) &&
-		    (!forms[i].sub || is(&c[2], forms[i].sub)))
-			return i;
+		if (names(c + 1, pp->ncomps - 1, w, w[1] ? 2 : 1))
+			events |= 1u << i;
 	}
-	return -1;
+	return events;
 }
 
-static struct probe_point *copy_point(const struct probe_point *pp)
+/* pp, with the names of event's point after its process(...) */
+static struct probe_point *event_point(const struct probe_point *pp, int event)
 {
 	struct probe_point *p = ar_alloc(sizeof(*p));
 
 	*p = *pp;
-	p->comps = ar_alloc((size_t)pp->ncomps * sizeof(*p->comps));
-	memcpy(p->comps, pp->comps, (size_t)pp->ncomps * sizeof(*p->comps));
+	p->ncomps = forms[event].sub ? 3 : 2;
+	p->comps = ar_alloc(3 * sizeof(*p->comps));
+	p->comps[0] = pp->comps[0];
+	for (int i = 1; i < p->ncomps; i++) {
+		p->comps[i] = pp->comps[i < pp->ncomps ? i : pp->ncomps - 1];
+		p->comps[i].name = i == 1 ? forms[event].name : forms[event].sub;
+	}
 	return p;
 }
 
@@ -69,7 +85,7 @@ static struct derived_probe *templ(struct probe_point *pp, int event, struct vec
 {
 	struct derived_probe *t = ar_alloc(sizeof(*t));
 
-	t->pp = copy_point(pp);
+	t->pp = event_point(pp, event);
 	t->family = PF_PROCESS;
 	t->proc_event = event;
 	t->process_end = event == PE_END;
@@ -79,9 +95,10 @@ static struct derived_probe *templ(struct probe_point *pp, int event, struct vec
 
 /*
  * process("PATH").…: one probe per program PATH names (a glob may name
- * several), found by uprobes.c as for process("PATH").begin.
+ * several) and event, found by uprobes.c as for process("PATH").begin.
  */
-static int path_points(struct elab *e, struct probe_point *pp, int event, struct vec *out)
+static int path_points(struct elab *e, struct probe_point *pp, unsigned events,
+		       struct vec *out)
 {
 	struct probe_point begin = *pp;
 	struct probe_comp comps[2] = { pp->comps[0], { 0 } };
@@ -95,10 +112,16 @@ static int path_points(struct elab *e, struct probe_point *pp, int event, struct
 	r = uprobes_match(e, &begin, &progs);
 	for (int i = 0; r > 0 && i < progs.len; i++) {
 		const struct derived_probe *prog = progs.v[i];
-		struct derived_probe *t = templ(pp, event, out);
 
-		t->pp->comps[0] = prog->pp->comps[0];
-		t->path = t->module = prog->path;
+		for (int ev = 0; (events >> ev); ev++) {
+			struct derived_probe *t;
+
+			if (!(events & (1u << ev)))
+				continue;
+			t = templ(pp, ev, out);
+			t->pp->comps[0] = prog->pp->comps[0];
+			t->path = t->module = prog->path;
+		}
 	}
 	free(progs.v);
 	return r;
@@ -106,22 +129,22 @@ static int path_points(struct elab *e, struct probe_point *pp, int event, struct
 
 int process_match(struct elab *e, struct probe_point *pp, struct vec *out)
 {
-	int event = event_of(pp);
+	unsigned events = events_of(pp);
 	const struct node *arg;
-	struct derived_probe *t;
 
-	if (event < 0)
+	if (!events)
 		return -1;
 	arg = pp->comps[0].arg;
 	if (arg && arg->kind == N_STR)
-		return path_points(e, pp, event, out);
+		return path_points(e, pp, events, out);
 	if (arg && (arg->kind != N_NUM || arg->num <= 0 || arg->num > 0x3fffffff)) {
 		sem_error(&arg->loc, "process(...) takes a program's path or a process id "
 			  "(a number above 0)");
 		return 0;
 	}
-	t = templ(pp, event, out);
-	t->proc_pid = arg ? arg->num : 0;
+	for (int ev = 0; (events >> ev); ev++)
+		if (events & (1u << ev))
+			templ(pp, ev, out)->proc_pid = arg ? arg->num : 0;
 	return 1;
 }
 
