@@ -68,21 +68,38 @@ static int stp_startworks_queued;
 #define STP_PF_NO_START	(PF_KTHREAD | PF_EXITING | PF_IO_WORKER)
 #endif
 
-/* The program of current, when a probe of these events needs it. */
-static notrace struct inode *stp_event_exe(unsigned int events)
+/*
+ * The program of current, when a probe of these events needs it.  A
+ * tracepoint's callback runs with preemption off, an RCU read side
+ * already: there it goes without rcu_read_lock(), a call under
+ * PREEMPT_RCU, on the path of every system call.
+ */
+static __always_inline struct inode *stp_event_exe(unsigned int events)
 {
-	return stp_pe_paths & events ? stp_exe_inode(current->mm) : NULL;
+	struct mm_struct *mm = current->mm;
+	struct file *f;
+
+	if (!(stp_pe_paths & events) || !mm)
+		return NULL;
+	if (preemptible())
+		return stp_exe_inode(mm);
+	f = rcu_dereference_sched(mm->exe_file);
+	return f ? file_inode(f) : NULL;
 }
 
-static notrace bool stp_proc_match(const struct stp_procprobe *p, int event,
+static __always_inline bool stp_proc_match(const struct stp_procprobe *p, int event,
 				   struct inode *exe)
 {
 	return p->event == event && (!p->pid || task_tgid_nr(current) == p->pid) &&
 	       (!p->path || p->inode == exe);
 }
 
-/* The probes of event that current (of program exe) is wanted by. */
-static notrace void stp_process_event(int event, struct inode *exe,
+/*
+ * The probes of event that current (of program exe) is wanted by.
+ * Inline, as the helpers above: on the path of every system call, each
+ * call and return costs (a return through the return thunk, too).
+ */
+static __always_inline void stp_process_event(int event, struct inode *exe,
 				      struct pt_regs *regs, u64 *args)
 {
 	int i, in = -1;
@@ -96,10 +113,9 @@ static notrace void stp_process_event(int event, struct inode *exe,
 			in = stp_in_target(current);
 		if (!in)
 			return;
-		stp_run_probe(p->probe, regs, args);
+		stp_procprobe_hit(i, regs, args);
 	}
 }
-NOKPROBE_SYMBOL(stp_process_event);
 
 static notrace void stp_exec_hit(void *data, struct task_struct *p,
 				 pid_t old_pid, struct linux_binprm *bprm)
@@ -126,7 +142,7 @@ static notrace int stp_exit_hit(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(stp_exit_hit);
 
 /* $syscall, $arg1..$arg6 (x86-64's order), $return */
-static notrace void stp_syscall_args(u64 *a, struct pt_regs *regs, long nr,
+static __always_inline void stp_syscall_args(u64 *a, struct pt_regs *regs, long nr,
 				     long ret)
 {
 	a[STP_SC_NR] = nr;
@@ -138,7 +154,6 @@ static notrace void stp_syscall_args(u64 *a, struct pt_regs *regs, long nr,
 	a[STP_SC_ARG1 + 5] = regs->r9;
 	a[STP_SC_RETURN] = ret;
 }
-NOKPROBE_SYMBOL(stp_syscall_args);
 
 static notrace void stp_sys_enter_hit(void *data, struct pt_regs *regs,
 				      long id)
@@ -151,7 +166,7 @@ static notrace void stp_sys_enter_hit(void *data, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(stp_sys_enter_hit);
 
-static notrace bool stp_is_clone(long nr)
+static __always_inline bool stp_is_clone(long nr)
 {
 	return nr == __NR_clone || nr == __NR_clone3 || nr == __NR_fork ||
 	       nr == __NR_vfork;

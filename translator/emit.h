@@ -42,6 +42,7 @@ struct emit {
 	int nkprobes;
 	struct sbuf uprobes, procs;	/* emit_uprobe.c's, emit_process.c's
 					 * table entries */
+	struct sbuf proc_hits;		/* emit_process.c's dispatch cases */
 	int nuprobes, nprocs;
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;

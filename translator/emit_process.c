@@ -25,6 +25,9 @@ void em_process_entry(struct emit *m, int idx, const struct derived_probe *d)
 		  ".event = %s, .required = %d },\n", idx,
 		  d->path ? em_cstr_raw(d->path) : "NULL", (long long)d->proc_pid,
 		  events[d->proc_event], required);
+	/* the dispatch below: handler and locks known, the hit inlines */
+	sb_printf(&m->proc_hits, "\tcase %d:\n\t\treturn stp_probe_hit(&stp_probe_%d, probe_%d, "
+		  "regs, entry);\n", m->nprocs, idx, idx);
 	m->nprocs++;
 }
 
@@ -33,5 +36,12 @@ void em_process_tables(struct emit *m, struct sbuf *o)
 	sb_printf(o, "static struct stp_procprobe stp_procprobes[] = {\n%s};\n"
 		  "#define STP_NPROCPROBES %d\n\n",
 		  m->procs.s ? m->procs.s : "\t{ .probe = NULL },\n", m->nprocs);
+	/* a switch, not a call through the table: no indirect call (each
+	 * a retpoline) on the path every system call takes */
+	sb_printf(o, "static STP_HANDLER int stp_procprobe_hit(int i, struct pt_regs *regs, "
+		  "void *entry)\n{\n\tswitch (i) {\n%s\t}\n\treturn -1;\n}\n"
+		  "NOKPROBE_SYMBOL(stp_procprobe_hit);\n\n",
+		  m->proc_hits.s ? m->proc_hits.s : "");
 	free(m->procs.s);
+	free(m->proc_hits.s);
 }
