@@ -63,7 +63,8 @@ static int stp_startworks_queued;
  * no begin is queued to them.  6.4 on marks vhost's workers too.
  */
 #ifdef PF_USER_WORKER
-#define STP_PF_NO_START	(PF_KTHREAD | PF_EXITING | PF_IO_WORKER | PF_USER_WORKER)
+#define STP_PF_NO_START	(PF_KTHREAD | PF_EXITING | PF_IO_WORKER | \
+			 PF_USER_WORKER)
 #else
 #define STP_PF_NO_START	(PF_KTHREAD | PF_EXITING | PF_IO_WORKER)
 #endif
@@ -87,8 +88,8 @@ static __always_inline struct inode *stp_event_exe(unsigned int events)
 	return f ? file_inode(f) : NULL;
 }
 
-static __always_inline bool stp_proc_match(const struct stp_procprobe *p, int event,
-				   struct inode *exe)
+static __always_inline bool stp_proc_match(const struct stp_procprobe *p,
+					   int event, struct inode *exe)
 {
 	return p->event == event && (!p->pid || task_tgid_nr(current) == p->pid) &&
 	       (!p->path || p->inode == exe);
@@ -100,7 +101,7 @@ static __always_inline bool stp_proc_match(const struct stp_procprobe *p, int ev
  * call and return costs (a return through the return thunk, too).
  */
 static __always_inline void stp_process_event(int event, struct inode *exe,
-				      struct pt_regs *regs, u64 *args)
+					      struct pt_regs *regs, u64 *args)
 {
 	int i, in = -1;
 
@@ -142,8 +143,8 @@ static notrace int stp_exit_hit(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(stp_exit_hit);
 
 /* $syscall, $arg1..$arg6 (x86-64's order), $return */
-static __always_inline void stp_syscall_args(u64 *a, struct pt_regs *regs, long nr,
-				     long ret)
+static __always_inline void stp_syscall_args(u64 *a, struct pt_regs *regs,
+					     long nr, long ret)
 {
 	a[STP_SC_NR] = nr;
 	a[STP_SC_ARG1] = regs->di;
@@ -198,7 +199,7 @@ struct stp_startwork {
 	int event;
 };
 
-static void stp_startwork_run(struct callback_head *cb)
+static notrace void stp_startwork_run(struct callback_head *cb)
 {
 	struct stp_startwork *w = container_of(cb, struct stp_startwork, cb);
 
@@ -408,7 +409,8 @@ static int stp_procprobe_find(struct stp_procprobe *p)
 	}
 	if (!p->required)
 		return 1;
-	stp_ctl_printf(STP_MSG_ERROR, "ERROR: cannot probe %s: no file %s (error %ld)\n",
+	stp_ctl_printf(STP_MSG_ERROR,
+		       "ERROR: cannot probe %s: no file %s (error %ld)\n",
 		       p->probe->pp, p->path, PTR_ERR(inode));
 	return PTR_ERR(inode);
 }
