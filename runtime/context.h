@@ -121,6 +121,7 @@ void stp_display_stat(struct stp_out *o, struct stp_stat *st,
 #include "uprobes.h"
 #include "procfs.h"
 #include "perf.h"
+#include "process.h"
 #include "probe.h"
 #include "target.h"
 

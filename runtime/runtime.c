@@ -15,6 +15,7 @@
 #include "timer.c"
 #include "kprobes.c"
 #include "uprobes.c"
+#include "process.c"
 #include "tracepoints.c"
 #include "netfilter.c"
 #include "procfs.c"

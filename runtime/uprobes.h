@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * process("PATH").function / .statement on uprobes, and process.begin /
- * .end (uprobes.c); the generated code fills a table of each.
+ * process("PATH").function / .statement on uprobes (uprobes.c); the
+ * generated code fills a table of these.
  */
 #ifndef STP_UPROBES_H
 #define STP_UPROBES_H
@@ -58,13 +58,6 @@ struct stp_uprobe {
 	/* an SDT marker's: */
 	loff_t ref_ctr_offset;		/* its semaphore, counted while armed;
 					 * or 0 */
-};
-
-struct stp_procprobe {
-	const struct stp_probe *probe;
-	const char *path;		/* process("PATH"), or NULL: any */
-	int end;			/* .end, else .begin */
-	struct inode *inode;		/* path's, while armed */
 };
 
 #endif

@@ -141,6 +141,9 @@ struct derived_probe {
 	int perf_task;			/* PERF_TASK_*: CPUs or a process */
 	const char *perf_path;		/* .process("PATH") */
 	const char *perf_counter;	/* .counter("NAME"), or NULL */
+	/* PF_PROCESS (process.c): */
+	int proc_event;			/* enum proc_event (process.h) */
+	int64_t proc_pid;		/* process(PID), else 0 */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

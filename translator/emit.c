@@ -779,8 +779,11 @@ static void handlers(struct emit *m, struct parts *p)
 		case PF_KPROBE:
 			kprobe_entry(m, &p->kprobes, &p->kp_hits, i, d);
 			break;
-		case PF_UPROBE: case PF_PROCESS:
+		case PF_UPROBE:
 			em_uprobe_entry(m, i, d);
+			break;
+		case PF_PROCESS:
+			em_process_entry(m, i, d);
 			break;
 		case PF_TRACE:
 			em_trace_entry(m, i, d);
@@ -862,6 +865,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	em_netfilter_tables(m, o);
 	em_procfs_tables(m, o);
 	em_perf_tables(m, o);
+	em_process_tables(m, o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */

@@ -40,7 +40,9 @@ struct emit {
 	struct vec entries;		/* this probe's @entry nodes */
 	struct vec extra_locals;	/* more members of the locals union */
 	int nkprobes;
-	struct sbuf uprobes, procs;	/* emit_uprobe.c's table entries */
+	struct sbuf uprobes, procs;	/* emit_uprobe.c's, emit_process.c's
+					 * table entries */
+	struct sbuf proc_hits;		/* emit_process.c's dispatch cases */
 	int nuprobes, nprocs;
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;
@@ -126,6 +128,11 @@ void em_perf_entry(struct emit *m, int idx, const struct derived_probe *d);
 void em_perf_read(struct emit *m, struct node *n);
 /* stp_perfs[] and stp_perf_counters[], even when empty. */
 void em_perf_tables(struct emit *m, struct sbuf *o);
+/* emit_process.c: process.begin / .end probes */
+/* Probe idx's entry in the process table. */
+void em_process_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* stp_procprobes[], even when empty. */
+void em_process_tables(struct emit *m, struct sbuf *o);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);

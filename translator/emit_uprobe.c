@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 3 for user space: the tables runtime/uprobes.c arms, one entry
- * per uprobe (a file, an offset in it, entry or return) and per
- * process.begin / .end probe, and what probefunc() and probemod() read
- * in each one's probe descriptor.
+ * Pass 3 for user space: the table runtime/uprobes.c arms, one entry
+ * per uprobe (a file, an offset in it, entry or return), and what
+ * probefunc() and probemod() read in each process probe's descriptor.
  */
 #include "emit.h"
 #include "dw.h"
@@ -23,12 +22,6 @@ void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
 	/* named, not matched by a wildcard: the session cannot do without it */
 	int required = !strpbrk(d->user_name, "*?[") && !d->pp->optional;
 
-	if (d->family == PF_PROCESS) {
-		sb_printf(&m->procs, "\t{ .probe = &stp_probe_%d, .path = %s, .end = %d },\n",
-			  idx, d->path ? em_cstr_raw(d->path) : "NULL", d->process_end);
-		m->nprocs++;
-		return;
-	}
 	sb_printf(&m->uprobes, "\t{ .probe = &stp_probe_%d, .path = %s, .exe = %s, "
 		  ".offset = 0x%llx, .is_return = %d, .required = %d",
 		  idx, em_cstr_raw(d->path), d->exe ? em_cstr_raw(d->exe) : "NULL",
@@ -50,5 +43,4 @@ void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d)
 void em_uprobe_tables(struct emit *m, struct sbuf *o)
 {
 	em_array(o, "stp_uprobe", "stp_uprobes", &m->uprobes, "STP_NUPROBES", m->nuprobes);
-	em_array(o, "stp_procprobe", "stp_procprobes", &m->procs, "STP_NPROCPROBES", m->nprocs);
 }

@@ -10,6 +10,7 @@
 #include "btf.h"
 #include "netfilter.h"
 #include "sdt.h"
+#include "process.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,8 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 		sb_puts(&sb, sdt_list_vars(d));
 	if (with_vars && d->family == PF_PROCFS)
 		sb_puts(&sb, " $value:string");
+	if (with_vars && d->family == PF_PROCESS)
+		sb_puts(&sb, process_list_vars(d));
 	for (int k = 0; with_vars && k < d->locals.len; k++) {
 		struct symbol *s = d->locals.v[k];
 

@@ -21,6 +21,7 @@
 #include "netfilter.h"
 #include "procfs.h"
 #include "perf.h"
+#include "process.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -895,6 +896,7 @@ static void trace_copy(struct derived_probe *d, const struct derived_probe *t)
 
 static const struct template_type template_types[] = {
 	{ tracepoints_match, trace_copy },	/* kernel.trace: one a tracepoint */
+	{ process_match, process_copy },	/* process.begin, .syscall, ... */
 	{ uprobes_match, uprobes_copy },	/* process(...): one an address */
 	{ netfilter_match, netfilter_copy },	/* netfilter.hook().pf() */
 	{ procfs_match, procfs_copy },		/* procfs(...).read/.write */
@@ -978,6 +980,8 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"netfilter.pf.hook", "procfs.read", "procfs.write", "process.mark",
 		"process.provider.mark",
 		"perf.sw", "perf.hw", "perf.hw_cache", "perf.type.config",
+		"process.thread.begin",
+		"process.thread.end", "process.syscall", "process.syscall.return",
 	};
 	const char *best = NULL;
 	int best_d = 3;

@@ -20,6 +20,7 @@
 #include "netfilter.h"
 #include "sdt.h"
 #include "procfs.h"
+#include "process.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -482,6 +483,10 @@ static int dw_defined(struct scope *sc, struct node *arg)
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
 		return sdt_target(sc->probe, &probe_copy, 0, 1);
 	}
+	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_PROCESS) {
+		probe_copy = *arg;
+		return process_target(sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && !has_dwarf(sc))
 		return -1;
 	probe_copy = *arg;
@@ -610,6 +615,11 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 	}
 	if (sc->probe && sc->probe->sdt) {	/* a marker's operands */
 		if (sdt_target(sc->probe, n, write, 0))
+			dw_call(sc, n);
+		return;
+	}
+	if (sc->probe && sc->probe->family == PF_PROCESS) {	/* $syscall ... */
+		if (process_target(sc->probe, n, write, 0))
 			dw_call(sc, n);
 		return;
 	}

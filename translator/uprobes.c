@@ -84,7 +84,7 @@ static int str_arg(const struct probe_comp *c)
 
 /* SystemTap's process probes stp does not have. */
 static const char *const unsupported[] = {
-	"plt", "mark", "provider", "thread", "syscall", "insn", "label",
+	"plt", "mark", "provider", "insn", "label",
 	"callee", "callees", "exported", "nearest", "absolute",
 };
 
@@ -159,8 +159,11 @@ static int uspec(const struct session *s, struct probe_point *pp, struct uspec *
 		return -1;
 	u->proc = &c[0];
 	if (c[0].arg && c[0].arg->kind != N_STR) {
-		sem_error(&c[0].arg->loc, "process(PID) probes are not supported: name the "
-			  "program, or run with -x PID");
+		sem_error(&c[0].arg->loc, "process(PID).%s needs the program when the script is "
+			  "translated, and a process id names it only when it runs: name the "
+			  "program, process(\"PATH\").%s, and run with -x PID",
+			  pp->ncomps > 1 && pp->comps[1].name ? pp->comps[1].name : "function",
+			  pp->ncomps > 1 && pp->comps[1].name ? pp->comps[1].name : "function");
 		return 0;
 	}
 	if (i < pp->ncomps && is(&c[i], "library")) {
