@@ -186,8 +186,6 @@ void probes_expand_file(struct elab *e, struct lib_file *f);
  * templates: pp, family and the uprobe fields), none for an optional
  * point that names nothing there is. */
 int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out);
-/* The uprobe fields of template t, into d. */
-void uprobes_copy(struct derived_probe *d, const struct derived_probe *t);
 /* "FILE has none: install PKG-dbg ...": why uprobe d, found by symbol
  * table, has no $vars. */
 const char *uprobes_no_debuginfo(const struct derived_probe *d);

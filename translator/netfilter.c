@@ -270,9 +270,3 @@ int netfilter_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	return 1;
 }
 
-void netfilter_copy(struct derived_probe *d, const struct derived_probe *t)
-{
-	d->nf_pf = t->nf_pf;
-	d->nf_hook = t->nf_hook;
-	d->nf_priority = t->nf_priority;
-}

@@ -26,8 +26,6 @@ enum nf_arg {
 /* netfilter.c: -1 when pp is no netfilter point; 0 after an error; 1
  * when out holds the derived probe template (pp, family, nf_*). */
 int netfilter_match(struct elab *e, struct probe_point *pp, struct vec *out);
-/* The netfilter fields of template t, into d. */
-void netfilter_copy(struct derived_probe *d, const struct derived_probe *t);
 
 /* netfilter_var.c: $hooknum, $skb, $in/$indev, $out/$outdev,
  * $indev_name, $outdev_name, $okfn, $verdict (writable), $$parms and

@@ -328,17 +328,6 @@ int perf_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	return 1;
 }
 
-void perf_copy(struct derived_probe *d, const struct derived_probe *t)
-{
-	d->perf_type = t->perf_type;
-	d->perf_config = t->perf_config;
-	d->perf_period = t->perf_period;
-	d->perf_freq = t->perf_freq;
-	d->perf_task = t->perf_task;
-	d->perf_path = t->perf_path;
-	d->perf_counter = t->perf_counter;
-}
-
 /* The index of counter name among the program's counters (the order of
  * e->probes: emit_perf.c's table), or -1. */
 int perf_counter_index(const struct elab *e, const char *name)

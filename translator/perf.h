@@ -17,8 +17,6 @@ enum {
 /* -1 when pp is no perf point; 0 after an error; 1 when out holds the
  * points (struct derived_probe * templates: pp, family, perf fields). */
 int perf_match(struct elab *e, struct probe_point *pp, struct vec *out);
-/* The perf fields of template t, into d. */
-void perf_copy(struct derived_probe *d, const struct derived_probe *t);
 
 /* @perf("NAME") at n, in probe in (NULL in a function): an error
  * unless a counter of that name exists. */

@@ -250,12 +250,11 @@ static struct node *compose_body(struct expansion *x, struct node **handler)
 	return body;
 }
 
-static struct derived_probe *make_probe(struct expansion *x,
-					struct probe_point *pp,
-					struct node *cond, enum probe_family fam)
+/* d, a probe of point pp: what every probe has, and it counted. */
+static struct derived_probe *fill_probe(struct expansion *x, struct derived_probe *d,
+					struct probe_point *pp, struct node *cond,
+					enum probe_family fam)
 {
-	struct derived_probe *d = ar_alloc(sizeof(*d));
-
 	d->pp = pp;
 	d->name = pp_text(pp);
 	d->user_name = x->user_name;
@@ -268,6 +267,13 @@ static struct derived_probe *make_probe(struct expansion *x,
 	vec_push(&x->e->probes, d);
 	x->made++;
 	return d;
+}
+
+static struct derived_probe *make_probe(struct expansion *x,
+					struct probe_point *pp,
+					struct node *cond, enum probe_family fam)
+{
+	return fill_probe(x, ar_alloc(sizeof(struct derived_probe)), pp, cond, fam);
 }
 
 /* ---- builtin probe points ---- */
@@ -881,42 +887,33 @@ static int dw_kernel_point(struct expansion *x, struct probe_point *pp, struct n
 /*
  * The probe types whose matcher (a file of their own) gives templates:
  * -1 when pp is none of its points; 0 after an error; 1 with out holding
- * the templates, each made a probe, its type's fields copied by copy().
+ * the templates, each the fields of its type set, made a probe as it is.
  */
-struct template_type {
-	int (*match)(struct elab *e, struct probe_point *pp, struct vec *out);
-	void (*copy)(struct derived_probe *d, const struct derived_probe *t);
-};
-
-static void trace_copy(struct derived_probe *d, const struct derived_probe *t)
-{
-	d->tp = t->tp;
-	d->symbol = t->symbol;
-}
-
-static const struct template_type template_types[] = {
-	{ tracepoints_match, trace_copy },	/* kernel.trace: one a tracepoint */
-	{ process_match, process_copy },	/* process.begin, .syscall, ... */
-	{ uprobes_match, uprobes_copy },	/* process(...): one an address */
-	{ netfilter_match, netfilter_copy },	/* netfilter.hook().pf() */
-	{ procfs_match, procfs_copy },		/* procfs(...).read/.write */
-	{ perf_match, perf_copy },		/* perf.*: one an event */
+static int (*const template_types[])(struct elab *e, struct probe_point *pp,
+				     struct vec *out) = {
+	tracepoints_match,	/* kernel.trace: one a tracepoint */
+	process_match,		/* process.begin, .syscall, ... */
+	uprobes_match,		/* process(...): one an address */
+	netfilter_match,	/* netfilter.hook().pf() */
+	procfs_match,		/* procfs(...).read/.write */
+	perf_match,		/* perf.*: one an event */
 };
 
 static int template_point(struct expansion *x, struct probe_point *pp, struct node *cond)
 {
 	for (size_t k = 0; k < sizeof(template_types) / sizeof(template_types[0]); k++) {
 		struct vec found = { 0 };
-		int r = template_types[k].match(x->e, pp, &found);
+		int r = template_types[k](x->e, pp, &found);
 
 		if (r < 0)
 			continue;
 		if (!r)
 			x->failed = 1;
 		for (int i = 0; i < found.len; i++) {
-			struct derived_probe *t = found.v[i];
+			struct derived_probe *t = found.v[i], *d = ar_alloc(sizeof(*d));
 
-			template_types[k].copy(make_probe(x, t->pp, cond, t->family), t);
+			*d = *t;
+			fill_probe(x, d, t->pp, cond, t->family);
 		}
 		free(found.v);
 		return r;

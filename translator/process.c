@@ -148,15 +148,6 @@ int process_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	return 1;
 }
 
-void process_copy(struct derived_probe *d, const struct derived_probe *t)
-{
-	d->proc_event = t->proc_event;
-	d->proc_pid = t->proc_pid;
-	d->process_end = t->process_end;
-	d->path = t->path;
-	d->module = t->module;
-}
-
 /* ---- $syscall, $argN, $return ---- */
 
 static int is_syscall(const struct derived_probe *d)

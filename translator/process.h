@@ -27,8 +27,6 @@ enum { SC_NR = 0, SC_ARG1 = 1, SC_RETURN = 7 };
  * holds the probes (struct derived_probe * templates: pp, family and
  * the process fields), none for an optional point naming nothing. */
 int process_match(struct elab *e, struct probe_point *pp, struct vec *out);
-/* The process fields of template t, into d. */
-void process_copy(struct derived_probe *d, const struct derived_probe *t);
 /* $syscall, $argN, $return of a process probe d: n->ref becomes the
  * function that reads it; 0 (with an error unless quiet) when d has
  * no such variable. */

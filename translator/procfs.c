@@ -206,14 +206,6 @@ int procfs_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	return 1;
 }
 
-void procfs_copy(struct derived_probe *d, const struct derived_probe *t)
-{
-	d->procfs_path = t->procfs_path;
-	d->procfs_write = t->procfs_write;
-	d->procfs_umask = t->procfs_umask;
-	d->procfs_maxsize = t->procfs_maxsize;
-}
-
 /* ---- $value ---- */
 
 /* An embedded-C function of n for $value: body, return type, and a

@@ -11,8 +11,6 @@
 /* pp as a procfs point: -1 when it is none, 0 after an error, 1 with
  * its template (family and the procfs fields) in out. */
 int procfs_match(struct elab *e, struct probe_point *pp, struct vec *out);
-/* The procfs fields of template t, into d. */
-void procfs_copy(struct derived_probe *d, const struct derived_probe *t);
 /* $value read (or written other than by '=' or '.=') in procfs probe
  * d: 1 with n->ref its getter function, 0 after an error (said unless
  * quiet). */

@@ -986,23 +986,3 @@ int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	return ok;
 }
 
-void uprobes_copy(struct derived_probe *d, const struct derived_probe *t)
-{
-	d->dwf = t->dwf;
-	d->die = t->die;
-	d->pc = t->pc;
-	d->entry_pc = t->entry_pc;
-	d->inlined = t->inlined;
-	d->path = t->path;
-	d->exe = t->exe;
-	d->file_offset = t->file_offset;
-	d->entry_offset = t->entry_offset;
-	d->entry_cfa_reg = t->entry_cfa_reg;
-	d->entry_cfa_off = t->entry_cfa_off;
-	d->symbol = t->symbol;
-	d->module = t->module;
-	d->is_return = t->is_return;
-	d->process_end = t->process_end;
-	d->sdt = t->sdt;
-	d->sem_offset = t->sem_offset;
-}
