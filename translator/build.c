@@ -56,6 +56,48 @@ static int write_file(const char *path, const char *data, size_t n)
 	return fclose(f) || !ok ? -1 : 0;
 }
 
+/* The generated C, each BUILD_LINE_BACK marker after embedded C turned into
+ * the "#line" of the next line of this file, so that the compiler names
+ * the generated code's own lines again. */
+static int write_generated(const char *path, const char *src, size_t n)
+{
+	static const char marker[] = BUILD_LINE_BACK;
+	const size_t mlen = sizeof(marker) - 1;
+	struct sbuf sb = { 0 };
+	int line = 1, rc;
+
+	for (const char *p = src, *end = src + n; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (len == mlen && !memcmp(p, marker, mlen))
+			sb_printf(&sb, "#line %d \"%s\"\n", line + 1, path);
+		else
+			sb_putn(&sb, p, len);
+		line++;
+		p += len;
+	}
+	rc = write_file(path, sb.s ? sb.s : "", sb.len);
+	free(sb.s);
+	return rc;
+}
+
+/* An error the compiler found outside the generated file and the
+ * runtime: in a script's embedded C, which "#line" names. */
+static int embedded_c_failed(const char *log, const char *work)
+{
+	for (const char *p = log; (p = strstr(p, ": error:")); p++) {
+		const char *b = p;
+
+		while (b > log && b[-1] != '\n')
+			b--;
+		if (strncmp(b, work, strlen(work)) && !strstr(b, "/runtime/") &&
+		    (size_t)(p - b) < 4096 && memchr(b, ':', (size_t)(p - b)))
+			return 1;
+	}
+	return 0;
+}
+
 static int copy_file(const char *from, const char *to)
 {
 	size_t n;
@@ -292,7 +334,7 @@ int build_module(const struct session *s, const char *module, const char *csrc,
 		fprintf(stderr, "stp: kernel feature tests failed for %s\n", kdir);
 		return -1;
 	}
-	write_file(ar_printf("%s/%s.c", work, module), csrc, clen);
+	write_generated(ar_printf("%s/%s.c", work, module), csrc, clen);
 	sb_printf(&kb, "obj-m := %s.o\nccflags-y := -I%s -I%s/runtime -I%s "
 		  "-Wno-unused-label -Wno-unused-variable -Wno-unused-function "
 		  "-Wno-declaration-after-statement -g0\n", module, parent, parent, work);
@@ -308,8 +350,13 @@ int build_module(const struct session *s, const char *module, const char *csrc,
 		size_t n;
 		char *log = util_read_file(ar_printf("%s/build.log", work), &n);
 
-		fprintf(stderr, "stp: building the module failed; this is a bug in stp. "
-			"The generated C and the compiler's output are kept in %s\n", work);
+		if (log && embedded_c_failed(log, work))
+			fprintf(stderr, "stp: the script's embedded C does not compile for this "
+				"kernel (the compiler's errors below name its lines). The "
+				"generated C and the compiler's output are kept in %s\n", work);
+		else
+			fprintf(stderr, "stp: building the module failed; this is a bug in stp. "
+				"The generated C and the compiler's output are kept in %s\n", work);
 		if (log) {
 			fwrite(log, 1, n, stderr);
 			free(log);

@@ -5,6 +5,7 @@
  * tables the runtime's session walks.
  */
 #include "emit.h"
+#include "build.h"
 #include "netfilter.h"
 
 #include <stdarg.h>
@@ -61,6 +62,22 @@ int em_is_pmap(const struct symbol *s)
 }
 
 /* Bytes as a C literal, every unusual byte as an octal escape. */
+void em_embedded(struct sbuf *o, const struct node *n)
+{
+	const struct loc *l = &n->loc;
+	char *real;
+
+	/* a macro's expansion has no lines of its own in the file */
+	if (!l->src || l->from) {
+		sb_printf(o, "%s\n", n->str);
+		return;
+	}
+	real = realpath(l->src->name, NULL);
+	sb_printf(o, "#line %d %s\n%s\n" BUILD_LINE_BACK, l->line,
+		  em_cstr_raw(real ? real : l->src->name), n->str);
+	free(real);
+}
+
 void em_array(struct sbuf *o, const char *type, const char *name, struct sbuf *entries,
 	      const char *count, int n)
 {
@@ -253,7 +270,9 @@ static void function(struct emit *m, struct function *f, struct sbuf *types,
 		sb_puts(&body, "#define STAP_ERROR(...) do { stp_error_fmt(&c->h, c->h.call_where, __VA_ARGS__); goto out; } while (0)\n");
 		sb_puts(&body, "#define CONTEXT (&c->h)\n");
 		sb_puts(&body, "#define STAP_PRINTF(...) stp_out_kprintf(c->h.out, __VA_ARGS__)\n");
-		sb_printf(&body, "\t{\n%s\n\t}\n", d->body->str);
+		sb_puts(&body, "\t{\n");
+		em_embedded(&body, d->body);
+		sb_puts(&body, "\t}\n");
 		for (int i = 0; i < d->nparams; i++)
 			sb_printf(&body, "#undef STAP_ARG_%s\n", f->params[i]->name);
 		sb_puts(&body, "#undef STAP_RETVALUE\n#undef STAP_RETURN\n#undef STAP_ERROR\n"
@@ -732,9 +751,10 @@ static void top_embedded(struct emit *m, struct sbuf *o)
 		for (int j = 0; j < f->script->decls.len; j++) {
 			struct node *d = f->script->decls.v[j];
 
-			if (d->kind == N_EMBEDDED)
-				sb_printf(o, "/* %s */\n%s\n", d->loc.src ? d->loc.src->name : "",
-					  d->str);
+			if (d->kind == N_EMBEDDED) {
+				sb_printf(o, "/* %s */\n", d->loc.src ? d->loc.src->name : "");
+				em_embedded(o, d);
+			}
 		}
 	}
 }

@@ -65,6 +65,10 @@ struct emit {
 int em_static_actions(struct node *body, struct node *cond, int *calls);
 
 /* emit.c */
+/* Embedded C between "#line" directives: the compiler's errors in it
+ * name the script's file and line; build.c points the marker after it
+ * (BUILD_LINE_BACK) back at the generated file. */
+void em_embedded(struct sbuf *o, const struct node *n);
 /* "static struct TYPE NAME[] = { entries };" and "#define COUNT n", an
  * empty array holding one zeroed entry; entries' text is freed. */
 void em_array(struct sbuf *o, const char *type, const char *name, struct sbuf *entries,

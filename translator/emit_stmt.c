@@ -460,7 +460,8 @@ void em_stmt(struct emit *m, struct node *n)
 		return;
 	case N_EMBEDDED:
 		ind(m);
-		sb_printf(m->o, "{\n%s\n", n->str);
+		sb_puts(m->o, "{\n");
+		em_embedded(m->o, n);
 		ind(m);
 		sb_puts(m->o, "}\n");
 		return;

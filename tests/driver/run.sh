@@ -213,6 +213,18 @@ exact T-missing 1 'stp: option -T needs an argument' -- "$STP" -p2 -e 'probe beg
 # --dump-probe-types: every builtin point, in SystemTap's format and order
 exact dump-probe-types 0 "$(cat tests/driver/probe-types.txt)" -- "$STP" --dump-probe-types
 case_ help-dump 0 '  --dump-probe-types  list the probe point types, one per line' -- "$STP" --help
+# A guru script's embedded C that does not compile: the compiler's
+# errors name the script's lines ("#line"), and stp says it is the
+# script's C, not a bug of its own (one module build, seconds)
+if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null) &&
+	[ -d "/lib/modules/$R/build" ]; then
+	printf '%s\n' '# embedded C the kernel does not have' 'function f:long () %{' \
+		'	STAP_RETURN(current->no_such_member);' '%}' 'probe begin { println(f()) }' >"$T/embc.stp"
+	case_ embedded-c-failed 1 "~ stp: the script's embedded C does not compile for this kernel .*" -- \
+		"$STP" --sysroot="$K" -r "$R" -g -p4 "$T/embc.stp"
+	case_ embedded-c-line 0 1 -- bash -c "'$STP' --sysroot='$K' -r '$R' -g -p4 '$T/embc.stp' 2>&1 |
+		grep -c '^$T/embc.stp:3:[0-9]*: error: .*no_such_member'"
+fi
 # -T in a guest, with a -c command that would run for 30 s: the script
 # ends after 1 s (its end probe says so) and the command with it; a
 # guest boot, about 20 s (STP_DRIVER_GUEST=0 leaves it out)
