@@ -164,24 +164,12 @@ static void all_args(struct bv *v, int strings)
 static struct node *make_function(struct bv *v, enum type ret)
 {
 	static int counter;
-	struct node *fd = node_new(N_FUNCTION, &v->n->loc);
-	struct node *body = node_new(N_EMBEDDED, &v->n->loc);
-	const char *name = ar_printf("__tpvar_%d", counter++);
+	struct node *fd = genfn_new(&v->n->loc, ar_printf("__tpvar_%d", counter++), ret,
+				    ar_printf(" /* pure */\n%s%s", v->decls.s ? v->decls.s : "",
+					      v->c.s ? v->c.s : ""));
 
-	fd->name = intern(name, strlen(name));
-	fd->type = ret;
-	fd->nparams = v->nparams;
-	fd->params = ar_alloc((size_t)(v->nparams + 1) * sizeof(*fd->params));
-	for (int i = 0; i < v->nparams; i++) {
-		const char *pn = ar_printf("i%d", i);
-
-		fd->params[i].name = intern(pn, strlen(pn));
-		fd->params[i].type = T_LONG;
-		fd->params[i].loc = v->n->loc;
-	}
-	body->str = ar_printf(" /* pure */\n%s%s", v->decls.s ? v->decls.s : "",
-			      v->c.s ? v->c.s : "");
-	fd->body = body;
+	for (int i = 0; i < v->nparams; i++)
+		genfn_param(fd, ar_printf("i%d", i), T_LONG);
 	return fd;
 }
 

@@ -462,25 +462,9 @@ static enum type pretty_all(struct tv *t, const char *which, int strings)
 
 static struct node *make_function(struct tv *t, const char *name, enum type ret, int setter)
 {
-	struct node *fd = node_new(N_FUNCTION, &t->n->loc);
-	struct node *body = node_new(N_EMBEDDED, &t->n->loc);
 	struct sbuf code = { 0 };
-	int np = t->nparams + setter;
+	struct node *fd;
 
-	fd->name = intern(name, strlen(name));
-	fd->type = ret;
-	fd->nparams = np;
-	fd->params = ar_alloc((size_t)(np + 1) * sizeof(*fd->params));
-	for (int i = 0; i < t->nparams; i++) {
-		fd->params[i].name = intern(ar_printf("i%d", i), strlen(ar_printf("i%d", i)));
-		fd->params[i].type = t->ptype[i] == T_STRING ? T_STRING : T_LONG;
-		fd->params[i].loc = t->n->loc;
-	}
-	if (setter) {
-		fd->params[np - 1].name = intern("value", 5);
-		fd->params[np - 1].type = T_LONG;
-		fd->params[np - 1].loc = t->n->loc;
-	}
 	sb_puts(&code, setter ? "\n" : " /* pure */\n");
 	if (t->uses_regs)
 		sb_puts(&code, "\tstruct pt_regs *regs = CONTEXT->regs;\n");
@@ -489,9 +473,12 @@ static struct node *make_function(struct tv *t, const char *name, enum type ret,
 		sb_printf(&code, "\n\tif (!regs)\n\t\tSTAP_ERROR(\"no registers to read '%s' from in this probe\");\n",
 			  t->what);
 	sb_puts(&code, t->c.s ? t->c.s : "");
-	body->str = ar_strdup(code.s);
+	fd = genfn_new(&t->n->loc, name, ret, code.s);
 	free(code.s);
-	fd->body = body;
+	for (int i = 0; i < t->nparams; i++)
+		genfn_param(fd, ar_printf("i%d", i), t->ptype[i] == T_STRING ? T_STRING : T_LONG);
+	if (setter)
+		genfn_param(fd, "value", T_LONG);
 	return fd;
 }
 

@@ -243,6 +243,11 @@ void prune_program(struct elab *e);
 /* dump.c */
 void dump_program(struct elab *e, struct sbuf *out);
 
+/* genfn.c: a function of embedded C that pass 2 makes for a target
+ * value, named name, returning ret; genfn_param() adds a parameter. */
+struct node *genfn_new(const struct loc *l, const char *name, enum type ret, const char *body);
+void genfn_param(struct node *fd, const char *name, enum type type);
+
 /* clone.c: a deep copy, each node marked as expanded at origin o. */
 struct node *node_clone(const struct node *n, const struct origin *o);
 struct probe_point *pp_clone(const struct probe_point *pp,

@@ -75,20 +75,11 @@ static int fail(const struct node *n, int quiet, const char *msg)
 static int make_function(struct node *n, enum type ret, int setter, const char *body)
 {
 	static int counter;
-	struct node *fd = node_new(N_FUNCTION, &n->loc);
-	const char *name = ar_printf("__nfvar_%d", counter++);
+	struct node *fd = genfn_new(&n->loc, ar_printf("__nfvar_%d", counter++), ret,
+				    ar_printf("%s%s", setter ? "\n" : " /* pure */\n", body));
 
-	fd->name = intern(name, strlen(name));
-	fd->type = ret;
-	fd->nparams = setter;
-	fd->params = ar_alloc(2 * sizeof(*fd->params));
-	if (setter) {
-		fd->params[0].name = intern("value", 5);
-		fd->params[0].type = T_LONG;
-		fd->params[0].loc = n->loc;
-	}
-	fd->body = node_new(N_EMBEDDED, &n->loc);
-	fd->body->str = ar_printf("%s%s", setter ? "\n" : " /* pure */\n", body);
+	if (setter)
+		genfn_param(fd, "value", T_LONG);
 	n->ref = fd;
 	n->args.len = 0;
 	return 1;

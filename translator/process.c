@@ -199,17 +199,10 @@ static const char *refusal(const struct derived_probe *d, const struct node *n, 
 static struct node *reader(const struct node *n, int slot)
 {
 	static int counter;
-	struct node *fd = node_new(N_FUNCTION, &n->loc);
-	struct node *body = node_new(N_EMBEDDED, &n->loc);
-	const char *name = ar_printf("__procvar_%d", counter++);
 
-	fd->name = intern(name, strlen(name));
-	fd->type = T_LONG;
-	fd->params = ar_alloc(sizeof(*fd->params));
-	body->str = ar_printf(" /* pure */\n\tSTAP_RETVALUE = (int64_t)((u64 *)CONTEXT->entry)[%d];\n",
-			      slot);
-	fd->body = body;
-	return fd;
+	return genfn_new(&n->loc, ar_printf("__procvar_%d", counter++), T_LONG,
+			 ar_printf(" /* pure */\n\tSTAP_RETVALUE = (int64_t)((u64 *)CONTEXT->entry)[%d];\n",
+				   slot));
 }
 
 int process_target(struct derived_probe *d, struct node *n, int write, int quiet)

@@ -214,21 +214,11 @@ static struct node *value_function(const struct node *n, const char *what, enum 
 				   int takes_value, const char *body)
 {
 	static int counter;
-	struct node *fd = node_new(N_FUNCTION, &n->loc);
-	struct node *b = node_new(N_EMBEDDED, &n->loc);
-	const char *name = ar_printf("__procfs_%s_%d", what, counter++);
+	struct node *fd = genfn_new(&n->loc, ar_printf("__procfs_%s_%d", what, counter++), ret,
+				    body);
 
-	fd->name = intern(name, strlen(name));
-	fd->type = ret;
-	fd->nparams = takes_value;
-	fd->params = ar_alloc(2 * sizeof(*fd->params));
-	if (takes_value) {
-		fd->params[0].name = intern("value", 5);
-		fd->params[0].type = T_STRING;
-		fd->params[0].loc = n->loc;
-	}
-	b->str = ar_strdup(body);
-	fd->body = b;
+	if (takes_value)
+		genfn_param(fd, "value", T_STRING);
 	return fd;
 }
 

@@ -67,18 +67,11 @@ static void arg_value(struct sbuf *c, const struct sdt_marker *m, const struct s
 static struct node *make_function(const struct node *n, enum type ret, const char *code)
 {
 	static int counter;
-	struct node *fd = node_new(N_FUNCTION, &n->loc);
-	struct node *body = node_new(N_EMBEDDED, &n->loc);
-	const char *name = ar_printf("__sdtvar_%d", counter++);
 
-	fd->name = intern(name, strlen(name));
-	fd->type = ret;
-	fd->params = ar_alloc(sizeof(*fd->params));
-	body->str = ar_printf(" /* pure */\n\tstruct pt_regs *regs = CONTEXT->regs;\n\n"
-			      "\tif (!regs)\n\t\tSTAP_ERROR(\"no registers to read '%s' from\");\n%s",
-			      n->name, code);
-	fd->body = body;
-	return fd;
+	return genfn_new(&n->loc, ar_printf("__sdtvar_%d", counter++), ret,
+			 ar_printf(" /* pure */\n\tstruct pt_regs *regs = CONTEXT->regs;\n\n"
+				   "\tif (!regs)\n\t\tSTAP_ERROR(\"no registers to read '%s' from\");\n%s",
+				   n->name, code));
 }
 
 static const char *marker_name(const struct sdt_marker *m)
