@@ -156,36 +156,43 @@ publish_section "guest: timer probes" "$SECTION" always
 
 # ---- kprobe cost -----------------------------------------------------------
 nspc() { awk -v k="$1" '$1 == k && $2 != "hits" && NF == 3 { print $2 }' "$OUT/guest.out"; }
+minus() { awk -v t="$1" -v b="$2" 'BEGIN { printf "%.1f", t - b }'; }
+# The rows of a cost table (kprobes, tracepoints): header, a plain ns/call
+# row (no probe), the floor's row, and a module's row against BASE (ns/call
+# with no probe) and FLOOR (the floor's +ns/hit) with its target's verdict.
+COST_FMT='  %-52s %9s %9s %9s %8s %8s %8s\n'
+cost_head() { printf "$COST_FMT" "" "ns/call" "+ns/hit" "hits" "x floor" "target" "met?"; }
+cost_plain() { printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "$1" "$2" - - - - -; }
+cost_floor() {	# LABEL MODULE BASE
+	printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' "$1" "$(nspc "$2")" "$(minus "$(nspc "$2")" "$3")" \
+		"$(hits "$2")" "1.00x" - -
+}
+cost_row() {	# LABEL MODULE TARGET BASE FLOOR
+	local t a r
+	t=$(nspc "$2")
+	if [ -z "$t" ]; then
+		printf "$COST_FMT" "$1" "failed" - - - "${3}x" "NOT met"
+		return
+	fi
+	a=$(minus "$t" "$4")
+	r=$(awk -v a="$a" -v f="$5" 'BEGIN { if (f > 0) printf "%.2f", a / f; else print "-" }')
+	printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' "$1" "$t" "$a" "$(hits "$2")" "${r}x" "${3}x" \
+		"$(met "\"$r\" != \"-\" && $r <= $3")"
+}
 kbase=$(nspc kbase)
 [ -n "$kbase" ] || die "no kprobe figures from the guest"
-kfloor=$(nspc kfloor)
-added() { awk -v t="$1" -v b="$kbase" 'BEGIN { printf "%.1f", t - b }'; }
-kf_added=$(added "$kfloor")
-kf_hits=$(hits kfloor)
+kf_added=$(minus "$(nspc kfloor)" "$kbase")
 SECTION=$OUT/kprobe.txt
 {
 	section_head "guest: kprobe cost" "1 run" "target:   $KREL under qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off" \
 		"workload: loop getppid $CALLS (tests/bench/guest/loop.c): $CALLS getppid() calls, each a hit"
-	printf '  %-52s %9s %9s %9s %8s %8s %8s\n' "" "ns/call" "+ns/hit" "hits" "x floor" "target" "met?"
-	printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "a. no probe" "$kbase" - - - - -
-	printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' "b. floor: hand-written kprobe, counts" "$kfloor" "$kf_added" "$kf_hits" "1.00x" - -
-	for m in bk_count bk_map bk_stat; do
-		case $m in
-		bk_count) label='c. stp: kernel.function(...) { n++ }'; target=1.5 ;;
-		bk_map) label='d. stp: { n[execname()]++ }'; target=2 ;;
-		bk_stat) label='e. stp: { s <<< gettimeofday_ns() }'; target=2 ;;
-		esac
-		t=$(nspc $m)
-		if [ -z "$t" ]; then
-			printf '  %-52s %9s %9s %9s %8s %8s %8s\n' "$label" "failed" - - - "${target}x" "NOT met"
-			continue
-		fi
-		a=$(added "$t")
-		r=$(awk -v a="$a" -v f="$kf_added" 'BEGIN { if (f > 0) printf "%.2f", a / f; else print "-" }')
-		printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' "$label" "$t" "$a" "$(hits $m)" "${r}x" "${target}x" \
-			"$(met "\"$r\" != \"-\" && $r <= $target")"
-	done
-	printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "a'. no probe, again after the runs above" "$(nspc kbase2)" - - - - -
+	cost_head
+	cost_plain "a. no probe" "$kbase"
+	cost_floor "b. floor: hand-written kprobe, counts" kfloor "$kbase"
+	cost_row 'c. stp: kernel.function(...) { n++ }' bk_count 1.5 "$kbase" "$kf_added"
+	cost_row 'd. stp: { n[execname()]++ }' bk_map 2 "$kbase" "$kf_added"
+	cost_row 'e. stp: { s <<< gettimeofday_ns() }' bk_stat 2 "$kbase" "$kf_added"
+	cost_plain "a'. no probe, again after the runs above" "$(nspc kbase2)"
 	echo
 	echo "  +ns/hit: ns/call with the probe - ns/call with none (a); x floor: that over the"
 	echo "  floor's +ns/hit; hits: what each module counted in all (the loop's $CALLS and"
@@ -196,28 +203,18 @@ SECTION=$OUT/kprobe.txt
 publish_section "guest: kprobe cost" "$SECTION" always
 
 # ---- tracepoint cost -------------------------------------------------------
-tfloor=$(nspc tfloor)
 tbase=$(nspc kbase2)
-[ -n "$tfloor" ] && [ -n "$tbase" ] || die "no tracepoint figures from the guest"
-tadded() { awk -v t="$1" -v b="$tbase" 'BEGIN { printf "%.1f", t - b }'; }
-tf_added=$(tadded "$tfloor")
+[ -n "$(nspc tfloor)" ] && [ -n "$tbase" ] || die "no tracepoint figures from the guest"
+tf_added=$(minus "$(nspc tfloor)" "$tbase")
 SECTION=$OUT/trace.txt
 {
 	section_head "guest: tracepoint cost" "1 run" "target:   $KREL under qemu-system-x86_64 -accel tcg,thread=single -icount shift=0,sleep=off" \
 		"workload: loop getppid $CALLS (tests/bench/guest/loop.c): each getppid() one sys_enter hit"
-	printf '  %-52s %9s %9s %9s %8s %8s %8s\n' "" "ns/call" "+ns/hit" "hits" "x floor" "target" "met?"
-	printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "a. no probe" "$tbase" - - - - -
-	printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' "b. floor: hand-written tracepoint callback, counts" "$tfloor" "$tf_added" "$(hits tfloor)" "1.00x" - -
-	t=$(nspc bt_trace)
-	if [ -z "$t" ]; then
-		printf '  %-52s %9s %9s %9s %8s %8s %8s\n' 'c. stp: kernel.trace("sys_enter") { n++ }' failed - - - 1.5x "NOT met"
-	else
-		a=$(tadded "$t")
-		r=$(awk -v a="$a" -v f="$tf_added" 'BEGIN { if (f > 0) printf "%.2f", a / f; else print "-" }')
-		printf '  %-52s %9.1f %9.1f %9s %8s %8s %8s\n' 'c. stp: kernel.trace("sys_enter") { n++ }' "$t" "$a" "$(hits bt_trace)" "${r}x" 1.5x \
-			"$(met "\"$r\" != \"-\" && $r <= 1.5")"
-	fi
-	printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "a'. no probe, again after the runs above" "$(nspc kbase3)" - - - - -
+	cost_head
+	cost_plain "a. no probe" "$tbase"
+	cost_floor "b. floor: hand-written tracepoint callback, counts" tfloor "$tbase"
+	cost_row 'c. stp: kernel.trace("sys_enter") { n++ }' bt_trace 1.5 "$tbase" "$tf_added"
+	cost_plain "a'. no probe, again after the runs above" "$(nspc kbase3)"
 	echo
 	echo "  d. SystemTap 4.8, the same script: not run."
 	echo "     $STAP_WHY"
