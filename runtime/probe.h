@@ -25,26 +25,6 @@ void stp_skip(enum stp_event why);
 int stp_report_error(struct stp_ctx *c, const struct stp_probe *p);
 
 /*
- * This CPU's context, marked busy, or NULL when it is busy already (a
- * probe on a function the runtime calls, or an NMI, came in while the
- * runtime was working on this CPU).  Interrupts must be off.  Whatever
- * touches the CPU's print buffer or relay buffer enters first: the
- * probe hit below, and the transport's flush (transport.c).  The
- * compiler barriers keep the buffer's accesses inside; another CPU
- * never touches this context.
- */
-static __always_inline struct stp_ctx *stp_ctx_enter(void)
-{
-	struct stp_ctx *c = this_cpu_read(stp_ctx_of);
-
-	if (unlikely(READ_ONCE(c->busy)))
-		return NULL;
-	WRITE_ONCE(c->busy, 1);
-	barrier();
-	return c;
-}
-
-/*
  * Mark c busy; true when it was already.  One test-and-set of memory: an
  * interrupt or NMI comes between instructions, so it finds the mark
  * either set or not, never half done, and no lock prefix is needed for
@@ -56,6 +36,22 @@ static __always_inline bool stp_ctx_claim(struct stp_ctx *c)
 	return false;
 busy: __attribute__((cold));
 	return true;
+}
+
+/*
+ * This CPU's context, marked busy, or NULL when it is busy already (a
+ * probe on a function the runtime calls, or an NMI, came in while the
+ * runtime was working on this CPU).  Interrupts must be off.  Whatever
+ * touches the CPU's print buffer or relay buffer enters first: the
+ * probe hit below (through stp_ctx_claim), and the transport's flush
+ * (transport.c).  The claim's and the exit's compiler barriers keep the
+ * buffer's accesses inside; another CPU never touches this context.
+ */
+static __always_inline struct stp_ctx *stp_ctx_enter(void)
+{
+	struct stp_ctx *c = this_cpu_read(stp_ctx_of);
+
+	return stp_ctx_claim(c) ? NULL : c;
 }
 
 static __always_inline void stp_ctx_exit(struct stp_ctx *c)
@@ -147,8 +143,8 @@ static __always_inline int stp_probe_hit(const struct stp_probe *p,
 	unsigned long flags;
 	int rc = -1;
 
-	/* plain reads (no READ_ONCE): one compare with memory each, read
-	 * once here either way */
+	/* a plain read (no READ_ONCE): one compare with memory; it is
+	 * read once here either way */
 	if (unlikely(stp_state.counter != p->kind)) {
 		stp_count(STP_EV_SKIP_STATE);
 		return -1;

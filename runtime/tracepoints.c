@@ -18,24 +18,36 @@
  * is in use until the session ends.  A module's tracepoint is never
  * required: the session runs whether or not the module is loaded.
  */
-static void stp_tracepoint_attach(struct stp_tracepoint *t, struct tracepoint *tp, struct module *mod)
+/*
+ * t's callback on tp (NULL: the kernel has no such tracepoint), module
+ * mod held while it is, or NULL for the core kernel's.  0, also when it
+ * is attached already or mod is on its way out; else the error.
+ */
+static int stp_tracepoint_attach(struct stp_tracepoint *t, struct tracepoint *tp, struct module *mod)
 {
 	int rc;
 
+	if (!tp)
+		return -ENOENT;
 	if (t->registered || (mod && !try_module_get(mod)))
-		return;
+		return 0;
 	rc = tracepoint_probe_register(tp, t->cb, NULL);
 	if (rc) {
 		if (mod)
 			module_put(mod);
-		if (stp_verbose)
-			stp_ctl_printf(STP_MSG_WARNING, "WARNING: skipped %s: cannot attach (error %d)\n",
-				       t->probe->pp, rc);
-		return;
+		return rc;
 	}
 	t->tp = tp;
 	t->mod = mod;
 	t->registered = 1;
+	return 0;
+}
+
+static void stp_tracepoint_skipped(struct stp_tracepoint *t, int rc)
+{
+	if (stp_verbose)
+		stp_ctl_printf(STP_MSG_WARNING, "WARNING: skipped %s: cannot attach (error %d)\n",
+			       t->probe->pp, rc);
 }
 
 static void stp_tracepoint_detach(struct stp_tracepoint *t)
@@ -49,6 +61,7 @@ static void stp_tracepoints_of(struct module *mod)
 {
 	tracepoint_ptr_t *p = mod->tracepoints_ptrs;
 	unsigned int i, k;
+	int rc;
 
 	for (k = 0; k < mod->num_tracepoints; k++) {
 		struct tracepoint *tp = tracepoint_ptr_deref(&p[k]);
@@ -56,8 +69,9 @@ static void stp_tracepoints_of(struct module *mod)
 		for (i = 0; i < STP_NTRACEPOINTS; i++) {
 			struct stp_tracepoint *t = &stp_tracepoints[i];
 
-			if (t->module && !strcmp(t->module, mod->name) && !strcmp(t->name, tp->name))
-				stp_tracepoint_attach(t, tp, mod);
+			if (t->module && !strcmp(t->module, mod->name) &&
+			    !strcmp(t->name, tp->name) && (rc = stp_tracepoint_attach(t, tp, mod)))
+				stp_tracepoint_skipped(t, rc);
 		}
 	}
 }
@@ -132,11 +146,9 @@ static int stp_tracepoints_arm(void)
 
 		if (t->module)
 			continue;
-		rc = t->tp ? tracepoint_probe_register(t->tp, t->cb, NULL) : -ENOENT;
-		if (!rc) {
-			t->registered = 1;
+		rc = stp_tracepoint_attach(t, t->tp, NULL);
+		if (!rc)
 			continue;
-		}
 		if (t->required) {
 			stp_ctl_printf(STP_MSG_ERROR,
 				       "ERROR: cannot attach to tracepoint %s (%s, error %d)\n",
@@ -144,10 +156,7 @@ static int stp_tracepoints_arm(void)
 			stp_tracepoints_disarm();
 			return rc;
 		}
-		if (stp_verbose)
-			stp_ctl_printf(STP_MSG_WARNING,
-				       "WARNING: skipped %s: cannot attach (error %d)\n",
-				       t->probe->pp, rc);
+		stp_tracepoint_skipped(t, rc);
 	}
 	rc = stp_tracepoints_modules();
 	if (rc)

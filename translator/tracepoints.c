@@ -213,17 +213,22 @@ static struct derived_probe *template_of(struct probe_point *pp, const struct tr
 	return t;
 }
 
+/* The NAME of "[SYSTEM:]NAME". */
+static const char *name_part(const char *pat)
+{
+	const char *colon = strchr(pat, ':');
+
+	return colon ? colon + 1 : pat;
+}
+
 /* Those of tps that match "[SYSTEM:]NAME" pat, into out; 0 after an error. */
 static int match_in(const struct vec *tps, struct probe_point *pp, const struct node *arg,
 		    struct vec *out)
 {
-	const char *pat = arg->str, *colon, *sys = NULL;
+	const char *pat = name_part(arg->str);
+	const char *sys = pat != arg->str ? ar_strndup(arg->str, (size_t)(pat - 1 - arg->str)) : NULL;
 	int wild = strpbrk(arg->str, "*?[") != NULL;
 
-	if ((colon = strchr(pat, ':'))) {
-		sys = ar_strndup(pat, (size_t)(colon - pat));
-		pat = colon + 1;
-	}
 	for (int i = 0; i < tps->len; i++) {
 		const struct tracepoint_info *tp = tps->v[i];
 
@@ -245,7 +250,7 @@ static int match_in(const struct vec *tps, struct probe_point *pp, const struct 
 static int in_a_module(struct elab *e, struct probe_point *pp, const struct node *arg,
 		       struct vec *out)
 {
-	const char *pat = strchr(arg->str, ':') ? strchr(arg->str, ':') + 1 : arg->str;
+	const char *pat = name_part(arg->str);
 	const char *m, *why = NULL;
 	struct vec *tps;
 
@@ -296,7 +301,7 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
 		return 0;
 	if (out->len > before || pp->optional)
 		return 1;
-	pat = strchr(arg->str, ':') ? strchr(arg->str, ':') + 1 : arg->str;
+	pat = name_part(arg->str);
 	if (module)
 		sem_error(&arg->loc, "no tracepoint '%s' in module %s%s", arg->str, module,
 			  did_you_mean(tps, pat));
