@@ -46,7 +46,8 @@
 #define CX_SHIFT_MAX 30
 #define CX_COUNTERS (CX_HCA_BYTES / 4)
 #define CX_NAME_LEN 16
-#define CX_DATA_LEN 32
+#define CX_NDATA 4		/* the vital's data: numbers, named per vital */
+#define CX_NAMES_LEN 64
 #define CX_KFRAMES 8
 #define CX_UFRAMES 4
 #define CX_WHY_LEN 96
@@ -64,7 +65,7 @@ struct cx_sample {
 	u16 nu;			/* ustack[] entries; 0 when not resident */
 	u32 ready;		/* set last, by cx_done */
 	char comm[16];
-	char data[CX_DATA_LEN];	/* the vital's data, as text */
+	s64 data[CX_NDATA];	/* the vital's data, named by cx_vital.names */
 	u64 kstack[CX_KFRAMES];
 	u64 ustack[CX_UFRAMES];
 };
@@ -87,6 +88,7 @@ struct cx_vital {
 	stp_atomic_t shift;	/* t = 1 << shift */
 	int unavailable;	/* set with cx_unavailable, never cleared */
 	char why[CX_WHY_LEN];
+	char names[CX_NAMES_LEN];	/* "prio age_ns": data[]'s names, set once */
 	struct cx_copy copy[2];
 };
 
