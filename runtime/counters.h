@@ -43,7 +43,9 @@
 	X(SKIP_OVERLOAD, "probes skipped (CPU overloaded: more than STP_OVERLOAD_THRESHOLD cycles of STP_OVERLOAD_INTERVAL in handlers)", \
 			"-D STP_OVERLOAD_THRESHOLD=N", 0)			\
 	X(PERF_TASKS_FULL, "processes started without their perf event (more at once than STP_PERF_TASKS)", \
-			"-D STP_PERF_TASKS=N", 0)
+			"-D STP_PERF_TASKS=N", 0)			\
+	X(CX_NO_VITAL,	"sampler events of vital signs beyond CX_VITALS_MAX dropped", \
+			"-D CX_VITALS_MAX=N", 0)
 
 enum stp_event {
 #define STP_EV_ENUM(name, what, knob, quiet) STP_EV_##name,

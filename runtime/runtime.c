@@ -22,4 +22,12 @@
 #include "perf.c"
 #include "perf_task.c"
 #include "throttle.c"
+#ifdef STP_SKETCH	/* the script uses tapsets/chopstix.stp */
+#include "sketch.c"
+#include "vitals.c"
+#else
+static inline int stp_cx_init(void) { return 0; }
+static inline void stp_cx_exit(void) { }
+static inline void stp_cx_session_end(void) { }
+#endif
 #include "session.c"

@@ -258,6 +258,8 @@ static void stp_finish(int report)
 			stp_run_list(stp_errorp, STP_NERRORP);
 	}
 	stp_state_move(~STP_FROM(STP_DONE), STP_DONE);
+	if (report)
+		stp_cx_session_end();
 	stp_transport_flush_all();
 	stp_throttle_collect();
 	if (report) {
@@ -303,7 +305,10 @@ static int __init stp_init(void)
 		rc = stp_stack_alloc();
 	if (!rc)
 		rc = stp_transport_init(KBUILD_MODNAME);
+	if (!rc)
+		rc = stp_cx_init();
 	if (rc) {
+		stp_transport_exit();
 		stp_stack_free();
 		stp_regex_free();
 		stp_gen_free();
@@ -324,6 +329,7 @@ static void __exit stp_exit(void)
 	int cpu;
 
 	stp_finish(0);
+	stp_cx_exit();
 	stp_transport_exit();
 	stp_regex_free();
 	stp_stack_free();

@@ -56,7 +56,7 @@
 struct cx_sample {
 	u64 label;		/* the hashed label, exec and uid mixed in */
 	u64 time_ns;
-	u64 exec;		/* executable id: (s_dev << 32) ^ i_ino */
+	u64 exec;		/* the executable's inode number; 0: none */
 	u64 site;		/* the vital's site (0: the first kstack frame) */
 	s64 weight;
 	u32 uid;
@@ -64,6 +64,7 @@ struct cx_sample {
 	u16 nk;			/* kstack[] entries */
 	u16 nu;			/* ustack[] entries; 0 when not resident */
 	u32 ready;		/* set last, by cx_done */
+	u32 exec_dev;		/* and its file system's dev_t (kernel's) */
 	char comm[16];
 	s64 data[CX_NDATA];	/* the vital's data, named by cx_vital.names */
 	u64 kstack[CX_KFRAMES];

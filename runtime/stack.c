@@ -79,6 +79,30 @@ int stp_kstack(struct stp_ctx *c, unsigned long *pcs, int max)
 }
 
 /*
+ * Another task's kernel stack, from where it last left the CPU: only
+ * meaningful, and safe, while that task is alive and not running: the
+ * next task of a sched_switch hit, held on its runqueue under the rq
+ * lock (put_task_stack, which a reference would need, is not exported).
+ */
+int stp_task_kstack(struct task_struct *t, unsigned long *pcs, int max)
+{
+	struct unwind_state st;
+	unsigned long a;
+	int n = 0;
+
+	if (max <= 0)
+		return 0;
+	for (unwind_start(&st, t, NULL, NULL); n < max && !unwind_done(&st);
+	     unwind_next_frame(&st)) {
+		a = unwind_get_return_address(&st);
+		if (!a)
+			break;
+		pcs[n++] = a;
+	}
+	return n;
+}
+
+/*
  * The registers the task entered the kernel with (or the interrupted
  * ones, when the hit came from user space), then the chain of saved
  * frame pointers: [fp] the caller's fp, [fp + 8] the return address.

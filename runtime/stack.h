@@ -41,6 +41,9 @@ unsigned long *stp_stack_pcs(void);
 
 /* The hit's kernel stack into pcs (at most max); the count. */
 int stp_kstack(struct stp_ctx *c, unsigned long *pcs, int max);
+/* A task that is not running: its kernel stack where it left the CPU. */
+struct task_struct;
+int stp_task_kstack(struct task_struct *t, unsigned long *pcs, int max);
 /* The current task's user stack, by frame pointers; 0 when none. */
 int stp_ustack(struct stp_ctx *c, unsigned long *pcs, int max);
 
