@@ -145,12 +145,12 @@ static int relative(const char *p, int64_t now_ns, int64_t *ns)
 	if (*p++ != '-' || !isdigit((unsigned char)*p))
 		return -1;
 	for (; isdigit((unsigned char)*p); p++) {
-		if (n > INT64_MAX / NS / 86400 / 10)
+		if (n > INT64_MAX / NS)
 			return -1;
 		n = n * 10 + (*p - '0');
 	}
 	u = *p ? strchr(units, *p) : NULL;
-	if (!u || p[1])
+	if (!u || p[1] || n > INT64_MAX / NS / secs[u - units])
 		return -1;
 	*ns = now_ns - n * secs[u - units] * NS;
 	return 0;

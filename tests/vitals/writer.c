@@ -178,17 +178,21 @@ static void gen_sample(unsigned i, uint64_t n, int busy, uint64_t start)
 {
 	struct vx_sample *x = &gen_samples[i];
 	unsigned v = i % NVITALS;
+	uint64_t label;
 
 	snprintf(gen_exec[i], sizeof(gen_exec[i]), "/usr/bin/prog%02u",
 		 skewed(EXECS));
 	site_name(gen_site[i], sizeof(gen_site[i]), skewed(SITES));
+	/* busy: labels (masked PCs), data and stacks recur; large: random */
+	label = busy ? 0xffffffff81000000ULL + ((uint64_t)skewed(300) << 8)
+		     : rnd();
 	snprintf(gen_data[i], sizeof(gen_data[i]), "pc=0x%llx arg=%u",
-		 0xffffffff81000000ULL + rnd() % 0x1000000, (unsigned)rnd());
-	/* busy: stacks recur from a pool; large: every one is new */
+		 (unsigned long long)(label | (rnd() & 0xff)),
+		 busy ? skewed(64) : (unsigned)rnd());
 	stack_text(gen_stack[i], sizeof(gen_stack[i]),
 		   busy ? skewed(3000) : n * MAX_SAMPLES + i);
 	*x = (struct vx_sample){ vital_names[v], start + rnd() % MIN_NS,
-		rnd(), 1 + (int64_t)(rnd() % 8), gen_exec[i],
+		label, 1 + (int64_t)(rnd() % 8), gen_exec[i],
 		(uint32_t)skewed(5) * 1000, 1000 + skewed(200), gen_site[i],
 		gen_data[i], gen_stack[i] };
 }
