@@ -264,6 +264,11 @@ kill_rounds() {
 			return
 		fi
 	done
+	# a kill that never lands inside a put would test nothing
+	if [ $mid -eq 0 ]; then
+		bad "kill -9 ($name): no kill landed inside vstore_put"
+		return
+	fi
 	ok "kill -9 ($name): $rounds rounds, every finished epoch whole"
 	echo "figures kill -9 ($name): $rounds rounds, $mid killed inside vstore_put, $(grep -c '^done' "$log") epochs put"
 }
