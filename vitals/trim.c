@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * vstore_trim: the store's size and age limits.  Whole epochs go, oldest
- * first (by start time), with their vital rows and samples, and the
- * texts no sample names any more; the newest epoch always stays.  Age
+ * first (by start time), with their vital rows and samples; the newest
+ * epoch always stays.  The texts no sample names any more go in a sweep
+ * that reads every sample (0.2 s for a day of busy epochs), so it runs
+ * once per VSTORE_SWEEP_EPOCHS deleted epochs, not at every trim; the
+ * size limit sweeps at once when deleting epochs cannot get under it.  Age
  * counts back from the newest epoch's end, not from the clock, so a
  * store read back later (or a test) trims the same way.  Size counts the
  * database's pages in use; freed pages go back to the file system by an
@@ -36,7 +39,17 @@ static const char orphans_sql[] =
 	"DELETE FROM site WHERE id NOT IN"
 	" (SELECT site_id FROM sample WHERE site_id IS NOT NULL);"
 	"DELETE FROM stack WHERE id NOT IN"
-	" (SELECT stack_id FROM sample WHERE stack_id IS NOT NULL);";
+	" (SELECT stack_id FROM sample WHERE stack_id IS NOT NULL);"
+	"PRAGMA incremental_vacuum;";
+
+int vstore_sweep(struct vstore *st)
+{
+	int rc = vstore_exec(st, orphans_sql);
+
+	if (!rc)
+		st->unswept = 0;
+	return rc;
+}
 
 static sqlite3_int64 query_int(struct vstore *st, const char *sql)
 {
@@ -81,8 +94,7 @@ static int delete_epochs(struct vstore *st, const char *cond,
 		if (delete_step(st, i, cond, arg))
 			return -1;
 	gone = sqlite3_changes(st->db);
-	if (gone && vstore_exec(st, orphans_sql))
-		return -1;
+	st->unswept += (unsigned)gone;
 	return gone;
 }
 
@@ -105,8 +117,9 @@ static sqlite3_int64 bytes_used(struct vstore *st)
 }
 
 /*
- * Delete the oldest epochs until the pages in use fit max_bytes or one
- * epoch is left, guessing each round's count from the mean epoch's size.
+ * Delete the oldest epochs until the pages in use fit max_bytes, guessing
+ * each round's count from the mean epoch's size.  With one epoch left,
+ * sweep the texts the deleted ones named, and stop.
  */
 static int trim_size(struct vstore *st, uint64_t max_bytes)
 {
@@ -116,8 +129,10 @@ static int trim_size(struct vstore *st, uint64_t max_bytes)
 	for (;;) {
 		used = bytes_used(st);
 		n = query_int(st, "SELECT count(*) FROM epoch");
-		if (used <= max || n <= 1)
+		if (used <= max)
 			return gone;
+		if (n <= 1)
+			return st->unswept && vstore_sweep(st) ? -1 : gone;
 		k = (used - max + used / n - 1) / (used / n);
 		k = k < 1 ? 1 : k > n - 1 ? n - 1 : k;
 		d = delete_epochs(st, oldest, k);
@@ -139,6 +154,8 @@ int vstore_trim(struct vstore *st, uint64_t max_bytes, uint64_t max_age_s,
 	if (age >= 0 && max_bytes)
 		size = trim_size(st, max_bytes);
 	if (age < 0 || size < 0)
+		return vstore_fail(st, "cannot trim", err);
+	if (st->unswept >= VSTORE_SWEEP_EPOCHS && vstore_sweep(st))
 		return vstore_fail(st, "cannot trim", err);
 	if (age + size && vstore_exec(st, "PRAGMA incremental_vacuum"))
 		return vstore_fail(st, "cannot reclaim space", err);
