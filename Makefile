@@ -53,13 +53,25 @@ RT_HEADERS = $(wildcard runtime/*.h)
 STPRUN_SRC = $(wildcard staprun/*.c)
 STPRUN_OBJ = $(STPRUN_SRC:%.c=$(B)/%.o)
 
+# The vital-signs store (libvstore.a: stprun writes it) and stp-vitals,
+# which reads it: SQLite from Debian's libsqlite3, zlib for the HCA blobs.
+VSTORE_SRC = vitals/schema.c vitals/hca.c vitals/store.c vitals/trim.c
+VSTORE_OBJ = $(VSTORE_SRC:%.c=$(B)/%.o)
+VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c
+VITALS_OBJ = $(VITALS_SRC:%.c=$(B)/%.o)
+VITALS_LIBS = -lsqlite3 -lz
+VITALS_HEADERS = $(wildcard vitals/*.h)
+# tests/vitals: the store's writer for the tests, and both under ASan
+VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
+	$(B)/asan/stp-vitals
+
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 # rt_host.c is the tests' host support, linked into each, not a test.
 RT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(filter-out tests/unit/rt_host.c,$(wildcard tests/unit/rt_*.c)))
 
-.PHONY: all check deps install clean demo bench fuzz unit
+.PHONY: all check deps install clean demo bench fuzz unit vitals-tests
 
-all: stp stprun
+all: stp stprun stp-vitals
 
 stprun: $(STPRUN_OBJ)
 	$(CC) $(CFLAGS) -static -o $@ $(STPRUN_OBJ)
@@ -68,6 +80,38 @@ $(B)/staprun/%.o: staprun/%.c $(wildcard staprun/*.h) $(RT_HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -Iruntime -c -o $@ $<
+
+$(B)/libvstore.a: $(VSTORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/vitals/%.o: vitals/%.c $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/stp-vitals: $(VITALS_OBJ) $(B)/libvstore.a
+	$(CC) $(CFLAGS) -o $@ $(VITALS_OBJ) $(B)/libvstore.a $(VITALS_LIBS)
+
+# a link at the top, as ./stp and ./stprun are there
+stp-vitals: $(B)/stp-vitals
+	ln -sf $(B)/stp-vitals $@
+
+$(B)/tests/vitals_writer: tests/vitals/writer.c vitals/when.c $(B)/libvstore.a $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ivitals -o $@ $< vitals/when.c $(B)/libvstore.a $(VITALS_LIBS)
+
+$(B)/tests/asan/vitals_writer: tests/vitals/writer.c vitals/when.c $(VSTORE_SRC) $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g $(SANITIZE) \
+		-Ivitals -o $@ $< vitals/when.c $(VSTORE_SRC) $(VITALS_LIBS)
+
+$(B)/asan/stp-vitals: $(VITALS_SRC) $(VSTORE_SRC) $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g $(SANITIZE) \
+		-o $@ $(VITALS_SRC) $(VSTORE_SRC) $(VITALS_LIBS)
+
+vitals-tests: stp-vitals $(VITALS_TESTS)
 
 $(B)/libstprt-host.a: $(RT_HOST_OBJ)
 	rm -f $@
@@ -128,7 +172,7 @@ $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: deps stp stprun unit $(ASAN_STP)
+check: deps stp stprun unit $(ASAN_STP) vitals-tests
 	@tests/run-all.sh
 
 deps:
@@ -143,13 +187,14 @@ bench: stp
 fuzz:
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-install: stp stprun
+install: stp stprun stp-vitals
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(RUNTIMEDIR) \
 		$(DESTDIR)$(LIBEXECDIR)
 	install -m 755 stp stprun $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/stp-vitals $(DESTDIR)$(BINDIR)/stp-vitals
 	install -m 755 staprun/stp-qemu $(DESTDIR)$(LIBEXECDIR)/stp-qemu
 	cp -R tapsets/. $(DESTDIR)$(TAPSETDIR)/
 	cp -R runtime/. $(DESTDIR)$(RUNTIMEDIR)/
 
 clean:
-	rm -rf $(B) stp stprun
+	rm -rf $(B) stp stprun stp-vitals

@@ -26,6 +26,9 @@ PACKAGES=(
 	# SDT markers: <sys/sdt.h> for the guest tests' marked program, g++
 	# for the C++ program whose exceptions libstdc++'s markers count
 	systemtap-sdt-dev g++
+	# the vital-signs store: SQLite's library for stprun and stp-vitals,
+	# and its shell for the store's tests (integrity_check, trim checks)
+	libsqlite3-dev sqlite3
 )
 
 missing=()

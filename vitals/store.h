@@ -60,7 +60,8 @@ int vstore_put(struct vstore *st, const struct vx_epoch *e, char **err);
 /*
  * Keep the store under max_bytes (0: no limit) and max_age_s seconds of
  * history (0: no limit) by deleting the oldest epochs, never the newest.
- * Returns the number of epochs deleted, or -1 with *err.
+ * Bytes are the database's pages in use; age counts back from the newest
+ * epoch's end.  Returns the number of epochs deleted, or -1 with *err.
  */
 int vstore_trim(struct vstore *st, uint64_t max_bytes, uint64_t max_age_s,
 		char **err);

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What store.c and trim.c share: the open store and its statements. */
+#ifndef STP_VITALS_STORE_INT_H
+#define STP_VITALS_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* ORDER: store.c's stmt_sql[] gives each one's SQL. */
+enum vstore_stmt {
+	VS_EPOCH,		/* a new epoch row */
+	VS_EPOCH_VITAL,		/* one vital sign's figures in an epoch */
+	VS_SAMPLE,		/* one sample */
+	VS_VITAL_GET,		/* the interned texts: get by hash and text, */
+	VS_VITAL_ADD,		/* or add */
+	VS_EXEC_GET,
+	VS_EXEC_ADD,
+	VS_SITE_GET,
+	VS_SITE_ADD,
+	VS_STACK_GET,
+	VS_STACK_ADD,
+	VS_NSTMT
+};
+
+struct vstore {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *stmt[VS_NSTMT];
+	unsigned unswept;	/* epochs deleted since texts were swept */
+};
+
+/*
+ * Delete the texts no sample names any more; SQLite's result code.  It
+ * reads every sample, so trim.c runs it once per VSTORE_SWEEP_EPOCHS
+ * deleted epochs, and vstore_close once more.
+ */
+int vstore_sweep(struct vstore *st);
+#define VSTORE_SWEEP_EPOCHS 60
+
+/* Run SQL without results; SQLite's result code. */
+int vstore_exec(struct vstore *st, const char *sql);
+/*
+ * *err = "PATH: what: SQLite's message", roll back any open transaction,
+ * and return -1.
+ */
+int vstore_fail(struct vstore *st, const char *what, char **err);
+
+#endif
