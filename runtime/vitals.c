@@ -26,7 +26,7 @@
 #ifndef CX_HIT_CYCLES
 #define CX_HIT_CYCLES 300
 #endif
-#define CX_REC_MAX 4096		/* one record, formatted */
+#define CX_REC_MAX 16384	/* one record, formatted: a path, frames */
 
 static struct cx_sketch *stp_cx;
 static char *stp_cx_rec;	/* the reader's record buffer */
@@ -76,21 +76,33 @@ static notrace u32 stp_cx_uid(struct task_struct *t)
 	return cr ? from_kuid_munged(&init_user_ns, cr->uid) : 0;
 }
 
-/* The executable's inode and device, read without faulting. */
+/*
+ * The executable's file, pinned for the reader to name (d_path) at the
+ * epoch's end, as Chopstix pinned dentries with dcookies: the path then
+ * survives the process.  Taking a reference is an atomic increment, fine
+ * in NMI; only a file still live is taken, and rechecked, since a freed
+ * struct file may be reused at once (6.12 frees them typesafe by RCU).
+ * The reader drops it.  Inode and device go along for stprun's check.
+ */
 static notrace void stp_cx_exe_file(struct task_struct *t, struct cx_sample *s)
 {
 	struct file *f = (struct file *)(unsigned long)stp_cx_exe_id(t);
+	struct mm_struct *mm = READ_ONCE(t->mm);
 	struct inode *ino;
-	struct super_block *sb;
 
 	s->exec = 0;
 	s->exec_dev = 0;
-	if (!f || stp_read_kernel(&ino, &f->f_inode, sizeof(ino)) || !ino)
+	s->pin = NULL;
+	if (!f || !atomic_long_inc_not_zero(&f->f_count))
 		return;
-	if (stp_read_kernel(&s->exec, &ino->i_ino, sizeof(s->exec)) ||
-	    stp_read_kernel(&sb, &ino->i_sb, sizeof(sb)) || !sb ||
-	    stp_read_kernel(&s->exec_dev, &sb->s_dev, sizeof(s->exec_dev)))
-		s->exec = 0;
+	s->pin = f;
+	if (!mm || READ_ONCE(mm->exe_file) != f)
+		return;		/* reused meanwhile: released, not named */
+	ino = READ_ONCE(f->f_inode);
+	if (ino) {
+		s->exec = ino->i_ino;
+		s->exec_dev = ino->i_sb->s_dev;
+	}
 }
 
 static notrace void stp_cx_fill(struct stp_ctx *c, struct cx_sample *s,
@@ -274,6 +286,40 @@ static int stp_cx_site_text(char *dst, size_t n, const struct cx_sample *s)
 	return snprintf(dst, n, "%s", "");
 }
 
+/* Drop the samples' references to executables (process context). */
+static void stp_cx_unpin(int copy)
+{
+	int i, j, n;
+
+	for (i = 0; i < CX_VITALS_MAX; i++) {
+		struct cx_copy *cp = &stp_cx->v[i].copy[copy];
+
+		n = min_t(long, stp_atomic_read(&cp->claimed), CX_SAMPLES);
+		for (j = 0; j < n; j++) {
+			struct cx_sample *s = &cp->samples[j];
+
+			if (READ_ONCE(s->ready) && s->pin)
+				fput(s->pin);
+			s->pin = NULL;
+		}
+	}
+}
+
+/* The executable's path: the line stprun takes as is; "" when unknown. */
+static int stp_cx_path_text(char *dst, size_t n, const struct cx_sample *s)
+{
+	struct file *f = s->pin;
+	char *p;
+
+	if (!f || !s->exec)
+		return snprintf(dst, n, "%s", "");
+	p = d_path(&f->f_path, dst, n);
+	if (IS_ERR(p))
+		return snprintf(dst, n, "%s", "");
+	memmove(dst, p, strlen(p) + 1);
+	return strlen(dst);
+}
+
 static size_t stp_cx_put_hdr(char *p, u32 type, size_t len)
 {
 	struct stp_cx_rec h = { .type = type, .len = len };
@@ -349,6 +395,8 @@ static size_t stp_cx_sample_rec(char *p, int vi, const struct cx_sample *s)
 	for (i = 0; i < s->nu && i < 4; i++)
 		r->ustack[i] = s->ustack[i];
 	memcpy(r->comm, s->comm, sizeof(r->comm));
+	txt += stp_cx_path_text(txt, min_t(size_t, end - txt, PATH_MAX), s);
+	*txt++ = '\n';
 	txt += stp_cx_site_text(txt, end - txt, s);
 	for (i = 0; i < s->nk && txt < end - 1; i++) {
 		*txt++ = '\n';
@@ -462,6 +510,10 @@ static void stp_cx_exit(void)
 {
 	WRITE_ONCE(stp_cxs.running, false);
 	cancel_delayed_work_sync(&stp_cx_work);
+	if (stp_cx) {	/* the probes are gone: nobody writes either copy */
+		stp_cx_unpin(0);
+		stp_cx_unpin(1);
+	}
 	vfree(stp_cx);
 	kvfree(stp_cx_rec);
 	stp_cx = NULL;

@@ -55,9 +55,10 @@ struct stp_cx_vital {
 };
 
 /*
- * Then text, NUL-terminated: the site ("func+0x1a [module]", or
- * "0x..." for a user address stprun symbolizes), then each kernel
- * frame, '\n' between.
+ * Then text, NUL-terminated, '\n' between its lines: the executable's
+ * path ("" when unknown: a kernel thread), the site ("func+0x1a
+ * [module]", or "0x..." for a user address stprun symbolizes), then
+ * each kernel frame.
  */
 struct stp_cx_sample {
 	__u32 vital;		/* stp_cx_vital.index */

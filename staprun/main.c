@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "cmdline.h"
 #include "stprun.h"
+#include "vitals_msg.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define CTL_BUF		(64 * 1024)	/* as the module's queue */
@@ -44,6 +45,9 @@ struct run {
 	int child_stopped;	/* the child waits, stopped, for SIGCONT */
 	int child_err;		/* read end: errno if the exec failed */
 	int stop_sent, started, failed, done;
+	const char *vitals_db;	/* --vitals-db */
+	uint64_t vitals_max_bytes, vitals_max_age_s;	/* --vitals-limit */
+	struct epochs *epochs;	/* when the script uses chopstix.stp */
 };
 
 void warnx_(const char *fmt, ...)
@@ -72,7 +76,7 @@ void vsay(const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fputs("usage: stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] "
+	fputs("usage: stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] [--vitals-db PATH] "
 	      "[-D NAME=N]... [-G var=value]...\n"
 	      "              MODULE.ko [var=value ...]\n"
 	      "  -v            report progress on stderr\n"
@@ -86,6 +90,11 @@ static void usage(FILE *f)
 	      "                or starts with a shell builtin (cd, read, ...)\n"
 	      "  -x PID        target() is PID\n"
 	      "  -b MB         output buffer per CPU, 1..4095 MB\n"
+	      "  --vitals-db PATH  the vital-signs store of a script that uses\n"
+	      "                chopstix.stp (default: /var/lib/stp/vitals.db for root,\n"
+	      "                ~/.local/share/stp/vitals.db otherwise)\n"
+	      "  --vitals-limit MB[,DAYS]  keep the store under MB megabytes and\n"
+	      "                DAYS days of epochs (0: no limit), the oldest deleted\n"
 	      "  -D NAME=N     set the module's limit NAME (stpd_NAME)\n"
 	      "  -G var=value  set the script's global var\n", f);
 }
@@ -156,14 +165,45 @@ static int cmd_check(struct run *r)
 }
 
 /* 0, or 1 after a message. */
+enum { OPT_VITALS_DB = 256, OPT_VITALS_LIMIT };
+static const struct option long_opts[] = {
+	{ "vitals-db", required_argument, NULL, OPT_VITALS_DB },
+	{ "vitals-limit", required_argument, NULL, OPT_VITALS_LIMIT },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --vitals-limit MB[,DAYS]: the store's size and age limits (0: none) */
+static int vitals_limit(struct run *r, const char *arg)
+{
+	char *end;
+	unsigned long long mb = strtoull(arg, &end, 10), days = 0;
+
+	if (*end == ',')
+		days = strtoull(end + 1, &end, 10);
+	if (end == arg || *end || mb > (1ULL << 40) || days > 100000) {
+		warnx_("--vitals-limit wants MB[,DAYS], not '%s'", arg);
+		return 1;
+	}
+	r->vitals_max_bytes = mb << 20;
+	r->vitals_max_age_s = days * 86400;
+	return 0;
+}
+
 static int parse_args(struct run *r, int argc, char **argv)
 {
 	long v;
 	int c, i;
 
 	r->params = strdup("");
-	while ((c = getopt(argc, argv, "+vo:c:x:b:D:G:h")) != -1) {
+	while ((c = getopt_long(argc, argv, "+vo:c:x:b:D:G:h", long_opts, NULL)) != -1) {
 		switch (c) {
+		case OPT_VITALS_DB:
+			r->vitals_db = optarg;
+			break;
+		case OPT_VITALS_LIMIT:
+			if (vitals_limit(r, optarg))
+				return 1;
+			break;
 		case 'v':
 			stprun_verbose++;
 			break;
@@ -416,6 +456,13 @@ static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 	case STP_MSG_WARNING:
 		fwrite(p, 1, h->len, stderr);
 		break;
+	case STP_MSG_CX_EPOCH:
+		if (!r->epochs)
+			r->epochs = epochs_new(r->name, r->vitals_db, r->vitals_max_bytes,
+					       r->vitals_max_age_s);
+		if (!r->epochs || epochs_collect(r->epochs, r->out))
+			r->failed = 1;
+		break;
 	case STP_MSG_DONE:
 		r->failed |= report_done((const struct stp_msg_done *)p,
 					 h->len);
@@ -533,6 +580,7 @@ int main(int argc, char **argv)
 		guard_tell(r.guard, 'U');
 	else
 		rc = -1;
+	epochs_free(r.epochs);
 	if (fflush(r.out) || (r.out != stdout && fclose(r.out)))
 		rc = -1;
 	end_child(&r);

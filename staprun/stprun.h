@@ -10,6 +10,8 @@
  *   trace.c    the per-CPU trace files, merged by record sequence
  *   report.c   the summary of STP_MSG_DONE
  *   usym.c     symbols of user addresses in print_ubacktrace's output
+ *   epoch.c    Chopstix epochs: read from the module, stored (vitals/)
+ *   epoch_sum.c  their terminal summary
  */
 #ifndef STPRUN_H
 #define STPRUN_H
@@ -44,6 +46,18 @@ void traces_close(struct traces *t);
 
 /* usym.c: fwrite, with print_ubacktrace's user frames symbolized */
 void usym_write(const char *p, size_t n, FILE *out);
+/* " : sym+0xoff/0xsize [/path]", " [/path+0xoff/0xsize]" or "" */
+void usym_text(char *out, size_t n, int pid, uint64_t addr);
+/* The same from a non-PIE executable's file, when the process is gone. */
+void usym_exe_text(char *out, size_t n, const char *exe, uint64_t addr);
+
+/* epoch.c and epoch_*.c: closed Chopstix epochs, to the terminal and the store */
+struct epochs;
+struct epochs *epochs_new(const char *modname, const char *db_path,
+			  uint64_t max_bytes, uint64_t max_age_s);
+/* Read the closed epoch from the module, summarize it to out, store it. */
+int epochs_collect(struct epochs *e, FILE *out);
+void epochs_free(struct epochs *e);
 
 /* report.c */
 int report_done(const struct stp_msg_done *d, size_t len);

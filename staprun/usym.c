@@ -140,7 +140,7 @@ static const char *elf_func(const struct elf_file *f, uint64_t vaddr, unsigned t
 }
 
 /* What follows the address for pid's addr; "" when nothing is known. */
-static void usym_text(char *out, size_t n, int pid, uint64_t addr)
+void usym_text(char *out, size_t n, int pid, uint64_t addr)
 {
 	char path[64], line[4096 + 128], file[4096];
 	uint64_t lo = 0, off = 0, base = UINT64_MAX, top = 0, fstart, fsize;
@@ -207,6 +207,28 @@ static void usym_text(char *out, size_t n, int pid, uint64_t addr)
 	}
 	snprintf(out, n, " [%s+0x%llx/0x%llx]", file, (unsigned long long)(addr - base),
 		 (unsigned long long)(top - base));
+}
+
+/*
+ * The same from the executable alone, for a process gone before its
+ * addresses were read: only a file linked at fixed addresses (ET_EXEC,
+ * a non-PIE program) says where its code was without the maps.
+ */
+void usym_exe_text(char *out, size_t n, const char *exe, uint64_t addr)
+{
+	const struct elf_file *f = exe && exe[0] == '/' ? elf_get(exe) : NULL;
+	uint64_t fstart, fsize;
+	const char *name;
+
+	out[0] = '\0';
+	if (!f || ((const Elf64_Ehdr *)(const void *)f->map)->e_type != ET_EXEC)
+		return;
+	name = elf_func(f, addr, SHT_SYMTAB, &fstart, &fsize);
+	if (!name)
+		name = elf_func(f, addr, SHT_DYNSYM, &fstart, &fsize);
+	if (name)
+		snprintf(out, n, " : %s+0x%llx/0x%llx [%s]", name,
+			 (unsigned long long)(addr - fstart), (unsigned long long)fsize, exe);
 }
 
 /* One marker's text (between OPEN and CLOSE) replaced. */

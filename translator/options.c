@@ -22,6 +22,8 @@ enum {
 	LONG_SYSROOT,
 	LONG_SMP,
 	LONG_DUMP_PROBE_TYPES,
+	LONG_VITALS_DB,
+	LONG_VITALS_LIMIT,
 };
 
 static const struct option long_opts[] = {
@@ -33,6 +35,8 @@ static const struct option long_opts[] = {
 	{ "sysroot", required_argument, NULL, LONG_SYSROOT },
 	{ "smp", required_argument, NULL, LONG_SMP },
 	{ "dump-probe-types", no_argument, NULL, LONG_DUMP_PROBE_TYPES },
+	{ "vitals-db", required_argument, NULL, LONG_VITALS_DB },
+	{ "vitals-limit", required_argument, NULL, LONG_VITALS_LIMIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,6 +81,11 @@ static void usage(FILE *f)
 "  --vmlinux=PATH kernel debuginfo to use\n"
 "  -d FILE        debuginfo of a module or program (FILE.ko, FILE.debug)\n"
 "  --sysroot=DIR  the target's root directory (System.map, headers)\n"
+"  --vitals-db=PATH  where a script using chopstix.stp (vitals.stp) stores\n"
+"                 its epochs (default /var/lib/stp/vitals.db for root,\n"
+"                 ~/.local/share/stp/vitals.db for others)\n"
+"  --vitals-limit=MB[,DAYS]  keep that store under MB megabytes and DAYS\n"
+"                 days; the oldest epochs go first, never the newest\n"
 "  --help         this text\n"
 "  --version      version and build information\n", f);
 }
@@ -174,6 +183,8 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case LONG_VMLINUX: s->vmlinux = arg; return 0;
 	case 'd': vec_push(&s->debug_files, (void *)arg); return 0;
 	case LONG_SYSROOT: s->sysroot = arg; return 0;
+	case LONG_VITALS_DB: s->vitals_db = arg; return 0;
+	case LONG_VITALS_LIMIT: s->vitals_limit = arg; return 0;
 	default: return 1;
 	}
 }

@@ -63,6 +63,14 @@ static void stprun_args(const struct session *s, struct vec *av, const char *ko)
 		vec_push(av, "-b");
 		vec_push(av, ar_printf("%d", s->buffer_mb));
 	}
+	if (s->vitals_db) {
+		vec_push(av, "--vitals-db");
+		vec_push(av, (void *)s->vitals_db);
+	}
+	if (s->vitals_limit) {
+		vec_push(av, "--vitals-limit");
+		vec_push(av, (void *)s->vitals_limit);
+	}
 	for (int i = 0; i < s->globals.len; i++) {
 		vec_push(av, "-G");
 		vec_push(av, s->globals.v[i]);

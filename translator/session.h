@@ -29,6 +29,8 @@ struct session {
 	const char *module_name;	/* -m */
 	const char *kernel_release;	/* -r */
 	const char *output_file;	/* -o */
+	const char *vitals_db;		/* --vitals-db: stprun's, for chopstix.stp */
+	const char *vitals_limit;	/* --vitals-limit MB[,DAYS]: the same */
 	const char *command;	/* -c */
 	long target_pid;	/* -x */
 	const char *list_probe;	/* -l / -L */

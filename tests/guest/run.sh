@@ -20,7 +20,7 @@
 #                is compared, for a figure that varies from run to run (how
 #                many probes a CPU's overload skipped): s/[0-9]+ probes skipped/N probes skipped/
 # NAME is what stp's -m takes: letters, digits and underscores.
-# Besides stprun and the modules, the guest's /files holds "loop"
+# Besides stprun, stp-vitals and the modules, the guest's /files holds "loop"
 # (tests/bench/guest/loop.c, built static) for workloads that must make
 # an exact number of system calls: -c "exec /files/loop getppid 1000 >/dev/null",
 # and the programs of tests/guest/prog (build.sh says which) for uprobes:
@@ -220,6 +220,9 @@ for line in $STP_LINES; do
 	done
 	[ ${#built[@]} -gt 0 ] || continue
 	cp "$STPRUN" "$lw/files/stprun"
+	# stp-vitals reads the store of the chopstix/vitals tests (static: the
+	# guest has no libraries)
+	[ ! -x build/stp-vitals.static ] || cp build/stp-vitals.static "$lw/files/stp-vitals"
 	cp "$groot"/files/* "$lw/files/"
 	# Modules the tests load (trace_module): the target's own, for
 	# busybox's insmod, which takes them uncompressed.
