@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] [-D NAME=N]...
- *        [-G var=value]... MODULE.ko [var=value ...]
+ * stprun [-v] [-o FILE [-S MB[,N]]] [-F] [-c CMD | -x PID] [-b MB]
+ *        [-D NAME=N]... [-G var=value]... MODULE.ko [var=value ...]
+ * stprun [-v] [-o FILE [-S MB[,N]]] -A MODULE
  *
  * The session, as stprun sees it: load the module; send START (the
  * write returns once the begin probes ran); release the -c command;
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmdline.h"
+#include "rotate.h"
 #include "stprun.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
@@ -44,6 +46,9 @@ struct run {
 	int child_stopped;	/* the child waits, stopped, for SIGCONT */
 	int child_err;		/* read end: errno if the exec failed */
 	int stop_sent, started, failed, done;
+	int detach, attach;	/* -F, -A */
+	int detached;		/* -F without -o: left it running */
+	long rotate_mb, rotate_n;	/* -S */
 };
 
 void warnx_(const char *fmt, ...)
@@ -74,9 +79,18 @@ static void usage(FILE *f)
 {
 	fputs("usage: stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] "
 	      "[-D NAME=N]... [-G var=value]...\n"
-	      "              MODULE.ko [var=value ...]\n"
+	      "              [-S MB[,N]] [-F] MODULE.ko [var=value ...]\n"
+	      "       stprun [-v] [-o FILE] [-S MB[,N]] -A MODULE\n"
 	      "  -v            report progress on stderr\n"
 	      "  -o FILE       write the output to FILE\n"
+	      "  -S MB[,N]     with -o: FILE.0, FILE.1, ..., each at most MB "
+	      "megabytes,\n"
+	      "                the N newest kept\n"
+	      "  -F            with -o: run in the background (prints the "
+	      "module and\n"
+	      "                the pid); without: leave the module running, "
+	      "detached\n"
+	      "  -A            attach to MODULE, left running by -F\n"
 	      "  -c CMD        run CMD once the probes are in; stop when it "
 	      "exits; CMD is\n"
 	      "                split into words as by a shell and run without "
@@ -155,6 +169,25 @@ static int cmd_check(struct run *r)
 	return 0;
 }
 
+/* -S, -F and -A with the rest; nargs: module arguments.  0, or 1. */
+static int check_modes(const struct run *r, int nargs)
+{
+	if (r->rotate_mb && !r->out_path) {
+		warnx_("-S needs -o FILE");
+		return 1;
+	}
+	if (r->detach && (r->cmd || r->attach)) {
+		warnx_("-F and %s exclude each other", r->cmd ? "-c" : "-A");
+		return 1;
+	}
+	if (r->attach && (r->cmd || r->target || *r->params || nargs > 0)) {
+		warnx_("-A attaches to a running module: -c, -x, -b, -D, -G "
+		       "and module arguments are for loading one");
+		return 1;
+	}
+	return 0;
+}
+
 /* 0, or 1 after a message. */
 static int parse_args(struct run *r, int argc, char **argv)
 {
@@ -162,7 +195,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 	int c, i;
 
 	r->params = strdup("");
-	while ((c = getopt(argc, argv, "+vo:c:x:b:D:G:h")) != -1) {
+	while ((c = getopt(argc, argv, "+vo:c:x:b:D:G:S:FAh")) != -1) {
 		switch (c) {
 		case 'v':
 			stprun_verbose++;
@@ -206,6 +239,20 @@ static int parse_args(struct run *r, int argc, char **argv)
 			}
 			append_param(&r->params, "%s", optarg);
 			break;
+		case 'S':
+			if (rotate_parse(optarg, &r->rotate_mb, &r->rotate_n)) {
+				warnx_("-S wants SIZE_MB[,COUNT] (megabytes, "
+				       "then files, each from 1), not '%s'",
+				       optarg);
+				return 1;
+			}
+			break;
+		case 'F':
+			r->detach = 1;
+			break;
+		case 'A':
+			r->attach = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -214,6 +261,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 			return 1;
 		}
 	}
+	if (check_modes(r, argc - optind - 1))
+		return 1;
 	/* the module's own -v notes (probe points kprobes refused, ...) */
 	if (stprun_verbose)
 		append_param(&r->params, "stpd_verbose=%d", stprun_verbose);
@@ -282,6 +331,10 @@ static void stop(struct run *r, const char *why)
 		return;
 	r->stop_sent = 1;
 	vsay("stopping (%s)", why);
+	/* room for the end probes' output: full buffers (stprun -A after
+	 * a long detach) would drop it */
+	if (traces_pump(r->tr, r->out, 0))
+		r->failed = 1;
 	if (ctl_send(r, STP_MSG_STOP, NULL, 0))
 		r->failed = r->done = 1;
 }
@@ -416,6 +469,11 @@ static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 	case STP_MSG_WARNING:
 		fwrite(p, 1, h->len, stderr);
 		break;
+	case STP_MSG_ATTACHED:
+		if (attach_reply(r->tr, r->name, p, h->len))
+			r->failed = r->done = 1;
+		r->started = 1;
+		break;
 	case STP_MSG_DONE:
 		r->failed |= report_done((const struct stp_msg_done *)p,
 					 h->len);
@@ -449,6 +507,27 @@ static void ctl_poll(struct run *r)
 	}
 }
 
+/* -F, once the begin probes ran: 1 when stprun is to leave now. */
+static int detach_or_daemon(struct run *r)
+{
+	struct stp_msg_detach m;
+
+	r->detach = 0;
+	if (r->out_path) {
+		if (daemonize(r->name))
+			warnx_("cannot go to the background: %s; running here",
+			       strerror(errno));
+		return 0;
+	}
+	detach_prepare(r->tr, r->out, &m);
+	if (ctl_send(r, STP_MSG_DETACH, &m, sizeof(m))) {
+		r->failed = 1;
+		return 0;
+	}
+	r->detached = 1;
+	return 1;
+}
+
 static int session(struct run *r)
 {
 	struct stp_msg_start m = { 0 };
@@ -470,9 +549,15 @@ static int session(struct run *r)
 	signals();
 	m.target = r->target;
 	vsay("starting (target %d)", r->target);
-	if (ctl_send(r, STP_MSG_START, &m, sizeof(m)))
+	if (r->attach ? ctl_send(r, STP_MSG_ATTACH, NULL, 0) :
+	    ctl_send(r, STP_MSG_START, &m, sizeof(m)))
 		return -1;
+	while (r->attach && !r->started && !r->done)
+		ctl_poll(r);	/* output waits for where it stands */
 	while (!r->done) {
+		if (r->detach && r->started && !r->stop_sent && !r->failed &&
+		    detach_or_daemon(r))
+			return 0;
 		if (got_signal) {
 			stop(r, strsignal(got_signal));
 			got_signal = 0;
@@ -487,6 +572,61 @@ static int session(struct run *r)
 	return 0;
 }
 
+/* The end of a session: the output's end, and the module unloaded. */
+static int finish(struct run *r, int rc)
+{
+	release_child(r, 0);
+	traces_close(r->tr);	/* open files pin the module */
+	if (r->ctl >= 0)
+		close(r->ctl);	/* unless DONE came, the module stops itself */
+	vsay("unloading %s", r->name);
+	if (mod_unload(r->name, 10) == 0)
+		guard_tell(r->guard, 'U');
+	else
+		rc = -1;
+	if (fflush(r->out) || (r->out != stdout && fclose(r->out)))
+		rc = -1;
+	end_child(r);
+	return rc || r->failed ? 1 : 0;
+}
+
+/* -F without -o: the session runs on; the guardian stands down. */
+static int leave(struct run *r)
+{
+	int rc = fflush(r->out) || (r->out != stdout && fclose(r->out));
+
+	traces_close(r->tr);
+	close(r->ctl);		/* detached: the module goes on */
+	guard_tell(r->guard, 'D');
+	detach_said(r->name);
+	return rc ? 1 : 0;
+}
+
+/* -A MODULE: the session of a module -F left running, to its end. */
+static int attach(struct run *r)
+{
+	int rc;
+
+	if (!mod_is_loaded(r->name)) {
+		warnx_("module %s is not loaded", r->name);
+		return 1;
+	}
+	r->guard = guard_start(r->name);
+	if (r->guard < 0) {
+		warnx_("cannot fork: %s", strerror(errno));
+		return 1;
+	}
+	guard_tell(r->guard, 'L');	/* if this stprun dies, unload it */
+	rc = debugfs_ensure();
+	if (!rc)
+		rc = session(r);
+	if (rc && r->ctl < 0) {
+		guard_tell(r->guard, 'D');	/* not ours to unload */
+		return 1;
+	}
+	return finish(r, rc);
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { .ctl = -1, .guard = -1, .child_err = -1 };
@@ -495,10 +635,15 @@ int main(int argc, char **argv)
 	if (parse_args(&r, argc, argv))
 		return 1;
 	r.out = stdout;
-	if (r.out_path && !(r.out = fopen(r.out_path, "w"))) {
-		warnx_("cannot write %s: %s", r.out_path, strerror(errno));
+	if (r.out_path && !(r.out = r.rotate_mb ?
+			    rotate_open(r.out_path, r.rotate_mb << 20, r.rotate_n) :
+			    fopen(r.out_path, "w"))) {
+		warnx_("cannot write %s%s: %s", r.out_path, r.rotate_mb ? ".0" : "",
+		       strerror(errno));
 		return 1;
 	}
+	if (r.attach)
+		return attach(&r);
 	fd = open(r.path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		warnx_("cannot open module %s: %s", r.path, strerror(errno));
@@ -524,17 +669,7 @@ int main(int argc, char **argv)
 	rc = debugfs_ensure();
 	if (!rc)
 		rc = session(&r);
-	release_child(&r, 0);
-	traces_close(r.tr);	/* open files pin the module */
-	if (r.ctl >= 0)
-		close(r.ctl);	/* unless DONE came, the module stops itself */
-	vsay("unloading %s", r.name);
-	if (mod_unload(r.name, 10) == 0)
-		guard_tell(r.guard, 'U');
-	else
-		rc = -1;
-	if (fflush(r.out) || (r.out != stdout && fclose(r.out)))
-		rc = -1;
-	end_child(&r);
-	return rc || r.failed ? 1 : 0;
+	if (r.detached)
+		return leave(&r);
+	return finish(&r, rc);
 }
