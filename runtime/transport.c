@@ -204,9 +204,16 @@ void stp_transport_flush_all(void)
 	cpus_read_unlock();
 }
 
+/*
+ * Detached, nobody reads: closing a partial sub-buffer would only waste
+ * the rest of it (a line a tick would fill every sub-buffer in a few
+ * ticks).  Handlers flush their print buffers themselves; the attach
+ * closes what is partial.
+ */
 static void stp_flush_fn(struct work_struct *w)
 {
-	stp_transport_flush_all();
+	if (!READ_ONCE(stp_ctl.detached))
+		stp_transport_flush_all();
 	schedule_delayed_work(&stp_flush_work,
 			      msecs_to_jiffies(STP_FLUSH_MS));
 }
@@ -517,7 +524,7 @@ static void stp_ctl_detach(const struct stp_msg_detach *m)
 {
 	stp_ctl.next_seq = m->next_seq;
 	stp_ctl.dropped = stp_atomic_read(&stp_events[STP_EV_OUT_DROPPED]);
-	stp_ctl.detached = true;
+	WRITE_ONCE(stp_ctl.detached, true);
 }
 
 static void stp_ctl_attach(void)
@@ -529,7 +536,8 @@ static void stp_ctl_attach(void)
 		r.next_seq = stp_ctl.next_seq;
 		r.dropped = stp_atomic_read(&stp_events[STP_EV_OUT_DROPPED]) -
 			stp_ctl.dropped;
-		stp_ctl.detached = false;
+		WRITE_ONCE(stp_ctl.detached, false);
+		stp_transport_flush_all();
 	}
 	__stp_ctl_send(STP_MSG_ATTACHED, &r, sizeof(r), true);
 }

@@ -16,7 +16,8 @@
  * written, waiting for a missing number to arrive from another CPU.
  * A read of traceN never blocks and returns only records from complete
  * relay sub-buffers; the module closes partly filled ones about every
- * 100 ms, and at the end before it sends STP_MSG_DONE.
+ * 100 ms (not while detached, below), and at the end before it sends
+ * STP_MSG_DONE.
  *
  * The control channel carries messages both ways: struct stp_msg_hdr,
  * then len bytes of payload.  Writes from stprun are whole messages (at

@@ -538,7 +538,9 @@ static int session(struct run *r)
 	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/ctl");
 	r->ctl = open(dir, O_RDWR | O_CLOEXEC);
 	if (r->ctl < 0 || !r->tr) {
-		if (r->ctl < 0)
+		if (r->ctl < 0 && errno == EBUSY)
+			warnx_("module %s has a stprun attached already", r->name);
+		else if (r->ctl < 0)
 			warnx_("cannot open %s: %s", dir, strerror(errno));
 		return -1;
 	}

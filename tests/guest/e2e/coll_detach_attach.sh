@@ -2,7 +2,7 @@
 stprun=$1 ko=$2 mod=$3
 $stprun -F "$ko"
 echo "detach: exit $?"
-sleep 3
+sleep 6
 [ -d "/sys/module/$mod" ] && echo "loaded while detached"
 $stprun -A "$mod"
 echo "attach: exit $?"
