@@ -6,6 +6,8 @@ echo "start: exit $?"
 read name pid </tmp/daemon
 echo "started $name"
 [ "$(cat /proc/$pid/comm)" = stprun ] && echo "pid is stprun's"
+$stprun -A "$mod"
+echo "attach while it runs: exit $?"
 i=0
 until [ "$(tail -n 1 /tmp/d.2 2>/dev/null)" = last ] || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
 kill -TERM "$pid"
