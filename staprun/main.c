@@ -574,24 +574,6 @@ static int session(struct run *r)
 	return 0;
 }
 
-/* The end of a session: the output's end, and the module unloaded. */
-static int finish(struct run *r, int rc)
-{
-	release_child(r, 0);
-	traces_close(r->tr);	/* open files pin the module */
-	if (r->ctl >= 0)
-		close(r->ctl);	/* unless DONE came, the module stops itself */
-	vsay("unloading %s", r->name);
-	if (mod_unload(r->name, 10) == 0)
-		guard_tell(r->guard, 'U');
-	else
-		rc = -1;
-	if (fflush(r->out) || (r->out != stdout && fclose(r->out)))
-		rc = -1;
-	end_child(r);
-	return rc || r->failed ? 1 : 0;
-}
-
 /* -F without -o: the session runs on; the guardian stands down. */
 static int leave(struct run *r)
 {
@@ -622,11 +604,9 @@ static int attach(struct run *r)
 	rc = debugfs_ensure();
 	if (!rc)
 		rc = session(r);
-	if (rc && r->ctl < 0) {
+	if (r->ctl < 0)
 		guard_tell(r->guard, 'D');	/* not ours to unload */
-		return 1;
-	}
-	return finish(r, rc);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -644,8 +624,12 @@ int main(int argc, char **argv)
 		       strerror(errno));
 		return 1;
 	}
-	if (r.attach)
-		return attach(&r);
+	if (r.attach) {
+		rc = attach(&r);
+		if (r.ctl < 0)
+			return 1;	/* never attached: as it was */
+		goto ended;
+	}
 	fd = open(r.path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		warnx_("cannot open module %s: %s", r.path, strerror(errno));
@@ -673,5 +657,18 @@ int main(int argc, char **argv)
 		rc = session(&r);
 	if (r.detached)
 		return leave(&r);
-	return finish(&r, rc);
+ended:
+	release_child(&r, 0);
+	traces_close(r.tr);	/* open files pin the module */
+	if (r.ctl >= 0)
+		close(r.ctl);	/* unless DONE came, the module stops itself */
+	vsay("unloading %s", r.name);
+	if (mod_unload(r.name, 10) == 0)
+		guard_tell(r.guard, 'U');
+	else
+		rc = -1;
+	if (fflush(r.out) || (r.out != stdout && fclose(r.out)))
+		rc = -1;
+	end_child(&r);
+	return rc || r.failed ? 1 : 0;
 }
