@@ -224,6 +224,10 @@ if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null) 
 		"$STP" --sysroot="$K" -r "$R" -g -p4 "$T/embc.stp"
 	case_ embedded-c-line 0 1 -- bash -c "'$STP' --sysroot='$K' -r '$R' -g -p4 '$T/embc.stp' 2>&1 |
 		grep -c '^$T/embc.stp:3:[0-9]*: error: .*no_such_member'"
+	# -o FILE -S go to stprun, which opens FILE.0 before it loads the
+	# module (which this host refuses, or cannot load: not root)
+	case_ S-to-stprun 0 "$T/rot.0" -- bash -c "'$STP' --sysroot='$K' -r '$R' -o '$T/rot' -S 2,3 \
+		-e 'probe begin { println(1) }' >/dev/null 2>&1; ls '$T'/rot*"
 fi
 # -T in a guest, with a -c command that would run for 30 s: the script
 # ends after 1 s (its end probe says so) and the command with it; a
