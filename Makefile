@@ -12,12 +12,13 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 TAPSETDIR = $(PREFIX)/share/stp/tapset
 RUNTIMEDIR = $(PREFIX)/share/stp/runtime
+SCRIPTDIR = $(PREFIX)/share/stp/scripts
 LIBEXECDIR = $(PREFIX)/libexec/stp
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"'
+CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"' -DSCRIPT_DIR='"$(SCRIPTDIR)"'
 
 B = build
 # stp's libraries: libdw/libelf (DWARF, ELF), libbpf (BTF), and the
@@ -26,7 +27,7 @@ STP_LIBS = -ldw -lelf -lbpf -llzma -lzstd -lz
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
-	translator/pass1.c translator/library.c translator/clone.c translator/genfn.c \
+	translator/pass1.c translator/script_find.c translator/library.c translator/clone.c translator/genfn.c \
 	translator/ksyms.c translator/modsyms.c translator/cache.c translator/bigmem.c translator/probes.c \
 	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
@@ -39,7 +40,7 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/infer.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
-	staprun/cmdline.c
+	staprun/cmdline.c staprun/rotate.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)
@@ -200,12 +201,13 @@ fuzz:
 
 install: stp stprun stp-vitals
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(RUNTIMEDIR) \
-		$(DESTDIR)$(LIBEXECDIR)
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SCRIPTDIR)
 	install -m 755 stp stprun $(DESTDIR)$(BINDIR)/
 	install -m 755 $(B)/stp-vitals $(DESTDIR)$(BINDIR)/stp-vitals
 	install -m 755 staprun/stp-qemu $(DESTDIR)$(LIBEXECDIR)/stp-qemu
 	cp -R tapsets/. $(DESTDIR)$(TAPSETDIR)/
 	cp -R runtime/. $(DESTDIR)$(RUNTIMEDIR)/
+	install -m 644 examples/*.stp $(DESTDIR)$(SCRIPTDIR)/
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals

@@ -89,6 +89,9 @@ static struct {
 	struct mutex io;	/* read and write of the ctl file */
 	atomic_t open;		/* the single opener is in */
 	bool done;		/* STP_MSG_DONE was queued */
+	bool detached;		/* STP_MSG_DETACH: a close leaves it running */
+	u32 next_seq;		/* the detached stprun's, for the next one */
+	s64 dropped;		/* STP_EV_OUT_DROPPED when it detached */
 } stp_ctl = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(stp_ctl.lock),
 	.wait = __WAIT_QUEUE_HEAD_INITIALIZER(stp_ctl.wait),
@@ -201,9 +204,16 @@ void stp_transport_flush_all(void)
 	cpus_read_unlock();
 }
 
+/*
+ * Detached, nobody reads: closing a partial sub-buffer would only waste
+ * the rest of it (a line a tick would fill every sub-buffer in a few
+ * ticks).  Handlers flush their print buffers themselves; the attach
+ * closes what is partial.
+ */
 static void stp_flush_fn(struct work_struct *w)
 {
-	stp_transport_flush_all();
+	if (!READ_ONCE(stp_ctl.detached))
+		stp_transport_flush_all();
 	schedule_delayed_work(&stp_flush_work,
 			      msecs_to_jiffies(STP_FLUSH_MS));
 }
@@ -506,10 +516,37 @@ static ssize_t stp_ctl_read(struct file *f, char __user *ubuf, size_t count,
 	return n;
 }
 
+/*
+ * stprun -F leaves, stprun -A comes back (transport_msg.h).  Under
+ * stp_ctl.io, as every message from stprun is handled.
+ */
+static void stp_ctl_detach(const struct stp_msg_detach *m)
+{
+	stp_ctl.next_seq = m->next_seq;
+	stp_ctl.dropped = stp_atomic_read(&stp_events[STP_EV_OUT_DROPPED]);
+	WRITE_ONCE(stp_ctl.detached, true);
+}
+
+static void stp_ctl_attach(void)
+{
+	struct stp_msg_attached r = { .rc = -ENOENT };
+
+	if (stp_ctl.detached) {
+		r.rc = 0;
+		r.next_seq = stp_ctl.next_seq;
+		r.dropped = stp_atomic_read(&stp_events[STP_EV_OUT_DROPPED]) -
+			stp_ctl.dropped;
+		WRITE_ONCE(stp_ctl.detached, false);
+		stp_transport_flush_all();
+	}
+	__stp_ctl_send(STP_MSG_ATTACHED, &r, sizeof(r), true);
+}
+
 /* One message from stprun; process context, the hooks may sleep. */
 static int stp_ctl_handle(const struct stp_msg_hdr *h, const void *payload)
 {
 	struct stp_msg_start start = { 0 };
+	struct stp_msg_detach detach = { 0 };
 
 	switch (h->type) {
 	case STP_MSG_START:
@@ -518,6 +555,13 @@ static int stp_ctl_handle(const struct stp_msg_hdr *h, const void *payload)
 		return 0;
 	case STP_MSG_STOP:
 		stp_on_stop();
+		return 0;
+	case STP_MSG_DETACH:
+		memcpy(&detach, payload, min_t(size_t, h->len, sizeof(detach)));
+		stp_ctl_detach(&detach);
+		return 0;
+	case STP_MSG_ATTACH:
+		stp_ctl_attach();
 		return 0;
 	default:
 		return -EINVAL;
@@ -570,7 +614,8 @@ static int stp_ctl_release(struct inode *inode, struct file *f)
 	stp_ctl_lock(&flags, true);
 	done = stp_ctl.done;
 	stp_ctl_unlock(flags);
-	if (!done)
+	/* a stprun that detached left it running; one that died did not */
+	if (!done && !stp_ctl.detached)
 		stp_on_release();
 	atomic_set(&stp_ctl.open, 0);
 	return 0;

@@ -16,7 +16,8 @@
  * written, waiting for a missing number to arrive from another CPU.
  * A read of traceN never blocks and returns only records from complete
  * relay sub-buffers; the module closes partly filled ones about every
- * 100 ms, and at the end before it sends STP_MSG_DONE.
+ * 100 ms (not while detached, below), and at the end before it sends
+ * STP_MSG_DONE.
  *
  * The control channel carries messages both ways: struct stp_msg_hdr,
  * then len bytes of payload.  Writes from stprun are whole messages (at
@@ -26,7 +27,14 @@
  * whole messages (as many as fit; a 64 KiB buffer always fits one), or
  * blocks for a while (about 50 ms) and returns 0 when there are none.
  * ctl has one opener at a time.  Closing it before STP_MSG_DONE was
- * sent (stprun died) stops the session without end-of-run report.
+ * sent (stprun died) stops the session without end-of-run report,
+ * unless stprun detached first (STP_MSG_DETACH, stprun -F): then the
+ * session runs on with nobody attached, its output waiting in the
+ * traceN files (what does not fit is counted, STP_EV_OUT_DROPPED) and
+ * its messages in the control queue, until a stprun opens ctl again and
+ * sends STP_MSG_ATTACH (stprun -A).  The detaching stprun has written
+ * every record it read, in order, up to next_seq; the attaching one
+ * goes on from there.
  */
 #ifndef STP_TRANSPORT_MSG_H
 #define STP_TRANSPORT_MSG_H
@@ -51,6 +59,10 @@ enum stp_msg_type {
 				 * then arm the others */
 	STP_MSG_STOP = 2,	/* no payload: disarm, run end (or error)
 				 * probes, flush, then send STP_MSG_DONE */
+	STP_MSG_DETACH = 3,	/* struct stp_msg_detach: stprun is about to
+				 * close ctl; the session goes on */
+	STP_MSG_ATTACH = 4,	/* no payload: take over a detached session;
+				 * answered with STP_MSG_ATTACHED */
 
 	/* module -> stprun */
 	STP_MSG_STARTED = 16,	/* struct stp_msg_started */
@@ -61,6 +73,9 @@ enum stp_msg_type {
 	STP_MSG_WARNING = 19,	/* text, printed to stderr as is */
 	STP_MSG_DONE = 20,	/* struct stp_msg_done; the traceN files
 				 * hold all remaining output */
+	STP_MSG_ATTACHED = 21,	/* struct stp_msg_attached */
+	STP_MSG_CX_EPOCH = 32,	/* no payload: a Chopstix epoch closed; read
+				 * the vitals file (vitals_msg.h) */
 };
 
 struct stp_msg_start {
@@ -71,6 +86,17 @@ struct stp_msg_start {
 struct stp_msg_started {
 	__s32 rc;		/* 0, or the begin probes failed */
 	__s32 reserved;
+};
+
+struct stp_msg_detach {
+	__u32 next_seq;		/* the first record not written yet */
+	__u32 reserved;
+};
+
+struct stp_msg_attached {
+	__s32 rc;		/* 0, or -ENOENT: the session was not detached */
+	__u32 next_seq;		/* as the detaching stprun said */
+	__s64 dropped;		/* output bytes that did not fit meanwhile */
 };
 
 /*

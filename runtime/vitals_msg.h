@@ -16,9 +16,7 @@
 #ifndef STP_VITALS_MSG_H
 #define STP_VITALS_MSG_H
 
-#include <linux/types.h>
-
-#define STP_MSG_CX_EPOCH 32	/* module -> stprun, no payload */
+#include <linux/types.h>	/* STP_MSG_CX_EPOCH is in transport_msg.h */
 
 struct stp_cx_rec {
 	__u32 type;

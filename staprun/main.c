@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] [-D NAME=N]...
- *        [-G var=value]... MODULE.ko [var=value ...]
+ * stprun [-v] [-o FILE [-S MB[,N]]] [-F] [-c CMD | -x PID] [-b MB]
+ *        [-D NAME=N]... [-G var=value]... MODULE.ko [var=value ...]
+ * stprun [-v] [-o FILE [-S MB[,N]]] -A MODULE
  *
  * The session, as stprun sees it: load the module; send START (the
  * write returns once the begin probes ran); release the -c command;
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmdline.h"
+#include "rotate.h"
 #include "stprun.h"
 #include "vitals_msg.h"
 
@@ -48,6 +50,9 @@ struct run {
 	const char *vitals_db;	/* --vitals-db */
 	uint64_t vitals_max_bytes, vitals_max_age_s;	/* --vitals-limit */
 	struct epochs *epochs;	/* when the script uses chopstix.stp */
+	int detach, attach;	/* -F, -A */
+	int detached;		/* -F without -o: left it running */
+	long rotate_mb, rotate_n;	/* -S */
 };
 
 void warnx_(const char *fmt, ...)
@@ -78,9 +83,18 @@ static void usage(FILE *f)
 {
 	fputs("usage: stprun [-v] [-o FILE] [-c CMD | -x PID] [-b MB] [--vitals-db PATH] "
 	      "[-D NAME=N]... [-G var=value]...\n"
-	      "              MODULE.ko [var=value ...]\n"
+	      "              [-S MB[,N]] [-F] MODULE.ko [var=value ...]\n"
+	      "       stprun [-v] [-o FILE] [-S MB[,N]] -A MODULE\n"
 	      "  -v            report progress on stderr\n"
 	      "  -o FILE       write the output to FILE\n"
+	      "  -S MB[,N]     with -o: FILE.0, FILE.1, ..., each at most MB "
+	      "megabytes,\n"
+	      "                the N newest kept\n"
+	      "  -F            with -o: run in the background (prints the "
+	      "module and\n"
+	      "                the pid); without: leave the module running, "
+	      "detached\n"
+	      "  -A            attach to MODULE, left running by -F\n"
 	      "  -c CMD        run CMD once the probes are in; stop when it "
 	      "exits; CMD is\n"
 	      "                split into words as by a shell and run without "
@@ -164,6 +178,25 @@ static int cmd_check(struct run *r)
 	return 0;
 }
 
+/* -S, -F and -A with the rest; nargs: module arguments.  0, or 1. */
+static int check_modes(const struct run *r, int nargs)
+{
+	if (r->rotate_mb && !r->out_path) {
+		warnx_("-S needs -o FILE");
+		return 1;
+	}
+	if (r->detach && (r->cmd || r->attach)) {
+		warnx_("-F and %s exclude each other", r->cmd ? "-c" : "-A");
+		return 1;
+	}
+	if (r->attach && (r->cmd || r->target || *r->params || nargs > 0)) {
+		warnx_("-A attaches to a running module: -c, -x, -b, -D, -G "
+		       "and module arguments are for loading one");
+		return 1;
+	}
+	return 0;
+}
+
 /* 0, or 1 after a message. */
 enum { OPT_VITALS_DB = 256, OPT_VITALS_LIMIT };
 static const struct option long_opts[] = {
@@ -195,7 +228,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 	int c, i;
 
 	r->params = strdup("");
-	while ((c = getopt_long(argc, argv, "+vo:c:x:b:D:G:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+vo:c:x:b:D:G:S:FAh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_VITALS_DB:
 			r->vitals_db = optarg;
@@ -246,6 +279,20 @@ static int parse_args(struct run *r, int argc, char **argv)
 			}
 			append_param(&r->params, "%s", optarg);
 			break;
+		case 'S':
+			if (rotate_parse(optarg, &r->rotate_mb, &r->rotate_n)) {
+				warnx_("-S wants SIZE_MB[,COUNT] (megabytes, "
+				       "then files, each from 1), not '%s'",
+				       optarg);
+				return 1;
+			}
+			break;
+		case 'F':
+			r->detach = 1;
+			break;
+		case 'A':
+			r->attach = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -254,6 +301,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 			return 1;
 		}
 	}
+	if (check_modes(r, argc - optind - 1))
+		return 1;
 	/* the module's own -v notes (probe points kprobes refused, ...) */
 	if (stprun_verbose)
 		append_param(&r->params, "stpd_verbose=%d", stprun_verbose);
@@ -322,6 +371,10 @@ static void stop(struct run *r, const char *why)
 		return;
 	r->stop_sent = 1;
 	vsay("stopping (%s)", why);
+	/* room for the end probes' output: full buffers (stprun -A after
+	 * a long detach) would drop it */
+	if (traces_pump(r->tr, r->out, 0))
+		r->failed = 1;
 	if (ctl_send(r, STP_MSG_STOP, NULL, 0))
 		r->failed = r->done = 1;
 }
@@ -463,6 +516,11 @@ static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 		if (!r->epochs || epochs_collect(r->epochs, r->out))
 			r->failed = 1;
 		break;
+	case STP_MSG_ATTACHED:
+		if (attach_reply(r->tr, r->name, p, h->len))
+			r->failed = r->done = 1;
+		r->started = 1;
+		break;
 	case STP_MSG_DONE:
 		r->failed |= report_done((const struct stp_msg_done *)p,
 					 h->len);
@@ -496,6 +554,27 @@ static void ctl_poll(struct run *r)
 	}
 }
 
+/* -F, once the begin probes ran: 1 when stprun is to leave now. */
+static int detach_or_daemon(struct run *r)
+{
+	struct stp_msg_detach m;
+
+	r->detach = 0;
+	if (r->out_path) {
+		if (daemonize(r->name))
+			warnx_("cannot go to the background: %s; running here",
+			       strerror(errno));
+		return 0;
+	}
+	detach_prepare(r->tr, r->out, &m);
+	if (ctl_send(r, STP_MSG_DETACH, &m, sizeof(m))) {
+		r->failed = 1;
+		return 0;
+	}
+	r->detached = 1;
+	return 1;
+}
+
 static int session(struct run *r)
 {
 	struct stp_msg_start m = { 0 };
@@ -506,7 +585,9 @@ static int session(struct run *r)
 	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/ctl");
 	r->ctl = open(dir, O_RDWR | O_CLOEXEC);
 	if (r->ctl < 0 || !r->tr) {
-		if (r->ctl < 0)
+		if (r->ctl < 0 && errno == EBUSY)
+			warnx_("module %s has a stprun attached already", r->name);
+		else if (r->ctl < 0)
 			warnx_("cannot open %s: %s", dir, strerror(errno));
 		return -1;
 	}
@@ -517,9 +598,15 @@ static int session(struct run *r)
 	signals();
 	m.target = r->target;
 	vsay("starting (target %d)", r->target);
-	if (ctl_send(r, STP_MSG_START, &m, sizeof(m)))
+	if (r->attach ? ctl_send(r, STP_MSG_ATTACH, NULL, 0) :
+	    ctl_send(r, STP_MSG_START, &m, sizeof(m)))
 		return -1;
+	while (r->attach && !r->started && !r->done)
+		ctl_poll(r);	/* output waits for where it stands */
 	while (!r->done) {
+		if (r->detach && r->started && !r->stop_sent && !r->failed &&
+		    detach_or_daemon(r))
+			return 0;
 		if (got_signal) {
 			stop(r, strsignal(got_signal));
 			got_signal = 0;
@@ -534,6 +621,41 @@ static int session(struct run *r)
 	return 0;
 }
 
+/* -F without -o: the session runs on; the guardian stands down. */
+static int leave(struct run *r)
+{
+	int rc = fflush(r->out) || (r->out != stdout && fclose(r->out));
+
+	traces_close(r->tr);
+	close(r->ctl);		/* detached: the module goes on */
+	guard_tell(r->guard, 'D');
+	detach_said(r->name);
+	return rc ? 1 : 0;
+}
+
+/* -A MODULE: the session of a module -F left running, to its end. */
+static int attach(struct run *r)
+{
+	int rc;
+
+	if (!mod_is_loaded(r->name)) {
+		warnx_("module %s is not loaded", r->name);
+		return 1;
+	}
+	r->guard = guard_start(r->name);
+	if (r->guard < 0) {
+		warnx_("cannot fork: %s", strerror(errno));
+		return 1;
+	}
+	guard_tell(r->guard, 'L');	/* if this stprun dies, unload it */
+	rc = debugfs_ensure();
+	if (!rc)
+		rc = session(r);
+	if (r->ctl < 0)
+		guard_tell(r->guard, 'D');	/* not ours to unload */
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { .ctl = -1, .guard = -1, .child_err = -1 };
@@ -542,9 +664,18 @@ int main(int argc, char **argv)
 	if (parse_args(&r, argc, argv))
 		return 1;
 	r.out = stdout;
-	if (r.out_path && !(r.out = fopen(r.out_path, "w"))) {
-		warnx_("cannot write %s: %s", r.out_path, strerror(errno));
+	if (r.out_path && !(r.out = r.rotate_mb ?
+			    rotate_open(r.out_path, r.rotate_mb << 20, r.rotate_n) :
+			    fopen(r.out_path, "w"))) {
+		warnx_("cannot write %s%s: %s", r.out_path, r.rotate_mb ? ".0" : "",
+		       strerror(errno));
 		return 1;
+	}
+	if (r.attach) {
+		rc = attach(&r);
+		if (r.ctl < 0)
+			return 1;	/* never attached: as it was */
+		goto ended;
 	}
 	fd = open(r.path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -571,6 +702,9 @@ int main(int argc, char **argv)
 	rc = debugfs_ensure();
 	if (!rc)
 		rc = session(&r);
+	if (r.detached)
+		return leave(&r);
+ended:
 	release_child(&r, 0);
 	traces_close(r.tr);	/* open files pin the module */
 	if (r.ctl >= 0)

@@ -9,6 +9,8 @@
  *              process that unloads the module if stprun is killed
  *   trace.c    the per-CPU trace files, merged by record sequence
  *   report.c   the summary of STP_MSG_DONE
+ *   detach.c   -F (detach, or run as a daemon) and -A (attach again)
+ *   rotate.c   -S: the output in FILE.0, FILE.1, ...
  *   usym.c     symbols of user addresses in print_ubacktrace's output
  *   epoch.c    Chopstix epochs: read from the module, stored (vitals/)
  *   epoch_sum.c  their terminal summary
@@ -43,6 +45,20 @@ struct traces *traces_open(const char *dir);
 /* Read what is there and write what is in order; drain: everything. */
 int traces_pump(struct traces *t, FILE *out, int drain);
 void traces_close(struct traces *t);
+/* Records read that wait for a missing predecessor (1), or none (0). */
+int traces_held(const struct traces *t);
+/* The sequence number written next; where an attaching stprun goes on. */
+uint32_t traces_next(const struct traces *t);
+void traces_resume(struct traces *t, uint32_t next);
+
+/* detach.c: -F and -A */
+/* Write what was read, in order, and say where the next stprun goes on. */
+void detach_prepare(struct traces *t, FILE *out, struct stp_msg_detach *m);
+void detach_said(const char *name);	/* after it: "NAME" and how to attach */
+/* -F -o: the parent prints "NAME PID" and exits 0; 0 in the daemon. */
+int daemonize(const char *name);
+/* STP_MSG_ATTACHED: 0, or -1 after a message (the session was not detached). */
+int attach_reply(struct traces *t, const char *name, const void *p, size_t len);
 
 /* usym.c: fwrite, with print_ubacktrace's user frames symbolized */
 void usym_write(const char *p, size_t n, FILE *out);

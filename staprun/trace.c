@@ -184,6 +184,26 @@ int traces_pump(struct traces *t, FILE *out, int drain)
 	return rc;
 }
 
+int traces_held(const struct traces *t)
+{
+	struct stp_rec_hdr h;
+
+	for (int i = 0; i < t->n; i++)
+		if (head(&t->cpu[i], &h))
+			return 1;
+	return 0;
+}
+
+uint32_t traces_next(const struct traces *t)
+{
+	return t->next ? t->next : 1;
+}
+
+void traces_resume(struct traces *t, uint32_t next)
+{
+	t->next = next;
+}
+
 void traces_close(struct traces *t)
 {
 	int i;

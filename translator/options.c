@@ -7,6 +7,7 @@
 #include "session.h"
 #include "version.h"
 #include "../staprun/cmdline.h"
+#include "../staprun/rotate.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -59,6 +60,11 @@ static void usage(FILE *f)
 "  -m NAME        name the module NAME\n"
 "  -r KRELEASE    build for kernel release KRELEASE (default: running)\n"
 "  -o FILE        send the script's output to FILE\n"
+"  -S MB[,N]      with -o: FILE.0, FILE.1, ..., each at most MB megabytes,\n"
+"                 the N newest kept\n"
+"  -F             with -o: stprun runs in the background (prints the\n"
+"                 module and its pid); without: the module runs on, detached\n"
+"                 (stprun -A MODULE attaches again)\n"
 "  -c CMD         run CMD; target() is its pid; exit when it does.  CMD is\n"
 "                 split into words as by a shell and run without one; sh -c\n"
 "                 runs it when it holds | & ; < > ( ) { } $( ` or a newline,\n"
@@ -166,6 +172,15 @@ static int one_opt(struct session *s, int c, const char *arg)
 			return bad("-s takes a size in MB (1-4095), not '%s'", arg);
 		return 0;
 	case 'T': return timeout(s, arg);
+	case 'F': s->detach = 1; return 0;
+	case 'S': {
+		long mb, n;
+
+		if (rotate_parse(arg, &mb, &n))
+			return bad("-S takes SIZE_MB[,COUNT] (a number of megabytes, then of files, each from 1), not '%s'", arg);
+		s->rotate = arg;
+		return 0;
+	}
 	case 'k': s->keep = 1; return 0;
 	case 'u': s->unoptimized = 1; return 0;
 	/* -w wins over -W, before or after it, as in SystemTap */
@@ -197,6 +212,12 @@ static int finish_opts(struct session *s)
 
 	if (s->smp && !s->remote)
 		return bad("%s", "--smp needs --remote=qemu");
+	if (s->rotate && !s->output_file)
+		return bad("-S %s needs -o FILE", s->rotate);
+	if (s->detach && s->command)
+		return bad("-F and -c '%s' exclude each other (a detached run has no command)", s->command);
+	if (s->detach && s->remote)
+		return bad("-F and --remote=%s exclude each other (the guest ends with the run)", s->remote);
 	if (!s->command)
 		return 0;
 	/* the same split stprun makes, so that a bad command stops here
@@ -217,7 +238,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 	opterr = 0;
 	/* As stap: options may follow the script file too ("stp s.stp -c
 	 * CMD"); its arguments are what is left, and "--" ends the options */
-	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:T:kuwWl:L:d:",
+	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:T:FS:kuwWl:L:d:",
 				long_opts, NULL)) != -1) {
 		if (c == LONG_HELP) {
 			usage(stdout);
@@ -234,7 +255,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 		}
 		if (c == '?') {
 			if (optopt && optopt < 256 &&
-			    strchr("peIDGBmrocxsTlLd", optopt))
+			    strchr("peIDGBmrocxsTSlLd", optopt))
 				fprintf(stderr, "stp: option -%c needs an argument\n",
 					optopt);
 			else if (optopt)

@@ -28,12 +28,9 @@ static struct source *user_source(struct session *s)
 				 strerror(errno));
 		src = src_new("<stdin>", text, len);
 	} else {
-		src = src_load(s->script_file);
-		if (!src) {
-			fprintf(stderr, "stp: cannot read script '%s': %s\n",
-				s->script_file, strerror(errno));
+		src = script_load(s);
+		if (!src)
 			return NULL;
-		}
 	}
 	src->is_user = 1;
 	return src;

@@ -51,6 +51,12 @@ static void stprun_args(const struct session *s, struct vec *av, const char *ko)
 		vec_push(av, "-o");
 		vec_push(av, (void *)s->output_file);
 	}
+	if (s->rotate) {
+		vec_push(av, "-S");
+		vec_push(av, (void *)s->rotate);
+	}
+	if (s->detach)
+		vec_push(av, "-F");
 	if (s->command) {
 		vec_push(av, "-c");
 		vec_push(av, (void *)s->command);

@@ -45,6 +45,8 @@ struct session {
 				 * (paths here), hashed into the cache key */
 	int buffer_mb;		/* -s */
 	long timeout_ms;	/* -T SECONDS, in ms; 0 when not given */
+	int detach;		/* -F: stprun leaves the module running */
+	const char *rotate;	/* -S SIZE_MB[,COUNT], checked */
 	int argc;		/* script arguments */
 	char **argv;
 
@@ -70,6 +72,9 @@ int regular_file(const char *path);
 /* Files of the tapset search path, .stpm first, each list sorted. */
 void tapset_files(const struct session *s, struct vec *stpm, struct vec *stp);
 
+/* script_find.c: the script file, looked up in stp's script directories
+ * when it is a bare name not found here; NULL after the message. */
+struct source *script_load(struct session *s);
 int pass1_parse(struct session *s);
 /* -T: the probe that ends the run, first among the user's; 1 on errors. */
 int pass1_timeout_probe(struct session *s);

@@ -224,6 +224,10 @@ if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null) 
 		"$STP" --sysroot="$K" -r "$R" -g -p4 "$T/embc.stp"
 	case_ embedded-c-line 0 1 -- bash -c "'$STP' --sysroot='$K' -r '$R' -g -p4 '$T/embc.stp' 2>&1 |
 		grep -c '^$T/embc.stp:3:[0-9]*: error: .*no_such_member'"
+	# -o FILE -S go to stprun, which opens FILE.0 before it loads the
+	# module (which this host refuses, or cannot load: not root)
+	case_ S-to-stprun 0 "$T/rot.0" -- bash -c "'$STP' --sysroot='$K' -r '$R' -o '$T/rot' -S 2,3 \
+		-e 'probe begin { println(1) }' >/dev/null 2>&1; ls '$T'/rot*"
 fi
 # -T in a guest, with a -c command that would run for 30 s: the script
 # ends after 1 s (its end probe says so) and the command with it; a
@@ -232,5 +236,36 @@ if [ "${STP_DRIVER_GUEST:-1}" != 0 ] && command -v qemu-system-x86_64 >/dev/null
 	exact T-remote-c 0 'ended after about 1 s' -- "$STP" --sysroot="$K" -r "$R" --remote=qemu -T 1 -c 'sleep 30' \
 		-e 'global n; probe timer.ms(100) { n++ } probe end { printf("%s\n", n >= 5 && n <= 11 ? "ended after about 1 s" : sprintf("%d ticks", n)) }'
 fi
+
+# A script name that is no file here is looked up in the build tree's
+# examples/ (this stp is the tree's), then the installed scripts
+# directory; -v says where.  A path is read as given.
+STPA=$(cd "$(dirname "$STP")" && pwd)/$(basename "$STP")
+TOP=$(cd "$(dirname "$STPA")" && pwd)
+case_ lookup-found 0 "stp: counter.stp: found in $TOP/examples" -- bash -c "cd '$T' && '$STPA' -v -p1 counter.stp"
+case_ lookup-p1 0 'probe end {' -- bash -c "cd / && '$STPA' -p1 counter.stp"
+exact lookup-quiet 0 '' -- bash -c "cd / && '$STPA' -p1 counter.stp >/dev/null"
+exact lookup-missing 1 "stp: cannot read script 'nope.stp': No such file or directory (looked in ., $TOP/examples, /usr/local/share/stp/scripts)" -- \
+	bash -c "cd '$T' && '$STPA' -p1 nope.stp"
+printf 'probe begin { println("mine") }\n' >"$T/counter.stp"
+case_ lookup-here-first 0 $'\tprintln("mine");' -- bash -c "cd '$T' && '$STPA' -p1 counter.stp"
+exact lookup-path 1 "stp: cannot read script './nope.stp': No such file or directory" -- "$STP" -p1 ./nope.stp
+# an stp outside a build tree looks in the installed directory only
+cp "$STP" "$T/stp-copy"
+exact lookup-installed 1 "stp: cannot read script 'counter.stp': No such file or directory (looked in ., /usr/local/share/stp/scripts)" -- \
+	bash -c "cd / && '$T/stp-copy' -p1 counter.stp"
+# make install puts the examples there
+case_ install-scripts 0 'counter.stp' -- bash -c "make -s install DESTDIR='$T/root' >/dev/null && ls '$T/root/usr/local/share/stp/scripts'"
+# -S SIZE_MB[,COUNT] and -F go to stprun; checked here first
+exact S-zero 1 "stp: -S takes SIZE_MB[,COUNT] (a number of megabytes, then of files, each from 1), not '0'" -- "$STP" -p1 -o out -S 0 -e 'probe begin {}'
+exact S-count-zero 1 "stp: -S takes SIZE_MB[,COUNT] (a number of megabytes, then of files, each from 1), not '1,0'" -- "$STP" -p1 -o out -S 1,0 -e 'probe begin {}'
+exact S-text 1 "stp: -S takes SIZE_MB[,COUNT] (a number of megabytes, then of files, each from 1), not '1M'" -- "$STP" -p1 -o out -S 1M -e 'probe begin {}'
+exact S-no-o 1 "stp: -S 2,3 needs -o FILE" -- "$STP" -p1 -S 2,3 -e 'probe begin {}'
+exact S-missing 1 'stp: option -S needs an argument' -- "$STP" -p1 -e 'probe begin {}' -S
+exact F-c 1 "stp: -F and -c 'ls' exclude each other (a detached run has no command)" -- "$STP" -p1 -F -c ls -e 'probe begin {}'
+exact F-remote 1 "stp: -F and --remote=qemu exclude each other (the guest ends with the run)" -- "$STP" -p1 -F --remote=qemu -e 'probe begin {}'
+case_ F-S-ok 0 'probe begin {' -- "$STP" -p1 -F -o out -S 2,3 -e 'probe begin {}'
+case_ help-S 0 '  -S MB[,N]      with -o: FILE.0, FILE.1, ..., each at most MB megabytes,' -- "$STP" --help
+case_ help-F 0 '  -F             with -o: stprun runs in the background (prints the' -- "$STP" --help
 
 echo "$pass passed, $fail failed"

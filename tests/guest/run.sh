@@ -16,6 +16,10 @@
 #   NAME.run     (optional) one line of extra stprun options, put before the
 #                module in the guest's shell script as they are (quotes work):
 #                -c "dd if=/dev/zero of=/dev/null bs=1 count=3"   -G n=5
+#   NAME.sh      (optional) a shell script the guest runs instead of stprun,
+#                for tests of more than one command (stprun -F, then -A):
+#                sh NAME.sh STPRUN KO MODULE; its output and exit status
+#                are the test's
 #   NAME.sed     (optional) a sed -E script the output goes through before it
 #                is compared, for a figure that varies from run to run (how
 #                many probes a CPU's overload skipped): s/[0-9]+ probes skipped/N probes skipped/
@@ -213,6 +217,7 @@ for line in $STP_LINES; do
 			# Debug info is of no use to the guest and would only make
 			# the initramfs bigger and the boot slower.
 			strip --strip-debug -o "$lw/files/$t.ko" "$(cat "$bdir/$t/ko")"
+			[ ! -f "$E2E_DIR/$t.sh" ] || cp "$E2E_DIR/$t.sh" "$lw/files/"
 		else
 			failed "$t" "build failed"
 			head -100 "$bdir/$t/log" | indent
@@ -253,11 +258,13 @@ for line in $STP_LINES; do
 		for t in "${built[@]}"; do
 			args=
 			[ ! -s "$E2E_DIR/$t.run" ] || args=$(head -1 "$E2E_DIR/$t.run")
+			run="/files/stprun $args /files/$t.ko"
+			[ ! -f "$E2E_DIR/$t.sh" ] || run="sh /files/$t.sh /files/stprun /files/$t.ko $t"
 			cat <<EOF
 echo "$mark BEGIN $t"
 echo "stp-e2e: begin $t" >/dev/kmsg
 start=\$(date +%s)
-timeout -s KILL $((TEST_TIMEOUT + 10)) timeout -s TERM $TEST_TIMEOUT /files/stprun $args /files/$t.ko </dev/null >/tmp/out 2>/tmp/err
+timeout -s KILL $((TEST_TIMEOUT + 10)) timeout -s TERM $TEST_TIMEOUT $run </dev/null >/tmp/out 2>/tmp/err
 echo "$mark RC $t \$?"
 [ \$((\$(date +%s) - start)) -lt $TEST_TIMEOUT ] || echo "$mark TIMEOUT $t"
 if [ -d /sys/module/$t ]; then echo "$mark LEFT $t"; rmmod -f $t 2>/dev/null; fi

@@ -136,5 +136,20 @@ c_runs c-exec-option 'exec -a x prog' "'sh' '-c' 'exec -a x prog'"
 check verbose 1 "stprun: loading $work/my-mod\.ko as my_mod with stp_bufsize=2097152 stpd_MAXACTION=5 n=1 stpd_verbose=1 s=x" \
 	"$REFUSED" -- -v -b 2 -D MAXACTION=5 -G n=1 "$work/my-mod.ko" s=x
 
+# -S, -F and -A: what goes with what, checked before anything is loaded
+S_WANTS="stprun: -S wants SIZE_MB\[,COUNT\] \(megabytes, then files, each from 1\)"
+check S-zero 1 "$S_WANTS, not '0'" -- -o "$work/o" -S 0 x.ko
+check S-count-zero 1 "$S_WANTS, not '1,0'" -- -o "$work/o" -S 1,0 x.ko
+check S-text 1 "$S_WANTS, not 'big'" -- -o "$work/o" -S big x.ko
+check S-no-o 1 'stprun: -S needs -o FILE' -- -S 1 x.ko
+check F-c 1 'stprun: -F and -c exclude each other' -- -F -c true x.ko
+check F-A 1 'stprun: -F and -A exclude each other' -- -F -A x
+check A-G 1 'stprun: -A attaches to a running module: -c, -x, -b, -D, -G and module arguments are for loading one' -- -A -G n=1 x
+check A-args 1 'stprun: -A attaches to a running module: -c, -x, -b, -D, -G and module arguments are for loading one' -- -A x n=1
+check A-not-loaded 1 'stprun: module stp_no_such_module is not loaded' -- -A stp_no_such_module
+check A-ko-path 1 'stprun: module my_mod is not loaded' -- -A "$work/my-mod.ko"
+check S-unwritable 1 "stprun: cannot write $work/no/dir/out\.0: No such file or directory" -- -o "$work/no/dir/out" -S 1 x.ko
+check help-A 0 '       stprun \[-v\] \[-o FILE\] \[-S MB\[,N\]\] -A MODULE' -- -h
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
