@@ -40,7 +40,8 @@ static struct {
 	bool pending;		/* the closed copy awaits its reader */
 	bool final;
 	bool running;
-	u32 missed;
+	u32 missed;		/* epoch ends skipped since the last close */
+	u32 closed_missed;	/* those the closed epoch took in */
 	/* the reader's place in the closed copy */
 	int at_vital;		/* -1: the epoch record is next */
 	int at_sample;
@@ -183,6 +184,8 @@ static void stp_cx_close(bool final)
 		return;
 	}
 	stp_cxs.closed = cx_swap(stp_cx);
+	stp_cxs.closed_missed = stp_cxs.missed;
+	stp_cxs.missed = 0;
 	stp_cxs.start = stp_cxs.open_start;
 	stp_cxs.end = now;
 	stp_cxs.open_start = now;
@@ -337,7 +340,7 @@ static size_t stp_cx_epoch_rec(char *p)
 	e->seq = stp_cxs.seq;
 	e->start_ns = stp_cxs.start;
 	e->end_ns = stp_cxs.end;
-	e->missed = stp_cxs.missed;
+	e->missed = stp_cxs.closed_missed;
 	e->final = stp_cxs.final;
 	for (i = 0; i < CX_VITALS_MAX; i++) {
 		if (stp_atomic_read(&stp_cx->v[i].state) != 2)
@@ -459,7 +462,6 @@ static ssize_t stp_cx_read(struct file *f, char __user *ub, size_t count,
 				if (!done) {	/* read to the end: hand it back */
 					cx_clear(stp_cx, stp_cxs.closed);
 					stp_cxs.pending = false;
-					stp_cxs.missed = 0;
 				}
 				break;
 			}

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include "stprun.h"
 #include "epoch.h"
@@ -420,8 +421,17 @@ static void store(struct epochs *e, const struct epoch *ep)
 	}
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 int epochs_collect(struct epochs *e, FILE *out)
 {
+	double t0 = now_ms(), t1, t2;
 	char *vital_names[64] = { 0 }, *names[64] = { 0 };
 	struct epoch ep = { 0 };
 	size_t n = 0;
@@ -442,9 +452,13 @@ int epochs_collect(struct epochs *e, FILE *out)
 	} else {
 		ep.e.vitals = ep.v;
 		ep.e.samples = ep.s;
+		t1 = now_ms();
 		/* stored first: a summary on screen is an epoch on disk */
 		store(e, &ep);
+		t2 = now_ms();
 		epoch_summary(&ep, out);
+		vsay("epoch %llu: %u samples read in %.1f ms, stored in %.1f ms",
+		     (unsigned long long)ep.seq, ep.e.nsamples, t1 - t0, t2 - t1);
 	}
 	epoch_free(&ep, vital_names, names);
 	free(buf);
