@@ -29,8 +29,9 @@
 # an exact number of system calls: -c "exec /files/loop getppid 1000 >/dev/null",
 # and the programs of tests/guest/prog (build.sh says which) for uprobes:
 # -c "exec /files/add >/dev/null", and the target's watchdog.ko and
-# softdog.ko (module tracepoints).  stp gets the guest's root as its
-# --sysroot: the kernel's files, and those programs in /files.
+# softdog.ko (module tracepoints) and brd.ko (a RAM disk: vitals_blio).
+# stp gets the guest's root as its --sysroot: the kernel's files, and
+# those programs in /files.
 #
 # For each kernel line, all modules are built on the host in parallel, then
 # one guest boots and runs them in turn; a test fails on a build failure
@@ -229,10 +230,12 @@ for line in $STP_LINES; do
 	# guest has no libraries)
 	[ ! -x build/stp-vitals.static ] || cp build/stp-vitals.static "$lw/files/stp-vitals"
 	cp "$groot"/files/* "$lw/files/"
-	# Modules the tests load (trace_module): the target's own, for
-	# busybox's insmod, which takes them uncompressed.
-	for m in watchdog softdog; do
-		ko=$(find "$root/lib/modules/$krel/kernel/drivers/watchdog/" -name "$m.ko*" | head -1)
+	# Modules the tests load (trace_module; brd's /dev/ram0 for
+	# vitals_blio): the target's own, for busybox's insmod, which takes
+	# them uncompressed.
+	for m in watchdog/watchdog watchdog/softdog block/brd; do
+		ko=$(find "$root/lib/modules/$krel/kernel/drivers/${m%/*}/" -name "${m#*/}.ko*" | head -1)
+		m=${m#*/}
 		case $ko in
 		*.xz) xz -dc "$ko" >"$lw/files/$m.ko" ;;
 		*.zst) zstd -qdc "$ko" >"$lw/files/$m.ko" ;;
