@@ -50,7 +50,7 @@
 #define CX_NAMES_LEN 64
 #define CX_KFRAMES 8
 #define CX_UFRAMES 4
-#define CX_WHY_LEN 96
+#define CX_WHY_LEN 160
 
 /* One sampled event; filled by the caller of cx_event. */
 struct cx_sample {

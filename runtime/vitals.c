@@ -47,6 +47,7 @@ static struct {
 	int at_sample;
 	bool vitals_done;
 	size_t held;		/* a formatted record not read yet */
+	bool final_after_read;	/* the session ended while one was pending */
 } stp_cxs;
 
 static DEFINE_MUTEX(stp_cx_io);
@@ -172,15 +173,18 @@ void stp_cx_unavailable(const char *vital, const char *why)
 
 /* ---- epochs ------------------------------------------------------------ */
 
-/* Close the open epoch, unless the last closed one was not read yet. */
-static void stp_cx_close(bool final)
+/*
+ * Close the open epoch, unless the last closed one was not read yet;
+ * the last one of a session is then closed as soon as it is (the reader
+ * reads again after the session's end).  stp_cx_io held.
+ */
+static void stp_cx_close_locked(bool final)
 {
 	u64 now = ktime_get_real_ns();
 
-	mutex_lock(&stp_cx_io);
 	if (stp_cxs.pending) {
 		stp_cxs.missed++;
-		mutex_unlock(&stp_cx_io);
+		stp_cxs.final_after_read |= final;
 		return;
 	}
 	stp_cxs.closed = cx_swap(stp_cx);
@@ -196,8 +200,15 @@ static void stp_cx_close(bool final)
 	stp_cxs.at_sample = 0;
 	stp_cxs.vitals_done = false;
 	stp_cxs.held = 0;
-	mutex_unlock(&stp_cx_io);
+	stp_cxs.final_after_read = false;
 	stp_ctl_send(STP_MSG_CX_EPOCH, NULL, 0);
+}
+
+static void stp_cx_close(bool final)
+{
+	mutex_lock(&stp_cx_io);
+	stp_cx_close_locked(final);
+	mutex_unlock(&stp_cx_io);
 }
 
 static void stp_cx_epoch_fn(struct work_struct *w)

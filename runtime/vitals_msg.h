@@ -49,7 +49,7 @@ struct stp_cx_vital {
 	__u32 reserved;
 	char name[16];
 	char names[64];		/* the data's names, space separated */
-	char why[96];		/* when not available */
+	char why[160];		/* when not available */
 };
 
 /*

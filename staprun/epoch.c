@@ -62,6 +62,14 @@ struct epochs *epochs_new(const char *modname, const char *db_path,
 	return e;
 }
 
+int epochs_present(const char *modname)
+{
+	char f[512];
+
+	snprintf(f, sizeof(f), "/sys/kernel/debug/" STP_DEBUGFS_PREFIX "%s/vitals", modname);
+	return !access(f, F_OK);
+}
+
 void epochs_free(struct epochs *e)
 {
 	if (!e)
@@ -443,7 +451,7 @@ int epochs_collect(struct epochs *e, FILE *out)
 	ep.e.host = e->host;
 	if (!n) {
 		free(buf);
-		return 0;	/* read already: a repeated notice */
+		return 0;	/* none: read already (a notice came late) */
 	}
 	if (parse(e, &ep, buf, n, vital_names, names)) {
 		warnx_("the module's epoch %llu does not parse; not stored",
@@ -462,5 +470,5 @@ int epochs_collect(struct epochs *e, FILE *out)
 	}
 	epoch_free(&ep, vital_names, names);
 	free(buf);
-	return rc;
+	return rc ? rc : 1;
 }

@@ -365,6 +365,22 @@ static int ctl_send(struct run *r, uint32_t type, const void *p, uint32_t len)
 	return 0;
 }
 
+/* Every closed epoch the module holds, if the script uses chopstix.stp. */
+static void epochs_drain(struct run *r)
+{
+	int rc;
+
+	if (!r->epochs && !epochs_present(r->name))
+		return;
+	if (!r->epochs)
+		r->epochs = epochs_new(r->name, r->vitals_db, r->vitals_max_bytes,
+				       r->vitals_max_age_s);
+	while (r->epochs && (rc = epochs_collect(r->epochs, r->out)) > 0)
+		;
+	if (!r->epochs || rc < 0)
+		r->failed = 1;
+}
+
 static void stop(struct run *r, const char *why)
 {
 	if (r->stop_sent)
@@ -375,6 +391,9 @@ static void stop(struct run *r, const char *why)
 	 * a long detach) would drop it */
 	if (traces_pump(r->tr, r->out, 0))
 		r->failed = 1;
+	/* an epoch closed, its notice not read yet: take it now, so that the
+	 * module can close the last one (it has two copies) */
+	epochs_drain(r);
 	if (ctl_send(r, STP_MSG_STOP, NULL, 0))
 		r->failed = r->done = 1;
 }
@@ -513,7 +532,7 @@ static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 		if (!r->epochs)
 			r->epochs = epochs_new(r->name, r->vitals_db, r->vitals_max_bytes,
 					       r->vitals_max_age_s);
-		if (!r->epochs || epochs_collect(r->epochs, r->out))
+		if (!r->epochs || epochs_collect(r->epochs, r->out) < 0)
 			r->failed = 1;
 		break;
 	case STP_MSG_ATTACHED:
@@ -616,6 +635,7 @@ static int session(struct run *r)
 			r->failed = 1;
 		child_check(r);
 	}
+	epochs_drain(r);	/* the last epoch, closed after the one before was read */
 	if (traces_pump(r->tr, r->out, 1))
 		r->failed = 1;
 	return 0;

@@ -71,8 +71,11 @@ void usym_exe_text(char *out, size_t n, const char *exe, uint64_t addr);
 struct epochs;
 struct epochs *epochs_new(const char *modname, const char *db_path,
 			  uint64_t max_bytes, uint64_t max_age_s);
-/* Read the closed epoch from the module, summarize it to out, store it. */
+/* Read the closed epoch from the module, summarize it to out, store it:
+ * 1, or 0 when there was none, or -1. */
 int epochs_collect(struct epochs *e, FILE *out);
+/* 1 when the module has a sampler (its vitals file). */
+int epochs_present(const char *modname);
 void epochs_free(struct epochs *e);
 
 /* report.c */
