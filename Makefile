@@ -190,7 +190,7 @@ check: deps stp stprun unit $(ASAN_STP) vitals-tests
 deps:
 	@tests/deps.sh
 
-demo: deps stp stprun
+demo: deps stp stprun $(B)/stp-vitals.static
 	@tests/demo.sh
 
 bench: stp

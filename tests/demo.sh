@@ -21,6 +21,16 @@ for f in examples/*.stp; do
 		{ echo "demo: building $f failed"; exit 1; }
 	echo "  $f -> $name.ko"
 done
+# the vital signs' workload (vitals_spin at a fixed address, as the tests
+# build it), and brd for its block I/O
+gcc -O2 -static -Wl,--section-start=.vitals_spin=0x800000 -o "$work/vitals_load" \
+	tests/guest/prog/vitals_load.c || { echo "demo: building vitals_load failed"; exit 1; }
+brd=$(find "$SYSROOT/lib/modules/$KREL" -name 'brd.ko*' | head -1)
+case $brd in
+*.xz) xz -dc "$brd" >"$work/brd.ko" ;;
+*.zst) zstd -qdc "$brd" >"$work/brd.ko" ;;
+?*) cp "$brd" "$work/brd.ko" ;;
+esac
 cat >"$work/run.sh" <<'S'
 run() {	# what the user types, then the run
 	echo
@@ -40,10 +50,20 @@ run 'stp examples/files-read.stp -c "for f in /proc/version /proc/cpuinfo /proc/
 	-c 'for f in /proc/version /proc/cpuinfo /proc/meminfo; do while read l; do :; done <$f; done' files_read.ko
 run 'stp examples/topsys.stp   (while a shell loop lists directories)' \
 	-c "i=0; while [ \$i -lt 2000 ]; do ls / >/dev/null; i=\$((i+1)); done" topsys.ko
+[ ! -f /files/brd.ko ] || insmod /files/brd.ko rd_nr=1 rd_size=4096
+run 'stp vitals.stp -G chopstix_epoch_ms=2000 -c "vitals_load"   (the 11 vital signs, in 2-second epochs, while a workload exercises each)' \
+	--vitals-db /tmp/vitals.db -G chopstix_epoch_ms=2000 -c "/files/vitals_load all" vitals.ko
+echo
+echo '$ stp-vitals dump /tmp/vitals.db | grep "\"kind\":\"vital\""   (the totals of each epoch and vital sign)'
+stp-vitals dump /tmp/vitals.db | grep '"kind":"vital"'
+echo
+echo '$ stp-vitals dump /tmp/vitals.db | grep "\"vital\":\"cpuu\"" | grep vitals_spin | head -2   (samples: the spinner)'
+stp-vitals dump /tmp/vitals.db | grep '"kind":"sample".*"vital":"cpuu"' | grep vitals_spin | head -2
 S
 echo
 echo "=== running them in a guest (QEMU, TCG) booting Debian's $KREL"
-staprun/stp-qemu --kernel "$SYSROOT/boot/vmlinuz-$KREL" "$work/run.sh" "$work"/*.ko || exit 1
+staprun/stp-qemu --kernel "$SYSROOT/boot/vmlinuz-$KREL" --smp 2 "$work/run.sh" "$work"/*.ko \
+	"$work/vitals_load" || exit 1
 
 echo
 echo "=== a one-liner, in its own guest: stp --remote=qemu -e '...'"
