@@ -6,7 +6,8 @@
 # blob's round trip, trimming by age and by size (the newest epoch
 # kept, no text left behind), and a writer killed with SIGKILL at
 # random moments: after each kill the store passes SQLite's integrity
-# check and holds every epoch whose put returned, each one whole.  The
+# check and holds every epoch whose put returned, each one whole (and a
+# dump while it writes shows whole epochs only).  The
 # same cases run again with both programs built under ASan and UBSan.
 #
 #   tests/vitals/run.sh          last line: "N passed, N failed"
@@ -205,12 +206,13 @@ trim_cases() {
 		bad "trim left $(sqlite3 "$db" 'PRAGMA freelist_count') free pages"
 }
 
-# After a kill: the store's epochs, each "START VITALS SAMPLES N K" (N the
+# kill_epochs DB LOG [DUMP-ARGS]: the store's epochs, each "START VITALS SAMPLES N K" (N the
 # loop's epoch number, K its samples when whole) in $work/kjoin; 1 if the
 # dump failed.
 kill_epochs() {
 	local db=$1 log=$2
-	"$vitals" dump "$db" >"$work/kdump" 2>"$work/kerr" || return 1
+	shift 2
+	"$vitals" dump "$db" "$@" >"$work/kdump" 2>"$work/kerr" || return 1
 	awk -F'"' '{ k[$8] = 1; if ($4 == "vital") v[$8]++; else s[$8]++ }
 		END { for (e in k) print e, v[e] + 0, s[e] + 0 }' "$work/kdump" |
 		sort >"$work/ksum"
@@ -244,6 +246,15 @@ kill_rounds() {
 		"$writer" loop "$db" $first $trim >>"$log" 2>"$work/kwerr" &
 		pid=$!
 		sleep "0.$((RANDOM % 60 + 10))"
+		# a reader while the writer runs sees whole epochs only (this
+		# round's: epoch n starts n minutes after 2026-11-24T00:00Z)
+		if kill_epochs "$db" "$log" --from $((1795478400 + first * 60)) && ! awk 'NF != 5 || $2 != 11 || $3 != $5 {
+			print "    while writing, epoch " $1 " is not whole: " $0; bad = 1 }
+			END { exit bad }' "$work/kjoin" >"$work/klive"; then
+			kill -9 $pid
+			bad "kill -9 ($name), round $r: $(cat "$work/klive")"
+			return
+		fi
 		kill -9 $pid
 		wait $pid 2>/dev/null
 		[ "$(tail -1 "$log" | cut -d' ' -f1)" = begin ] && mid=$((mid + 1))
