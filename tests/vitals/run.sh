@@ -198,8 +198,15 @@ trim_cases() {
 	else
 		bad "trim by size: $size bytes (limit $limit), $n epochs $first..$last"
 	fi
-	[ "$(no_orphans "$db")" = 0 ] && ok "trim leaves no text behind" ||
-		bad "trim left $(no_orphans "$db") texts no sample names"
+	db=$work/sweep.db
+	"$writer" epochs "$db" 0 69 busy 0 600 >"$work/said"
+	n=$(no_orphans "$db")
+	[ "$n" -gt 0 ] && ok "trim sweeps no texts before 60 epochs have gone" ||
+		bad "texts swept after $(cat "$work/said")"
+	"$writer" epochs "$db" 69 1 busy 0 600 >"$work/said"
+	n=$(no_orphans "$db")
+	[ "$n" = 0 ] && ok "trim sweeps the texts once 60 epochs have gone" ||
+		bad "$n texts no sample names are left after 60 epochs deleted"
 	[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] && ok "trimmed store: integrity" ||
 		bad "trimmed store: integrity_check"
 	[ "$(sqlite3 "$db" 'PRAGMA freelist_count')" = 0 ] && ok "trim gives the free pages back" ||
