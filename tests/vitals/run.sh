@@ -291,6 +291,21 @@ kill_rounds() {
 	echo "figures kill -9 ($name): $rounds rounds, $mid killed inside vstore_put, $(grep -c '^done' "$log") epochs put"
 }
 
+# The store's growth under a busy machine's epochs (the sketch's defaults
+# full: 40 samples a vital, 256 counters), measured over epochs 150..299
+# so the texts' pool, filled early, does not count.
+footprint() {
+	local db=$work/busy.db a b
+	"$writer" epochs "$db" 0 150 busy 0 0 >/dev/null
+	sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	a=$(stat -c %s "$db")
+	"$writer" epochs "$db" 150 150 busy 0 0 >/dev/null
+	sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	b=$(stat -c %s "$db")
+	echo "figures store: $(((b - a) / 150)) bytes a busy epoch (440 samples, 11 HCAs of 256 counters):" \
+		"$(((b - a) / 150 * 1440 / 1000000)) MB a day at one-minute epochs (target 16)"
+}
+
 suite() {
 	mkdir -p "$work"
 	fixture_cases
@@ -299,6 +314,7 @@ suite() {
 }
 
 suite
+footprint
 kill_rounds "no trim" 12 0
 kill_rounds "trim to 2 MB" 10 2097152
 # again, both programs under ASan and UBSan
