@@ -2,17 +2,19 @@
 /*
  * vstore_trim: the store's size and age limits.  Whole epochs go, oldest
  * first (by start time), with their vital rows and samples; the newest
- * epoch always stays.  The texts no sample names any more go in a sweep
- * that reads every sample (0.5 s for a day of busy epochs), so it runs
- * once SWEEP_EPOCHS epochs have gone (counted in meta, so a collector
- * that opens the store at each epoch or restarts counts them all), not
- * at every trim; the size limit sweeps at once when deleting epochs
- * cannot get under it.  Age
- * counts back from the newest epoch's end, not from the clock, so a
- * store read back later (or a test) trims the same way.  Size counts the
- * database's pages in use; freed pages go back to the file system by an
- * incremental vacuum in the same transaction, so the file shrinks at the
- * next checkpoint.  Its WAL file beside it is cut back to 4 MB.
+ * epoch always stays.  Age counts back from the newest epoch's end, not
+ * from the clock, so a store read back later (or a test) trims the same
+ * way.  Size counts the database's pages in use; freed pages go back to
+ * the file system by an incremental vacuum in the same transaction, so
+ * the file shrinks at the next checkpoint (and the WAL file beside it is
+ * cut back to 4 MB then).
+ *
+ * The texts no sample names any more go in a sweep that reads every
+ * sample (0.5 s for a day of busy epochs), so it runs once SWEEP_EPOCHS
+ * epochs have gone, not at every trim; the count is kept in meta, so a
+ * collector that opens the store at each epoch, or restarts, counts them
+ * all.  The size limit sweeps at once when deleting epochs cannot get
+ * under it.
  */
 #include <stdio.h>
 #include <stdlib.h>
