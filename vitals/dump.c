@@ -148,6 +148,8 @@ static int dump_store(struct dump *d)
 		rc = sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL);
 	if (!rc)
 		rc = dump_epochs(d);
+	if (!rc)
+		rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
 	sqlite3_finalize(d->epochs);
 	sqlite3_finalize(d->vitals);
 	sqlite3_finalize(d->samples);

@@ -64,14 +64,17 @@ static const char schema_sql[] =
 
 int vschema_create(sqlite3 *db)
 {
-	char ver[64];
+	char ver[96];
 	int rc;
 
 	rc = sqlite3_exec(db, schema_sql, NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
+	/* unswept_epochs: trim.c's count of epochs deleted since it last
+	 * swept the texts no sample names */
 	snprintf(ver, sizeof(ver),
-		 "INSERT INTO meta VALUES('schema_version', '%d');",
+		 "INSERT INTO meta VALUES('schema_version', '%d');"
+		 "INSERT INTO meta VALUES('unswept_epochs', '0');",
 		 VSTORE_SCHEMA_VERSION);
 	return sqlite3_exec(db, ver, NULL, NULL, NULL);
 }

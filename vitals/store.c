@@ -316,9 +316,6 @@ void vstore_close(struct vstore *st)
 {
 	if (!st)
 		return;
-	/* a failed sweep leaves texts for the next one: nothing is lost */
-	if (st->unswept && st->db)
-		vstore_sweep(st);
 	for (int i = 0; i < VS_NSTMT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	sqlite3_close(st->db);

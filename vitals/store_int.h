@@ -27,16 +27,7 @@ struct vstore {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *stmt[VS_NSTMT];
-	unsigned unswept;	/* epochs deleted since texts were swept */
 };
-
-/*
- * Delete the texts no sample names any more; SQLite's result code.  It
- * reads every sample, so trim.c runs it once per VSTORE_SWEEP_EPOCHS
- * deleted epochs, and vstore_close once more.
- */
-int vstore_sweep(struct vstore *st);
-#define VSTORE_SWEEP_EPOCHS 60
 
 /* Run SQL without results; SQLite's result code. */
 int vstore_exec(struct vstore *st, const char *sql);

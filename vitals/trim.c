@@ -2,20 +2,26 @@
 /*
  * vstore_trim: the store's size and age limits.  Whole epochs go, oldest
  * first (by start time), with their vital rows and samples; the newest
- * epoch always stays.  The texts no sample names any more go in a sweep
- * that reads every sample (0.2 s for a day of busy epochs), so it runs
- * once per VSTORE_SWEEP_EPOCHS deleted epochs, not at every trim; the
- * size limit sweeps at once when deleting epochs cannot get under it.  Age
- * counts back from the newest epoch's end, not from the clock, so a
- * store read back later (or a test) trims the same way.  Size counts the
- * database's pages in use; freed pages go back to the file system by an
- * incremental vacuum in the same transaction, so the file shrinks at the
- * next checkpoint.  Its WAL file beside it is cut back to 4 MB.
+ * epoch always stays.  Age counts back from the newest epoch's end, not
+ * from the clock, so a store read back later (or a test) trims the same
+ * way.  Size counts the database's pages in use; freed pages go back to
+ * the file system by an incremental vacuum in the same transaction, so
+ * the file shrinks at the next checkpoint (and the WAL file beside it is
+ * cut back to 4 MB then).
+ *
+ * The texts no sample names any more go in a sweep that reads every
+ * sample (0.5 s for a day of busy epochs), so it runs once SWEEP_EPOCHS
+ * epochs have gone, not at every trim; the count is kept in meta, so a
+ * collector that opens the store at each epoch, or restarts, counts them
+ * all.  The size limit sweeps at once when deleting epochs cannot get
+ * under it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "store_int.h"
+
+#define SWEEP_EPOCHS 60
 
 /* The epochs that go: a condition on epoch's columns, with ?1. */
 #define NOT_NEWEST \
@@ -42,12 +48,19 @@ static const char orphans_sql[] =
 	" (SELECT stack_id FROM sample WHERE stack_id IS NOT NULL);"
 	"PRAGMA incremental_vacuum;";
 
-int vstore_sweep(struct vstore *st)
+static const char unswept_sql[] =
+	"SELECT value FROM meta WHERE key = 'unswept_epochs'";
+static const char count_sql[] =
+	"INSERT INTO meta VALUES('unswept_epochs', ?1) ON CONFLICT(key)"
+	" DO UPDATE SET value = value + ?1";
+
+static int sweep(struct vstore *st)
 {
 	int rc = vstore_exec(st, orphans_sql);
 
 	if (!rc)
-		st->unswept = 0;
+		rc = vstore_exec(st, "UPDATE meta SET value = '0'"
+				 " WHERE key = 'unswept_epochs'");
 	return rc;
 }
 
@@ -64,24 +77,33 @@ static sqlite3_int64 query_int(struct vstore *st, const char *sql)
 	return v;
 }
 
-/* Run delete_sql[i] for cond (?1 = arg); SQLite's result code. */
-static int delete_step(struct vstore *st, size_t i, const char *cond,
-		       sqlite3_int64 arg)
+/* Run sql with ?1 = arg; SQLite's result code. */
+static int bind_step(struct vstore *st, const char *sql, sqlite3_int64 arg)
 {
 	sqlite3_stmt *s;
-	char *sql;
 	int rc;
 
-	if (asprintf(&sql, delete_sql[i], cond) < 0)
-		abort();
 	rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
-	free(sql);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(s, 1, arg);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Run delete_sql[i] for cond (?1 = arg); SQLite's result code. */
+static int delete_step(struct vstore *st, size_t i, const char *cond,
+		       sqlite3_int64 arg)
+{
+	char *sql;
+	int rc;
+
+	if (asprintf(&sql, delete_sql[i], cond) < 0)
+		abort();
+	rc = bind_step(st, sql, arg);
+	free(sql);
+	return rc;
 }
 
 /* Delete the epochs where cond holds (?1 = arg); how many, or -1. */
@@ -94,7 +116,8 @@ static int delete_epochs(struct vstore *st, const char *cond,
 		if (delete_step(st, i, cond, arg))
 			return -1;
 	gone = sqlite3_changes(st->db);
-	st->unswept += (unsigned)gone;
+	if (gone && bind_step(st, count_sql, gone))
+		return -1;
 	return gone;
 }
 
@@ -132,7 +155,7 @@ static int trim_size(struct vstore *st, uint64_t max_bytes)
 		if (used <= max)
 			return gone;
 		if (n <= 1)
-			return st->unswept && vstore_sweep(st) ? -1 : gone;
+			return query_int(st, unswept_sql) && sweep(st) ? -1 : gone;
 		k = (used - max + used / n - 1) / (used / n);
 		k = k < 1 ? 1 : k > n - 1 ? n - 1 : k;
 		d = delete_epochs(st, oldest, k);
@@ -155,7 +178,7 @@ int vstore_trim(struct vstore *st, uint64_t max_bytes, uint64_t max_age_s,
 		size = trim_size(st, max_bytes);
 	if (age < 0 || size < 0)
 		return vstore_fail(st, "cannot trim", err);
-	if (st->unswept >= VSTORE_SWEEP_EPOCHS && vstore_sweep(st))
+	if (query_int(st, unswept_sql) >= SWEEP_EPOCHS && sweep(st))
 		return vstore_fail(st, "cannot trim", err);
 	if (age + size && vstore_exec(st, "PRAGMA incremental_vacuum"))
 		return vstore_fail(st, "cannot reclaim space", err);

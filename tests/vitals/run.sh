@@ -6,7 +6,8 @@
 # blob's round trip, trimming by age and by size (the newest epoch
 # kept, no text left behind), and a writer killed with SIGKILL at
 # random moments: after each kill the store passes SQLite's integrity
-# check and holds every epoch whose put returned, each one whole.  The
+# check and holds every epoch whose put returned, each one whole (and a
+# dump while it writes shows whole epochs only).  The
 # same cases run again with both programs built under ASan and UBSan.
 #
 #   tests/vitals/run.sh          last line: "N passed, N failed"
@@ -16,6 +17,8 @@ cd "$(dirname "$0")/../.."
 export LC_ALL=C
 pass=0
 fail=0
+kills=0
+kills_mid=0
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 work=$root/plain
@@ -197,20 +200,28 @@ trim_cases() {
 	else
 		bad "trim by size: $size bytes (limit $limit), $n epochs $first..$last"
 	fi
-	[ "$(no_orphans "$db")" = 0 ] && ok "trim leaves no text behind" ||
-		bad "trim left $(no_orphans "$db") texts no sample names"
+	db=$work/sweep.db
+	"$writer" epochs "$db" 0 69 busy 0 600 >"$work/said"
+	n=$(no_orphans "$db")
+	[ "$n" -gt 0 ] && ok "trim sweeps no texts before 60 epochs have gone" ||
+		bad "texts swept after $(cat "$work/said")"
+	"$writer" epochs "$db" 69 1 busy 0 600 >"$work/said"
+	n=$(no_orphans "$db")
+	[ "$n" = 0 ] && ok "trim sweeps the texts once 60 epochs have gone" ||
+		bad "$n texts no sample names are left after 60 epochs deleted"
 	[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] && ok "trimmed store: integrity" ||
 		bad "trimmed store: integrity_check"
 	[ "$(sqlite3 "$db" 'PRAGMA freelist_count')" = 0 ] && ok "trim gives the free pages back" ||
 		bad "trim left $(sqlite3 "$db" 'PRAGMA freelist_count') free pages"
 }
 
-# After a kill: the store's epochs, each "START VITALS SAMPLES N K" (N the
+# kill_epochs DB LOG [DUMP-ARGS]: the store's epochs, each "START VITALS SAMPLES N K" (N the
 # loop's epoch number, K its samples when whole) in $work/kjoin; 1 if the
 # dump failed.
 kill_epochs() {
 	local db=$1 log=$2
-	"$vitals" dump "$db" >"$work/kdump" 2>"$work/kerr" || return 1
+	shift 2
+	"$vitals" dump "$db" "$@" >"$work/kdump" 2>"$work/kerr" || return 1
 	awk -F'"' '{ k[$8] = 1; if ($4 == "vital") v[$8]++; else s[$8]++ }
 		END { for (e in k) print e, v[e] + 0, s[e] + 0 }' "$work/kdump" |
 		sort >"$work/ksum"
@@ -244,6 +255,15 @@ kill_rounds() {
 		"$writer" loop "$db" $first $trim >>"$log" 2>"$work/kwerr" &
 		pid=$!
 		sleep "0.$((RANDOM % 60 + 10))"
+		# a reader while the writer runs sees whole epochs only (this
+		# round's: epoch n starts n minutes after 2026-11-24T00:00Z)
+		if kill_epochs "$db" "$log" --from $((1795478400 + first * 60)) && ! awk 'NF != 5 || $2 != 11 || $3 != $5 {
+			print "    while writing, epoch " $1 " is not whole: " $0; bad = 1 }
+			END { exit bad }' "$work/kjoin" >"$work/klive"; then
+			kill -9 $pid
+			bad "kill -9 ($name), round $r: $(cat "$work/klive")"
+			return
+		fi
 		kill -9 $pid
 		wait $pid 2>/dev/null
 		[ "$(tail -1 "$log" | cut -d' ' -f1)" = begin ] && mid=$((mid + 1))
@@ -264,13 +284,25 @@ kill_rounds() {
 			return
 		fi
 	done
-	# a kill that never lands inside a put would test nothing
-	if [ $mid -eq 0 ]; then
-		bad "kill -9 ($name): no kill landed inside vstore_put"
-		return
-	fi
 	ok "kill -9 ($name): $rounds rounds, every finished epoch whole"
+	kills=$((kills + rounds))
+	kills_mid=$((kills_mid + mid))
 	echo "figures kill -9 ($name): $rounds rounds, $mid killed inside vstore_put, $(grep -c '^done' "$log") epochs put"
+}
+
+# The store's growth under a busy machine's epochs (the sketch's defaults
+# full: 40 samples a vital, 256 counters), measured over epochs 150..299
+# so the texts' pool, filled early, does not count.
+footprint() {
+	local db=$work/busy.db a b
+	"$writer" epochs "$db" 0 150 busy 0 0 >/dev/null
+	sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	a=$(stat -c %s "$db")
+	"$writer" epochs "$db" 150 150 busy 0 0 >/dev/null
+	sqlite3 "$db" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	b=$(stat -c %s "$db")
+	echo "figures store: $(((b - a) / 150)) bytes a busy epoch (440 samples, 11 HCAs of 256 counters):" \
+		"$(((b - a) / 150 * 1440 / 1000000)) MB a day at one-minute epochs (target 16)"
 }
 
 suite() {
@@ -281,6 +313,7 @@ suite() {
 }
 
 suite
+footprint
 kill_rounds "no trim" 12 0
 kill_rounds "trim to 2 MB" 10 2097152
 # again, both programs under ASan and UBSan
@@ -290,5 +323,12 @@ tag="asan: "
 work=$root/asan
 suite
 kill_rounds "asan" 4 0
+# kills that never landed inside a put would have tested nothing
+tag=
+if [ "$kills_mid" -gt 0 ]; then
+	ok "$kills_mid kills of $kills landed inside vstore_put"
+else
+	bad "no kill of $kills landed inside vstore_put"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -211,7 +211,7 @@ static void gen_vital(unsigned v, uint32_t counters, unsigned nsamples)
 /* Epoch n's number of samples in loop mode. */
 static unsigned loop_samples(uint64_t n)
 {
-	return 1500 + (unsigned)(n * 37 % 1000);
+	return 600 + (unsigned)(n * 37 % 400);
 }
 
 /* Epoch n: busy, 40 samples per vital and 256 counters (the sketch's
