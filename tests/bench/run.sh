@@ -271,5 +271,6 @@ rt_bench
 "$ROOT/tests/bench/pass4.sh"
 if [ -x "$ROOT/tests/bench/runtime.sh" ]; then "$ROOT/tests/bench/runtime.sh"; fi
 "$ROOT/tests/bench/guest.sh"
+"$ROOT/tests/bench/footprint.sh"
 # (after only; tests/bench/statread.sh REV also times REV's stp, for a ratio)
 "$ROOT/tests/bench/statread.sh"
