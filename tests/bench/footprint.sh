@@ -78,7 +78,10 @@ cp "$OUT/floor/floor_tracepoint.ko" "$OUT/files/"
 # under -icount's round robin the kernel's boot-time bring-up of CPU 1
 # never ends (it hung past "x86: Booting SMP configuration" in every try,
 # with sleep=on and shift=auto too), where onlining it later takes
-# a moment.  memfree: MemFree in KB once a second's sleep has let RCU and
+# a moment.  Then a pause and a short untimed lmb run: the guest clock
+# also runs on while the other vCPU executes, and on 6.12 the first test
+# ran 2.3x slower without them, the kernel still busy after CPU 1 came up.
+# memfree: MemFree in KB once a second's sleep has let RCU and
 # the exits of the run before free what they held.
 DB_DIR=$(dirname "$GUEST_DB")
 DB_BASE=$(basename "$GUEST_DB")
@@ -87,6 +90,8 @@ echo 1 >/sys/devices/system/cpu/cpu1/online
 echo "cpus \$(cat /sys/devices/system/cpu/online)"
 memfree() { sleep 1; awk '\$1 == "MemFree:" { print \$2 }' /proc/meminfo; }
 lmb() { ./lmb -s $SCALE >\$1.txt || exit 1; sed "s/^/\$1 /" \$1.txt; }
+sleep 2
+./lmb -s 0.1 >/dev/null || exit 1
 lmb base1
 insmod floor_tracepoint.ko name=sys_exit || exit 1
 lmb floor
@@ -137,6 +142,8 @@ awk '$1 == "base1" && NF == 4 { b1[$2] = $3; name[++n] = $2 }
 PCT_MEDIAN=$(awk '{ print $4 }' "$OUT/table.txt" | median | awk '{ printf "%.2f", $1 }')
 PCT_MAX=$(awk '{ print $4 }' "$OUT/table.txt" | sort -g | tail -n 1)
 PCT_MAX_TEST=$(sort -k4,4g "$OUT/table.txt" | tail -n 1 | cut -d' ' -f1)
+FLOOR_MEDIAN=$(awk '{ print $6 }' "$OUT/table.txt" | median | awk '{ printf "%.2f", $1 }')
+FLOOR_MAX=$(awk '{ print $6 }' "$OUT/table.txt" | sort -g | tail -n 1)
 DRIFT_MAX=$(awk '{ d = $5 < 0 ? -$5 : $5; if (d > m) m = d } END { printf "%.2f", m }' "$OUT/table.txt")
 value() { awk -v k="$1" '$1 == k && NF == 2 { print $2 }' "$OUT/guest.out"; }
 CORE=$(value coresize)
@@ -194,7 +201,7 @@ SECTION=$OUT/section.txt
 	echo "  median: $PCT_MEDIAN% slower (target <= 1%: $(met "$PCT_MEDIAN <= 1"))"
 	echo "  max:    $PCT_MAX% slower, $PCT_MAX_TEST (target <= 3% on every test: $(met "$PCT_MAX <= 3"))"
 	echo "  drift:  at most $DRIFT_MAX% between the two runs without the script"
-	echo "  floor:  median $(awk '{ print $6 }' "$OUT/table.txt" | median | awk '{ printf "%.2f", $1 }')% slower, max $(awk '{ print $6 }' "$OUT/table.txt" | sort -g | tail -n 1)%"
+	echo "  floor:  median $FLOOR_MEDIAN% slower, max $FLOOR_MAX%"
 	echo "  (paper anchor: 2.6% on getpid, at most 1.2% on the rest)"
 	echo
 	echo "  sketch: $(kb "$SK_BYTES") KB (target <= 256 KB: $(met "$SK_BYTES <= 256 * 1024")): sizeof(struct cx_sketch), $SK_VITALS vitals,"
