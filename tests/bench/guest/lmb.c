@@ -187,8 +187,10 @@ static void op_fork_exec(void)
 		_exit(127);
 	}
 	waitpid(p, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fprintf(stderr, "lmb: %s did not exit with 0\n", st.exec), exit(1);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "lmb: %s did not exit with 0\n", st.exec);
+		exit(1);
+	}
 }
 
 static void watch_pipe(int n)
