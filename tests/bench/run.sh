@@ -17,7 +17,9 @@
 # Then tests/bench/pass2.sh, the pass-2 (elaborate) benchmark, writes its
 # own "## pass 2 (elaborate)" section, and rt_bench (below) the
 # "## runtime maps (host)" one: ns per map update and "<<<" on the host
-# (BENCH_ONLY=runtime runs that one alone).
+# (BENCH_ONLY=runtime runs that one alone).  tests/bench/footprint.sh
+# (issue 15) writes "## guest: footprint": lmbench-style tests with and
+# without a script in an -icount guest; it runs alone too.
 #
 # Knobs (environment): BENCH_RUNS (timed runs per command, default 10),
 # BENCH_WARMUP (default 2, after one checking run), BENCH_SAMPLES (files for d., default 40),
@@ -271,5 +273,6 @@ rt_bench
 "$ROOT/tests/bench/pass4.sh"
 if [ -x "$ROOT/tests/bench/runtime.sh" ]; then "$ROOT/tests/bench/runtime.sh"; fi
 "$ROOT/tests/bench/guest.sh"
+"$ROOT/tests/bench/footprint.sh"
 # (after only; tests/bench/statread.sh REV also times REV's stp, for a ratio)
 "$ROOT/tests/bench/statread.sh"
