@@ -46,7 +46,7 @@ DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)
 
 # The runtime's data structures, built for the host (unit tests, fuzzing).
-RT_HOST_SRC = runtime/out.c runtime/map.c runtime/stat.c runtime/format.c
+RT_HOST_SRC = runtime/out.c runtime/map.c runtime/stat.c runtime/format.c runtime/sketch.c
 RT_HOST_OBJ = $(RT_HOST_SRC:%.c=$(B)/host/%.o)
 RT_HEADERS = $(wildcard runtime/*.h)
 

@@ -28,6 +28,15 @@ typedef atomic_long_t stp_atomic_t;
 #define stp_atomic_add(a, n)	atomic_long_add((n), (a))
 #define stp_atomic_read(a)	atomic_long_read(a)
 #define stp_atomic_set(a, n)	atomic_long_set((a), (n))
+#define stp_atomic_add_return(a, n) atomic_long_add_return((n), (a))
+/* The value *a held before: new was stored iff it equals old. */
+#define stp_atomic_cmpxchg(a, old, new) atomic_long_cmpxchg((a), (old), (new))
+/* Earlier stores are visible before the decrement is. */
+#define stp_atomic_dec_release(a) atomic_long_dec_return_release(a)
+#define stp_cmpxchg_u32(p, old, new) cmpxchg((p), (old), (new))
+#define stp_read_u32(p)		READ_ONCE(*(p))
+#define stp_smp_mb()		smp_mb()
+#define stp_cpu_relax()		cpu_relax()
 
 static inline void *stp_zalloc(size_t n) { return kvzalloc(n, GFP_KERNEL); }
 static inline void stp_free(void *p) { kvfree(p); }
@@ -53,17 +62,39 @@ static inline int stp_read_kernel(void *dst, const void *src, size_t n)
 #include <errno.h>
 #include <limits.h>
 #include <stdatomic.h>
+#include <sched.h>
 
 typedef int64_t s64;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef uint32_t u32;
+typedef uint16_t u16;
 typedef uint8_t u8;
 typedef _Atomic long stp_atomic_t;
 #define stp_atomic_inc(a)	atomic_fetch_add((a), 1)
 #define stp_atomic_add(a, n)	atomic_fetch_add((a), (n))
 #define stp_atomic_read(a)	atomic_load(a)
 #define stp_atomic_set(a, n)	atomic_store((a), (n))
+#define stp_atomic_add_return(a, n) (atomic_fetch_add((a), (n)) + (n))
+#define stp_atomic_dec_release(a) \
+	atomic_fetch_sub_explicit((a), 1, memory_order_release)
+#define stp_read_u32(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+#define stp_smp_mb()		atomic_thread_fence(memory_order_seq_cst)
+/* Host threads share few cores: a spinning waiter lets the others run. */
+#define stp_cpu_relax()		sched_yield()
+
+static inline long stp_atomic_cmpxchg(stp_atomic_t *a, long old, long new)
+{
+	atomic_compare_exchange_strong(a, &old, new);
+	return old;
+}
+
+static inline u32 stp_cmpxchg_u32(u32 *p, u32 old, u32 new)
+{
+	__atomic_compare_exchange_n(p, &old, new, 0, __ATOMIC_SEQ_CST,
+				    __ATOMIC_RELAXED);
+	return old;
+}
 
 static inline void *stp_zalloc(size_t n) { return calloc(1, n ? n : 1); }
 static inline void stp_free(void *p) { free(p); }

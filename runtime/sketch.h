@@ -153,4 +153,10 @@ int cx_nonzero(const struct cx_copy *c);
 /* Clear a closed copy for reuse (after cx_swap, before the next one). */
 void cx_clear(struct cx_sketch *s, int copy);
 
+#ifdef STP_HOST
+/* Tests: run by a writer between reading which copy is open and
+ * announcing itself in it, the window cx_swap's protocol closes. */
+extern void (*cx_host_enter_hook)(void);
+#endif
+
 #endif
