@@ -326,7 +326,8 @@ static int run(const char *mode, long n)
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		long k = n > 0 ? n : modes[i].dflt;
 
-		long t0 = now_ns();
+		/* only when asked: the clock is no part of the vital signs' tests */
+		long t0 = getenv("VITALS_TIME") ? now_ns() : 0;
 
 		if (mode && strcmp(mode, modes[i].name))
 			continue;
