@@ -22,10 +22,14 @@
  *                of 1000 bytes to port 7777 (sock)
  *   lock N       two processes append 256 KB N times each to one tmpfs
  *                file: the inode's rwsem is contended (lock)
+ *   pingpong N   two processes pass a byte back and forth over pipes N
+ *                times: two context switches a round trip on one CPU
  *   nop          nothing
  *
  * Prints nothing on success; a failed step says what failed on stderr
- * and the exit status is 1.
+ * and the exit status is 1.  With VITALS_TIME in the environment, a mode
+ * prints its wall time divided by N, in ns (the benchmarks' figure: under
+ * QEMU's -icount, instructions).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -53,12 +57,17 @@ static int fail(const char *what)
 	return 1;
 }
 
-static long now_ms(void)
+static long now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static long now_ms(void)
+{
+	return now_ns() / 1000000;
 }
 
 /* In a section of its own at a fixed address (build.sh): cpuu's test
@@ -275,6 +284,30 @@ static int do_lock(long n)
 	return 0;
 }
 
+static int do_pingpong(long n)
+{
+	int ab[2], ba[2];
+	char c = 'p';
+	pid_t p;
+
+	if (pipe(ab) || pipe(ba))
+		return fail("pipe");
+	p = fork();
+	if (p < 0)
+		return fail("fork");
+	for (long i = 0; i < n; i++) {
+		if (p == 0) {
+			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
+				_exit(1);
+		} else if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1) {
+			return fail("ping");
+		}
+	}
+	if (p == 0)
+		_exit(0);
+	return waitpid(p, NULL, 0) < 0 ? fail("waitpid") : 0;
+}
+
 static int run(const char *mode, long n)
 {
 	static const struct {
@@ -286,13 +319,19 @@ static int run(const char *mode, long n)
 		{ "sleep", do_sleep, 5 }, { "blio", do_blio, 16 }, { "kmem", do_kmem, 8 },
 		{ "umem", do_umem, 1000 }, { "syscall", do_syscall, 10 },
 		{ "sig", do_sig, 5 }, { "sock", do_sock, 10 }, { "lock", do_lock, 64 },
+		{ "pingpong", do_pingpong, 0 },
 	};
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		long k = n > 0 ? n : modes[i].dflt;
 
+		/* only when asked: the clock is no part of the vital signs' tests */
+		long t0 = getenv("VITALS_TIME") ? now_ns() : 0;
+
 		if (mode && strcmp(mode, modes[i].name))
+			continue;
+		if (!mode && !modes[i].dflt)	/* all: not the benchmarks */
 			continue;
 		/* all: block I/O only where the test loaded brd */
 		if (!mode && modes[i].fn == do_blio && access("/dev/ram0", W_OK))
@@ -301,6 +340,8 @@ static int run(const char *mode, long n)
 			vitals_spin(k);
 		else
 			rc |= modes[i].fn(k);
+		if (mode && getenv("VITALS_TIME"))
+			printf("%s: %.1f ns\n", mode, (double)(now_ns() - t0) / (k ? k : 1));
 		if (mode)
 			return rc;
 	}
