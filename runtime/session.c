@@ -37,6 +37,7 @@ DEFINE_PER_CPU(struct stp_ctx *, stp_ctx_of);
 stp_atomic_t stp_events[STP_EV_COUNT];
 const char stp_next_mark[] = "next";
 int stp_target_pid;
+int stp_stprun_pid;
 int stp_verbose;
 module_param_named(stpd_verbose, stp_verbose, int, 0444);
 
@@ -220,6 +221,7 @@ void stp_on_start(const struct stp_msg_start *m)
 		return;
 	}
 	stp_target_pid = m->target;
+	WRITE_ONCE(stp_stprun_pid, current->tgid);
 	stp_run_list(stp_begin, STP_NBEGIN);
 	if (stp_state_move(STP_FROM(STP_STARTING), STP_RUNNING) == STP_STARTING) {
 		r.rc = stp_arm();

@@ -500,6 +500,8 @@ static ssize_t stp_ctl_read(struct file *f, char __user *ubuf, size_t count,
 	size_t n;
 	long w;
 
+	/* whoever reads ctl is the stprun (a daemon forks after START) */
+	WRITE_ONCE(stp_stprun_pid, current->tgid);
 	w = wait_event_interruptible_timeout(stp_ctl.wait, stp_ctl_pending(),
 					     msecs_to_jiffies(STP_CTL_WAIT_MS));
 	if (w < 0)
@@ -525,6 +527,7 @@ static void stp_ctl_detach(const struct stp_msg_detach *m)
 	stp_ctl.next_seq = m->next_seq;
 	stp_ctl.dropped = stp_atomic_read(&stp_events[STP_EV_OUT_DROPPED]);
 	WRITE_ONCE(stp_ctl.detached, true);
+	WRITE_ONCE(stp_stprun_pid, 0);	/* it leaves; its pid may be reused */
 }
 
 static void stp_ctl_attach(void)

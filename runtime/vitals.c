@@ -155,6 +155,9 @@ notrace long stp_cx_event(struct stp_ctx *c, const char *vital, u64 label,
 		strscpy(stp_cx->v[vi].names, names, CX_NAMES_LEN);
 	if (!t)
 		t = current;
+	/* the collector's own work (storing epochs) is not the machine's */
+	if (t->tgid == READ_ONCE(stp_stprun_pid))
+		return 0;
 	label = stp_cx_mix(stp_cx_mix(label, stp_cx_exe_id(t)), stp_cx_uid(t));
 	cx_event(stp_cx, vi, label, weight, &op);
 	if (op.smp)
