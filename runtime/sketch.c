@@ -104,8 +104,8 @@ int cx_vital(struct cx_sketch *s, const char *name)
 		struct cx_vital *v = &s->v[i];
 		long st = cx_settled(v);
 
-		if (st == CX_FREE &&
-		    stp_atomic_cmpxchg(&v->state, CX_FREE, CX_NAMING) == CX_FREE) {
+		if (st == CX_FREE && stp_atomic_cmpxchg(&v->state, CX_FREE,
+							CX_NAMING) == CX_FREE) {
 			cx_strcpy(v->name, name, sizeof(v->name));
 			stp_smp_mb();	/* the name before the state */
 			stp_atomic_set(&v->state, CX_USED);
@@ -290,7 +290,7 @@ int cx_swap(struct cx_sketch *s)
 	for (i = 0; i < CX_VITALS_MAX; i++)
 		while (stp_atomic_read(&s->v[i].copy[closed].writers))
 			stp_cpu_relax();
-	stp_smp_mb();	/* the closed copies' contents after their writers */
+	stp_smp_mb();	/* the closed copies read after their writers left */
 	for (i = 0; i < CX_VITALS_MAX && s->lo_cycles; i++) {
 		struct cx_copy *c = &s->v[i].copy[closed];
 

@@ -110,7 +110,11 @@ struct cx_op {
 
 void cx_init(struct cx_sketch *s, u64 hi_cycles, u64 lo_cycles);
 
-/* The index of the vital named name, naming a free one; -1 when full. */
+/*
+ * The index of the vital named name (its first CX_NAME_LEN-1 characters),
+ * naming a free one; -1 when full, or when a vital stays half named
+ * (only in an NMI that interrupted the naming on its CPU).
+ */
 int cx_vital(struct cx_sketch *s, const char *name);
 
 /* Mark a vital as not measurable here, with the reason. */

@@ -17,7 +17,10 @@
 # Then tests/bench/pass2.sh, the pass-2 (elaborate) benchmark, writes its
 # own "## pass 2 (elaborate)" section, and rt_bench (below) the
 # "## runtime maps (host)" one: ns per map update and "<<<" on the host
-# (BENCH_ONLY=runtime runs that one alone).  tests/bench/footprint.sh
+# (BENCH_ONLY=runtime runs that one alone), and sketch_coverage (below) the
+# "## sketch coverage" one: the Chopstix sampler's false negatives on Zipf
+# streams at HCA sizes from 128 B up, against the paper's formula, and ns
+# per event (BENCH_ONLY=sketch runs that one alone).  tests/bench/footprint.sh
 # (issue 15) writes "## guest: footprint": lmbench-style tests with and
 # without a script in an -icount guest; it runs alone too.
 #
@@ -88,8 +91,62 @@ rt_bench() {
 	} >"$section"
 	publish_section "runtime maps (host)" "$section" once
 }
+# ---- the sketch's coverage on the host ------------------------------------
+# tests/bench/sketch_coverage.c, built once per HCA size (the paper's 128 B
+# to 4 KB, then larger ones to find what the 1e-3 target takes), and
+# tests/bench/sketch_report.c for the tables.  BENCH_ONLY=sketch runs this
+# section alone; BENCH_SKETCH_EVENTS sets the events per epoch.
+SKETCH_SIZES="128 256 1024 4096 16384 65536 262144 1048576 4194304"
+sketch_bench() {
+	local raw=$OUT/sketch-raw.txt section=$OUT/sketch-section.txt
+	local events=${BENCH_SKETCH_EVENTS:-1000000} load0 cpu h
+	local flags=(-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
+	mkdir -p "$OUT"
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	${CC:-cc} "${flags[@]}" -o "$OUT/sketch_report" tests/bench/sketch_report.c -lm ||
+		die "sketch_report did not build"
+	: >"$raw"
+	for h in $SKETCH_SIZES; do
+		say "sketch coverage: HCA of $h bytes"
+		${CC:-cc} "${flags[@]}" -DSTP_HOST -DCX_VITALS_MAX=1 -DCX_HCA_BYTES="$h" \
+			-Iruntime -o "$OUT/sketch_coverage_$h" tests/bench/sketch_coverage.c \
+			runtime/sketch.c tests/unit/rt_host.c -lm || die "sketch_coverage did not build"
+		"$OUT/sketch_coverage_$h" "$events" >>"$raw" || die "sketch_coverage failed"
+	done
+	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	{
+		echo "## sketch coverage"
+		echo
+		echo "date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+		echo "machine:  $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
+		echo "stp:      git $(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)"
+		echo "compiler: $(${CC:-cc} --version | head -n 1), -O2 -DSTP_HOST"
+		echo "load:     $load0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end (1/5/15-min load average)"
+		echo "streams:  $events events of weight 1 per epoch, labels i.i.d. from a Zipf law of"
+		echo "          exponent s over L labels; epochs: 10 (L <= 1000), 3 (L = 10000), 1 (L = 100000);"
+		echo "          one epoch = one fresh sketch, t fixed, every selection counted (no list limit)"
+		echo
+		"$OUT/sketch_report" "$raw" 1e-3
+		echo "what the figures mean:"
+		echo "  A label is missed when no event of it was selected: none of the"
+		echo "  events that brought its counter to 1, t, t^2, ... was one of its own."
+		echo "  The formula (Chopstix 5.3): P[unsampled | N-n, n] for a label of n"
+		echo "  events in a counter that reached N, with k = floor(log_t N) + 1 sampling"
+		echo "  points (the paper's k = log2 N - t); exact form C(N-n,k)/C(N,k), the"
+		echo "  paper's ((N-n)/N)^k draws the points with replacement.  The estimate"
+		echo "  sums it over the labels seen, N read from the counters."
+		echo "  HCA sizes above 4K are beyond sketch.h's range (128 B to 4 KB): they"
+		echo "  show what the 1e-3 target would take on these streams."
+		echo
+	} >"$section"
+	publish_section "sketch coverage" "$section" once
+}
 if [ "${BENCH_ONLY:-}" = runtime ]; then
 	rt_bench
+	exit 0
+fi
+if [ "${BENCH_ONLY:-}" = sketch ]; then
+	sketch_bench
 	exit 0
 fi
 
@@ -268,6 +325,7 @@ publish_section "pass 1 (parse)" "$SECTION" always
 
 # ---- runtime data structures (host) ----------------------------------------
 rt_bench
+sketch_bench
 
 # ---- pass 4 (build), the host runtime, and the guest: their own scripts ------
 "$ROOT/tests/bench/pass4.sh"

@@ -263,6 +263,23 @@ TEST(t_doubles_at_multiples_of_hi)
 	free(s);
 }
 
+/* The cycles are the epoch's: a new copy counts its multiples anew. */
+TEST(t_doubles_per_epoch)
+{
+	struct cx_sketch *s = new_sketch(1000, 0);
+	int vi = cx_vital(s, "umem");
+
+	event(s, vi, 1, 1, 1500);
+	CHECK_EQ_INT(rd(&s->v[vi].shift), 2);
+	CHECK_EQ_INT(cx_swap(s), 0);
+	event(s, vi, 1, 1, 900);
+	CHECK_EQ_INT(rd(&s->v[vi].shift), 2);
+	event(s, vi, 1, 1, 100);
+	CHECK_EQ_INT(rd(&s->v[vi].shift), 3);
+	CHECK_EQ_INT(rd(&s->v[vi].copy[1].cycles), 1000);
+	free(s);
+}
+
 TEST(t_doubles_up_to_max)
 {
 	struct cx_sketch *s = new_sketch(1, 0);
@@ -375,6 +392,60 @@ TEST(vital_naming)
 	CHECK_EQ_INT(rd(&s->v[0].state), 2);
 	CHECK_EQ_INT(cx_vital(s, "retrans"), -1);
 	CHECK_EQ_INT(cx_vital(s, "cpu"), -1);
+	free(s);
+}
+
+#define NAMERS 4
+
+struct namer {
+	struct cx_sketch *s;
+	int first;		/* where in the names this thread starts */
+	int got[12];		/* the index of names[i] */
+};
+
+static const char *const vital_names[12] = { "cpuu", "l2mi", "sched",
+	"blck", "blio", "kmem", "umem", "syscall", "sig", "sock", "lock",
+	"retrans" };
+
+static void *name_all(void *arg)
+{
+	struct namer *n = arg;
+
+	for (int k = 0; k < 12; k++) {
+		int i = (n->first + k) % 12;
+
+		n->got[i] = cx_vital(n->s, vital_names[i]);
+	}
+	return NULL;
+}
+
+/* Threads naming the same vitals at once agree on one slot per name. */
+TEST(vital_naming_concurrent)
+{
+	struct cx_sketch *s = new_sketch(0, 0);
+	struct namer n[NAMERS];
+	pthread_t th[NAMERS];
+	int used[12] = { 0 }, bad = 0;
+
+	for (int t = 0; t < NAMERS; t++) {
+		n[t] = (struct namer){ .s = s, .first = t * 3 };
+		pthread_create(&th[t], NULL, name_all, &n[t]);
+	}
+	for (int t = 0; t < NAMERS; t++)
+		pthread_join(th[t], NULL);
+	for (int i = 0; i < 12; i++) {
+		for (int t = 1; t < NAMERS; t++)
+			bad += n[t].got[i] != n[0].got[i];
+		if (n[0].got[i] < 0 || n[0].got[i] >= 12) {
+			bad++;
+			continue;
+		}
+		used[n[0].got[i]]++;
+		bad += strcmp(s->v[n[0].got[i]].name, vital_names[i]) != 0;
+	}
+	for (int i = 0; i < 12; i++)
+		bad += used[i] != 1;
+	CHECK_EQ_INT(bad, 0);
 	free(s);
 }
 
