@@ -37,7 +37,6 @@ DEFINE_PER_CPU(struct stp_ctx *, stp_ctx_of);
 stp_atomic_t stp_events[STP_EV_COUNT];
 const char stp_next_mark[] = "next";
 int stp_target_pid;
-int stp_stprun_pid;
 int stp_verbose;
 module_param_named(stpd_verbose, stp_verbose, int, 0444);
 

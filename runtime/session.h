@@ -26,9 +26,6 @@ void stp_request_exit(void);
 
 /* Session facts tapset functions read. */
 extern int stp_target_pid;
-/* The stprun attached (its process id): stp_pid(), and the collector the
- * sampler leaves out of what it watches. */
-extern int stp_stprun_pid;
 
 /* exit(): no more probe hits; end probes run when stprun answers. */
 void stp_request_stop(void);

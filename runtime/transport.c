@@ -65,6 +65,7 @@ module_param(stp_bufsize, ulong, 0444);
 MODULE_PARM_DESC(stp_bufsize, "relay buffer bytes per CPU (stprun -b)");
 
 static struct dentry *stp_dir;
+int stp_stprun_pid;
 static struct rchan *stp_chan;
 static struct file_operations stp_trace_fops;	/* relay's, own read */
 static atomic_t stp_seq = ATOMIC_INIT(0);

@@ -62,4 +62,8 @@ void stp_on_release(void);	/* ctl closed while still running */
 bool stp_on_flush_enter(void);
 void stp_on_flush_exit(void);
 
+/* The stprun reading ctl (its process id; 0 while detached): stp_pid(),
+ * and the collector the sampler leaves out of what it watches. */
+extern int stp_stprun_pid;
+
 #endif

@@ -65,7 +65,7 @@ exact() {
 	fi
 }
 
-USAGE='usage: stprun \[-v\] \[-o FILE\] \[-c CMD \| -x PID\] \[-b MB\] \[-D NAME=N\]\.\.\. \[-G var=value\]\.\.\.'
+USAGE='usage: stprun \[-v\] \[-o FILE\] \[-c CMD \| -x PID\] \[-b MB\] \[--vitals-db PATH\] \[-D NAME=N\]\.\.\. \[-G var=value\]\.\.\.'
 
 check help 0 "$USAGE" -- -h
 check no-args 1 'stprun: no module given' "$USAGE" --
