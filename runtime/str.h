@@ -21,14 +21,26 @@ static __always_inline void stp_str_assign(char *dst, const char *src)
 		__builtin_memcpy(dst, src, __builtin_strlen(src) + 1);
 		return;
 	}
-	n = strnlen(src, MAXSTRINGLEN);
-
+	/*
+	 * A short string (a name, a word) by a byte loop: the calls cost
+	 * more than it.  The buffers are distinct (each a MAXSTRINGLEN
+	 * array) or the same one, which needs only its end checked.
+	 */
+	if (dst != src) {
+		for (n = 0; n < 32 && n < MAXSTRINGLEN - 1; n++) {
+			if (!(dst[n] = src[n]))
+				return;
+		}
+	} else {
+		n = 0;
+	}
+	n += strnlen(src + n, MAXSTRINGLEN - n);
 	if (n >= MAXSTRINGLEN) {
 		n = MAXSTRINGLEN - 1;
 		stp_count(STP_EV_STR_TRUNC);
 	}
-	if (dst != src)
-		memmove(dst, src, n);
+	if (dst != src && n > 32)
+		memmove(dst + 32, src + 32, n - 32);
 	dst[n] = '\0';
 }
 

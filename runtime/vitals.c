@@ -71,11 +71,36 @@ static notrace u64 stp_cx_exe_id(struct task_struct *t)
 		(u64)(unsigned long)READ_ONCE(mm->exe_file) : 0;
 }
 
+/* The uid as the initial namespace sees it: the kuid's own value. */
 static notrace u32 stp_cx_uid(struct task_struct *t)
 {
 	const struct cred *cr = READ_ONCE(t->real_cred);
 
-	return cr ? from_kuid_munged(&init_user_ns, cr->uid) : 0;
+	return cr ? __kuid_val(cr->uid) : 0;
+}
+
+/*
+ * The vital's index: its name compared as two words with each named
+ * slot's (names are stored zero-padded), before cx_vital's naming path.
+ * The caller's name sits in a MAXSTRINGLEN buffer, so 16 bytes read.
+ */
+static notrace int stp_cx_find(const char *name)
+{
+	u64 k[2] = { 0, 0 };
+	size_t n = strnlen(name, CX_NAME_LEN - 1);
+	int i;
+
+	memcpy(k, name, n);
+	for (i = 0; i < CX_VITALS_MAX; i++) {
+		const struct cx_vital *v = &stp_cx->v[i];
+		const u64 *w = (const u64 *)v->name;
+
+		if (stp_atomic_read(&v->state) != 2)
+			break;	/* named in slot order: none further */
+		if (w[0] == k[0] && w[1] == k[1])
+			return i;
+	}
+	return cx_vital(stp_cx, name);
 }
 
 /*
@@ -146,7 +171,7 @@ notrace long stp_cx_event(struct stp_ctx *c, const char *vital, u64 label,
 
 	if (!stp_cx)
 		return 0;
-	vi = cx_vital(stp_cx, vital);
+	vi = stp_cx_find(vital);
 	if (vi < 0) {
 		stp_count(STP_EV_CX_NO_VITAL);
 		return 0;

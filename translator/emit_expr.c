@@ -603,7 +603,12 @@ static void call_args(struct emit *m, struct node *n, const char **args, int na)
 		struct node *a = n->args.v[i];
 
 		args[i] = em_tmp(m, "x");
-		if (is_str(a)) {
+		if (a->kind == N_STR) {
+			/* a literal cannot change: no copy before the callee's */
+			sb_printf(m->o, "const char *%s = ", args[i]);
+			em_expr(m, a);
+			out(m, "; ");
+		} else if (is_str(a)) {
 			const char *t = em_str_tmp(m);
 
 			sb_printf(m->o, "const char *%s = ", args[i]);
