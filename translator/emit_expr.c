@@ -597,14 +597,40 @@ int em_may_fail(const struct function *f)
  */
 /* The call's arguments, each evaluated once into a temporary (strings
  * copied into the frame) before any overload's frame is written. */
+/* A variable, number or literal: reading it changes nothing. */
+static int is_plain(const struct node *a)
+{
+	return a->kind == N_VAR || a->kind == N_NUM || a->kind == N_STR;
+}
+
+/*
+ * A string the later arguments cannot change before the call: a literal,
+ * or a local or parameter of the caller when only plain arguments follow
+ * (the callee's frame is another one).  It goes to the callee's frame
+ * without a copy first.
+ */
+static int str_stays(const struct node *n, int i, int na)
+{
+	const struct node *a = n->args.v[i];
+	const struct symbol *s = a->kind == N_VAR ? a->ref : NULL;
+
+	if (a->kind == N_STR)
+		return 1;
+	if (!s || (s->kind != SYM_LOCAL && s->kind != SYM_PARAM))
+		return 0;
+	for (int j = i + 1; j < na; j++)
+		if (!is_plain(n->args.v[j]))
+			return 0;
+	return 1;
+}
+
 static void call_args(struct emit *m, struct node *n, const char **args, int na)
 {
 	for (int i = 0; i < na; i++) {
 		struct node *a = n->args.v[i];
 
 		args[i] = em_tmp(m, "x");
-		if (a->kind == N_STR) {
-			/* a literal cannot change: no copy before the callee's */
+		if (is_str(a) && str_stays(n, i, na)) {
 			sb_printf(m->o, "const char *%s = ", args[i]);
 			em_expr(m, a);
 			out(m, "; ");
