@@ -184,7 +184,7 @@ $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: deps stp stprun unit $(ASAN_STP) vitals-tests
+check: deps stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals-tests
 	@tests/run-all.sh
 
 deps:

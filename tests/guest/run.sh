@@ -228,7 +228,8 @@ for line in $STP_LINES; do
 	cp "$STPRUN" "$lw/files/stprun"
 	# stp-vitals reads the store of the chopstix/vitals tests (static: the
 	# guest has no libraries)
-	[ ! -x build/stp-vitals.static ] || cp build/stp-vitals.static "$lw/files/stp-vitals"
+	[ -x build/stp-vitals.static ] || make -s build/stp-vitals.static >/dev/null
+	cp build/stp-vitals.static "$lw/files/stp-vitals"
 	cp "$groot"/files/* "$lw/files/"
 	# Modules the tests load (trace_module; brd's /dev/ram0 for
 	# vitals_blio): the target's own, for busybox's insmod, which takes
