@@ -29,6 +29,10 @@ PACKAGES=(
 	# the vital-signs store: SQLite's library for stprun and stp-vitals,
 	# and its shell for the store's tests (integrity_check, trim checks)
 	libsqlite3-dev sqlite3
+	# reading the vital signs: stp-vitals serve's HTTP library, a real
+	# Prometheus to scrape /metrics, and Chromium for the page's browser
+	# test (driven by playwright-core from web/package-lock.json)
+	libmicrohttpd-dev prometheus chromium
 )
 
 missing=()
