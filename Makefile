@@ -66,13 +66,34 @@ VITALS_HEADERS = $(wildcard vitals/*.h)
 VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
 	$(B)/asan/stp-vitals
 
+# The web page (web/): uPlot and playwright-core from the npm registry,
+# installed from web/package-lock.json into build/npm (npm ci), and the
+# page with uPlot's two files in build/web, where stp-vitals serve and
+# report find it beside build/stp-vitals.
+WEBDIR = $(PREFIX)/share/stp/web
+WEB_FILES = web/index.html web/app.js web/style.css
+UPLOT_DIST = $(B)/npm/node_modules/uplot/dist
+
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 # rt_host.c is the tests' host support, linked into each, not a test.
 RT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(filter-out tests/unit/rt_host.c,$(wildcard tests/unit/rt_*.c)))
 
-.PHONY: all check deps install clean demo bench fuzz unit vitals-tests
+.PHONY: all check deps install clean demo bench fuzz unit vitals-tests web
 
-all: stp stprun stp-vitals $(B)/stp-vitals.static
+all: stp stprun stp-vitals $(B)/stp-vitals.static web
+
+web: $(B)/web/index.html
+
+$(B)/npm/.installed: web/package.json web/package-lock.json
+	@mkdir -p $(B)/npm
+	cp web/package.json web/package-lock.json $(B)/npm/
+	cd $(B)/npm && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(B)/web/index.html: $(WEB_FILES) $(B)/npm/.installed
+	@mkdir -p $(B)/web
+	cp $(UPLOT_DIST)/uPlot.iife.min.js $(UPLOT_DIST)/uPlot.min.css $(B)/web/
+	cp $(WEB_FILES) $(B)/web/
 
 # Static, for guests with no libraries; the store comes along for the
 # epochs of scripts that use chopstix.stp (glibc's note on dlopen in a
@@ -199,9 +220,10 @@ bench: stp
 fuzz:
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-install: stp stprun stp-vitals
+install: stp stprun stp-vitals web
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(RUNTIMEDIR) \
-		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SCRIPTDIR)
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SCRIPTDIR) $(DESTDIR)$(WEBDIR)
+	install -m 644 $(B)/web/* $(DESTDIR)$(WEBDIR)/
 	install -m 755 stp stprun $(DESTDIR)$(BINDIR)/
 	install -m 755 $(B)/stp-vitals $(DESTDIR)$(BINDIR)/stp-vitals
 	install -m 755 staprun/stp-qemu $(DESTDIR)$(LIBEXECDIR)/stp-qemu

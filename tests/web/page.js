@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The page in a real browser: Debian's chromium, headless, driven by
+ * playwright-core.  tests/web/run.sh runs it once against stp-vitals
+ * serve and once on report.html from file://, and says what the store
+ * holds:
+ *
+ *   node tests/web/page.js URL SHOT.png SPIN_EPOCH_MS SPIN_TEXT \
+ *        [FLAG_RULE FLAG_EXEC FLAG_MS]
+ *
+ * Checks, each printed as "ok NAME" or "FAIL NAME: why":
+ *   - the page loads with no error in its console or status line;
+ *   - every vital sign of /api/meta has a pane, and each pane's canvas
+ *     has its line drawn (pixels of the series' colour);
+ *   - a click where the cpuu pane draws the epoch SPIN_EPOCH_MS lists
+ *     that epoch's cpuu samples, one of them naming SPIN_TEXT;
+ *   - a flag of rule FLAG_RULE naming FLAG_EXEC is marked on the timeline
+ *     above the epoch holding FLAG_MS, and listed.
+ * A screenshot of the whole page goes to SHOT.png.  The exit status is
+ * the number of failures.
+ */
+'use strict';
+const path = require('path');
+const { chromium } = require(path.resolve(__dirname,
+	'../../build/npm/node_modules/playwright-core'));
+
+const [url, shot, spinMs, spinText, flagRule, flagExec, flagMs] =
+	process.argv.slice(2);
+let failed = 0;
+
+function ok(name) {
+	console.log('ok ' + name);
+}
+
+function bad(name, why) {
+	console.log('FAIL ' + name + ': ' + why);
+	failed++;
+}
+
+/* Each pane: its vital and how many of its canvas pixels are drawn. */
+function panes() {
+	const st = window.stpPage.state;
+	return st.plots.map((p) => {
+		const c = p.u.ctx.canvas;
+		const d = p.u.ctx.getImageData(0, 0, c.width, c.height).data;
+		const want = p.u.series[1].stroke();
+		const rgb = [1, 3, 5].map((i) => parseInt(want.substr(i, 2), 16));
+		let line = 0;
+		for (let i = 0; i < d.length; i += 4)
+			if (d[i + 3] > 200 && Math.abs(d[i] - rgb[0]) < 8 &&
+			    Math.abs(d[i + 1] - rgb[1]) < 8 &&
+			    Math.abs(d[i + 2] - rgb[2]) < 8)
+				line++;
+		return { vital: p.vital, line, points: p.u.data[0].length };
+	});
+}
+
+async function checkPanes(page) {
+	const want = await page.evaluate(() =>
+		window.stpPage.state.meta.vitals.map((v) => v.name));
+	const got = await page.evaluate(panes);
+	const names = got.map((p) => p.vital).join(' ');
+	if (names !== want.join(' '))
+		return bad('every vital has a pane', 'panes "' + names +
+			'", vitals "' + want.join(' ') + '"');
+	const blank = got.filter((p) => p.line < 20);
+	if (blank.length)
+		return bad('every pane draws', 'no line in ' + blank.map((p) =>
+			p.vital + ' (' + p.line + ' pixels)').join(', '));
+	ok('every pane draws (' + got.length + ' panes, ' + got[0].points +
+		' epochs)');
+}
+
+/* The page coordinates where the cpuu pane draws time ms. */
+function where(ms) {
+	const p = window.stpPage.state.plots.find((x) => x.vital === 'cpuu');
+	const r = p.u.over.getBoundingClientRect();
+	p.u.over.scrollIntoView({ block: 'center' });
+	const r2 = p.u.over.getBoundingClientRect();
+	return { x: r2.left + p.u.valToPos(ms, 'x'), y: r2.top + r.height / 2 };
+}
+
+async function checkClick(page) {
+	const ms = Number(spinMs);
+	const at = await page.evaluate(where, ms);
+	await page.mouse.click(at.x, at.y);
+	try {
+		await page.waitForSelector('#samples[data-epoch="' + ms + '"]',
+			{ timeout: 10000 });
+	} catch (e) {
+		const s = await page.textContent('#status');
+		return bad('a click lists the epoch\'s samples', 'no samples of ' +
+			'the epoch at ' + ms + ' after a click at x=' +
+			at.x.toFixed(0) + (s ? ' (status: ' + s + ')' : ''));
+	}
+	const rows = await page.$$eval('#sample-table tbody tr', (trs) =>
+		trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+	const vitals = [...new Set(rows.map((r) => r[1]))].join(' ');
+	if (!rows.length || vitals !== 'cpuu')
+		return bad('a click on cpuu lists cpuu samples', rows.length +
+			' rows, vitals "' + vitals + '"');
+	const named = rows.filter((r) => r.join(' ').includes(spinText));
+	if (!named.length)
+		return bad('the samples name the spinner', 'none of ' +
+			rows.length + ' rows has "' + spinText + '"');
+	ok('a click on the spinner\'s epoch lists ' + rows.length +
+		' cpuu samples, ' + named.length + ' naming ' + spinText);
+}
+
+async function checkFlag(page) {
+	const marks = await page.$$eval('#flagstrip .flag', (ms) => ms.map(
+		(m) => ({ rule: m.dataset.rule, exec: m.dataset.exec,
+			start: Number(m.dataset.start),
+			left: m.getBoundingClientRect().left })));
+	const m = marks.find((x) => x.rule === flagRule &&
+		x.exec.includes(flagExec));
+	if (!m)
+		return bad('the flag is marked', 'no rule ' + flagRule + ' mark' +
+			' naming ' + flagExec + ' among ' + JSON.stringify(marks));
+	const at = await page.evaluate(where, m.start);
+	const epoch = await page.evaluate((ms) => {
+		const s = window.stpPage.state.series.epoch;
+		return s.t.filter((t) => t <= ms).pop();
+	}, Number(flagMs));
+	if (Math.abs(at.x - m.left) > 2 || m.start !== epoch)
+		return bad('the flag is where the workload provoked it', 'mark ' +
+			'at ' + m.start + ' (x=' + m.left.toFixed(0) + '), the ' +
+			'epoch of ' + flagMs + ' starts at ' + epoch + ' (x=' +
+			at.x.toFixed(0) + ')');
+	const listed = await page.$$eval('#flaglist li[data-rule="' + flagRule +
+		'"]', (li) => li.map((x) => x.textContent));
+	if (!listed.some((t) => t.includes(flagExec)))
+		return bad('the flag is listed', JSON.stringify(listed));
+	ok('rule ' + flagRule + '\'s flag on ' + flagExec + ' is marked at ' +
+		'its epoch and listed');
+}
+
+async function main() {
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		args: ['--no-sandbox'],
+	});
+	const page = await browser.newPage({ viewport: { width: 1280,
+		height: 900 } });
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	page.on('console', (m) => m.type() === 'error' &&
+		errors.push(m.text()));
+	try {
+		await page.goto(url);
+		await page.waitForSelector('body[data-ready="1"]',
+			{ timeout: 20000 });
+		ok('the page loads');
+		await checkPanes(page);
+		await checkClick(page);
+		if (flagRule)
+			await checkFlag(page);
+	} catch (e) {
+		bad('the page', String(e.message || e).split('\n')[0] +
+			' (status: ' + await page.textContent('#status')
+				.catch(() => '?') + ')');
+	}
+	if (errors.length)
+		bad('no errors in the console', errors.join('; '));
+	await page.screenshot({ path: shot, fullPage: true });
+	await browser.close();
+	process.exit(failed);
+}
+
+main().catch((e) => {
+	console.log('FAIL the browser: ' + e.message.split('\n')[0]);
+	process.exit(1);
+});
