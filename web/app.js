@@ -44,8 +44,12 @@ const st = {
 function api(path) {
 	const emb = window.STP_EMBED;
 	if (emb) {
-		if (Object.prototype.hasOwnProperty.call(emb.answers, path))
-			return Promise.resolve(emb.answers[path]);
+		const j = Object.prototype.hasOwnProperty.call(emb.answers,
+			path) ? emb.answers[path] : undefined;
+		if (j && j.error)
+			return Promise.reject(new Error(path + ': ' + j.error));
+		if (j)
+			return Promise.resolve(j);
 		return Promise.reject(new Error(path +
 			': not in this report (stp-vitals serve answers it)'));
 	}
@@ -211,9 +215,9 @@ function status(text, isError) {
 	s.className = isError ? 'error' : '';
 }
 
+/* A failed request: said on the status line, and the page goes on. */
 function fail(e) {
 	status(String(e.message || e), true);
-	throw e;
 }
 
 function fmtTime(ms) {

@@ -15,7 +15,9 @@
  *   - a click where the cpuu pane draws the epoch SPIN_EPOCH_MS lists
  *     that epoch's cpuu samples, one of them naming SPIN_TEXT;
  *   - a flag of rule FLAG_RULE naming FLAG_EXEC is marked on the timeline
- *     above the epoch holding FLAG_MS, and listed.
+ *     above the epoch holding FLAG_MS, and listed;
+ *   - zoom, pan, overlap, the normalized Y, the hour scale, and the diff
+ *     (served; a report says the diff needs the server).
  * A screenshot of the whole page goes to SHOT.png.  The exit status is
  * the number of failures.
  */
@@ -135,6 +137,58 @@ async function checkFlag(page) {
 		'its epoch and listed');
 }
 
+/* The controls: each changes what the panes show, with no error. */
+async function checkControls(page, served) {
+	const st = () => page.evaluate(() => {
+		const s = window.stpPage.state;
+		return { panes: s.plots.length, view: s.view,
+			lines: s.plots[0].u.series.length - 1,
+			ymax: s.plots[0].u.scales.y.max, points:
+			s.plots[0].u.data[0].length, vitals: s.vitals.length };
+	});
+	const before = await st();
+	await page.click('#zoom-in');
+	const zoomed = await st();
+	await page.click('#pan-left');
+	const panned = await st();
+	const w0 = before.view[1] - before.view[0];
+	const w1 = zoomed.view[1] - zoomed.view[0];
+	if (Math.abs(w1 - w0 / 2) > 1 || panned.view[0] >= zoomed.view[0])
+		bad('zoom and pan', JSON.stringify([before.view, zoomed.view,
+			panned.view]));
+	else
+		ok('zoom halves the view, pan moves it');
+	await page.click('#overlap');
+	await page.click('#normalize');
+	const over = await st();
+	if (over.panes !== 1 || over.lines !== over.vitals || over.ymax !== 1)
+		bad('overlap and normalize', JSON.stringify(over));
+	else
+		ok('overlapped: one pane of ' + over.lines + ' lines, Y to 1');
+	await page.selectOption('#scale', 'hour');
+	await page.waitForFunction(() =>
+		window.stpPage.state.plots[0].u.data[0].length === 1);
+	ok('the hour scale draws one bucket');
+	await page.selectOption('#scale', 'epoch');
+	await page.click('#overlap');
+	await page.click('#zoom-all');
+	await page.click('#take-a');
+	await page.click('#take-b');
+	await page.click('#run-diff');
+	if (served) {
+		await page.waitForSelector('#diff-table:not([hidden]) tbody tr',
+			{ timeout: 10000 });
+		ok('the diff of two selections lists rows');
+	} else {
+		await page.waitForFunction(() => /not in this report/.test(
+			document.getElementById('status').textContent));
+		ok('the diff in a report says it needs the server');
+		await page.evaluate(() => {
+			document.getElementById('status').textContent = '';
+		});
+	}
+}
+
 async function main() {
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -155,6 +209,7 @@ async function main() {
 		await checkClick(page);
 		if (flagRule)
 			await checkFlag(page);
+		await checkControls(page, url.startsWith('http'));
 	} catch (e) {
 		bad('the page', String(e.message || e).split('\n')[0] +
 			' (status: ' + await page.textContent('#status')

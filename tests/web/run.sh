@@ -1,0 +1,125 @@
+#!/bin/bash
+# The web page in a real browser (Debian's chromium, headless, driven by
+# playwright-core from web/package-lock.json), on a store that a guest
+# run of examples/vitals.stp wrote (tests/web/store.sh; kept in
+# build/tests/web/store.db until tests/web/guest changes):
+#   - served by stp-vitals serve: every pane draws, a click on the
+#     spinner's epoch lists cpuu samples in vitals_spin, and rule 10's
+#     flag (a process that died) names /tmp/victim, killed with SIGKILL,
+#     at the epoch it was killed in (tests/web/page.js);
+#   - stp-vitals report's file, from file://: the same;
+#   - stp-vitals report's errors, exactly.
+# Screenshots: build/tests/web/page.png (served), report.png (file://).
+#
+#   tests/web/run.sh          last line: "N passed, N failed"
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export LC_ALL=C
+out=build/tests/web
+db=$out/store.db
+vitals=./stp-vitals
+pass=0
+fail=0
+server=
+
+ok() { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+finish() {
+	[ -z "$server" ] || kill "$server" 2>/dev/null
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null' EXIT
+
+# count OUTPUT: page.js's "ok"/"FAIL" lines into the totals, shown
+count() {
+	local l
+	while IFS= read -r l; do
+		case $l in
+		ok\ *) ok "$2: ${l#ok }" ;;
+		FAIL\ *) bad "$2: ${l#FAIL }" ;;
+		*) echo "    $l" ;;
+		esac
+	done <"$1"
+}
+
+mkdir -p "$out"
+if ! make -s stp stprun stp-vitals build/stp-vitals.static web >"$out/make.log" 2>&1; then
+	bad "build"; sed 's/^/    /' "$out/make.log"; finish
+fi
+if [ ! -s "$db" ] || [ -n "$(find tests/web/guest -newer "$db")" ]; then
+	if ! tests/web/store.sh "$db" >"$out/store.log" 2>&1; then
+		bad "the store from the guest"; sed 's/^/    /' "$out/store.log"; finish
+	fi
+fi
+ok "the store from the guest ($(stat -c %s "$db") bytes)"
+
+# What the browser must find: the first epoch with a cpuu sample in
+# vitals_spin, and the second /tmp/victim was killed in.
+spin=$("$vitals" dump "$db" | grep '"kind":"sample".*"vital":"cpuu".*"site":"vitals_spin+' |
+	head -1 | sed 's/.*"epoch_start":"\([^"]*\)".*/\1/')
+[ -n "$spin" ] || { bad "the store has no cpuu sample in vitals_spin"; finish; }
+spin_ms=$(node -e 'console.log(Date.parse(process.argv[1]))' "$spin")
+killed_ms=$(($(cat "$db.killed") * 1000 + 500))
+
+# stp-vitals serve on a free port of loopback
+for try in 1 2 3 4 5; do
+	port=$((20000 + RANDOM % 20000))
+	"$vitals" serve "$db" --listen "127.0.0.1:$port" >"$out/serve.log" 2>&1 &
+	server=$!
+	for i in $(seq 50); do
+		curl -sf "http://127.0.0.1:$port/api/meta" >/dev/null 2>&1 && break 2
+		kill -0 "$server" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$server" 2>/dev/null
+	server=
+done
+if [ -z "$server" ]; then
+	bad "stp-vitals serve answers"; sed 's/^/    /' "$out/serve.log"; finish
+fi
+ok "stp-vitals serve answers on 127.0.0.1:$port"
+node tests/web/page.js "http://127.0.0.1:$port/" "$out/page.png" "$spin_ms" \
+	vitals_spin 10 /tmp/victim "$killed_ms" >"$out/page.out" 2>&1
+count "$out/page.out" served
+kill "$server"
+server=
+
+if "$vitals" report "$db" -o "$out/report.html" 2>"$out/report.err"; then
+	ok "stp-vitals report writes $out/report.html ($(stat -c %s "$out/report.html") bytes)"
+	node tests/web/page.js "file://$PWD/$out/report.html" "$out/report.png" \
+		"$spin_ms" vitals_spin 10 /tmp/victim "$killed_ms" >"$out/report.out" 2>&1
+	count "$out/report.out" report
+else
+	bad "stp-vitals report: exit $?"; sed 's/^/    /' "$out/report.err"
+fi
+
+# status NAME STATUS 'STDERR' -- ARGS...: exit STATUS, stderr exactly
+status() {
+	local name=$1 want=$2 msg=$3 rc
+	shift 4
+	"$vitals" "$@" >"$out/st.out" 2>"$out/st.err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		bad "$name: exit $rc, want $want"; sed 's/^/    /' "$out/st.err"
+	elif [ "$(cat "$out/st.err")" != "$(printf '%b' "$msg")" ]; then
+		bad "$name: stderr is not:"; printf '%b\n' "$msg" | sed 's/^/    want: /'
+		sed 's/^/    have: /' "$out/st.err"
+	else
+		ok "$name"
+	fi
+}
+use='usage: stp-vitals report DB -o FILE [--from T] [--to T] [--web DIR]'
+status "report: no -o" 2 "stp-vitals: report: no output file given (-o report.html)\n$use" -- report "$db"
+status "report: -o without a file" 2 "stp-vitals: report: -o needs a value\n$use" -- report "$db" -o
+status "report: an unknown option" 2 "stp-vitals: report: unknown option '--x'\n$use" -- report "$db" --x -o r.html
+status "report: --from after --to" 2 "stp-vitals: report: --from is not before --to\n$use" -- \
+	report "$db" -o "$out/r.html" --from 2000000000 --to 1900000000
+status "report: no epoch in the range" 1 "stp-vitals: $db: no epoch in the range" -- \
+	report "$db" -o "$out/r.html" --to 1000000000
+status "report: no page" 1 "stp-vitals: $out/none/index.html: No such file or directory" -- \
+	report "$db" -o "$out/r.html" --web "$out/none"
+[ ! -e "$out/r.html" ] && [ ! -e "$out/r.html.tmp" ] && ok "report: nothing written on an error" ||
+	bad "report: a file was left after an error"
+finish

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stp-vitals report DB -o FILE [--from T] [--to T] [--web DIR]: the web
+ * page as one file to share, which works from file:// with no server.
+ * The page's stylesheets and scripts are put inline where index.html
+ * links them, and window.STP_EMBED holds the API's answers for the
+ * range, keyed by the path the page asks for (web/app.js): the meta,
+ * the series at each timescale and the flags (their range left out of
+ * the key), and each epoch by its start with its samples.  Samples are
+ * the bulk, so they are embedded up to a budget: the flagged epochs
+ * first, then the others, oldest first; the page says which are not in
+ * the report.  A diff of two ranges needs the server.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "cmd.h"
+#include "read.h"
+#include "when.h"
+
+#define SAMPLES_BUDGET (32u << 20)	/* bytes of embedded samples */
+
+struct report {
+	struct vread *r;
+	const char *db, *out, *web;
+	int64_t from, to;	/* ns, as given */
+	struct rep_epoch {
+		int64_t id, start_ms;
+		int flagged;
+	} *ep;
+	size_t nep, cap;
+	int64_t last_end_ms;	/* the newest epoch's end */
+	struct vbuf embed;	/* the STP_EMBED object being written */
+	int nanswers;
+};
+
+static void add(struct vbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		if (!b->p) {
+			perror("stp-vitals: report");
+			exit(1);
+		}
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void adds(struct vbuf *b, const char *s)
+{
+	add(b, s, strlen(s));
+}
+
+/*
+ * JSON put inside a <script>: every '<' as \u003c (it can only be in a
+ * string), so no "</script>" or "<!--" ends or bends the element.
+ */
+static void add_json(struct vbuf *b, const char *s, size_t n)
+{
+	for (const char *e = s + n, *lt; s < e; s = lt + 1) {
+		lt = memchr(s, '<', e - s);
+		if (!lt) {
+			add(b, s, e - s);
+			return;
+		}
+		add(b, s, lt - s);
+		adds(b, "\\u003c");
+	}
+}
+
+/* "PATH": ANSWER, into the embed; the HTTP status. */
+static int answer(struct report *rp, const char *key, const char *path,
+		  const char *query)
+{
+	struct vbuf body = { 0 };
+	const char *type;
+	int status = vapi_get(rp->r, path, query, &body, &type);
+
+	adds(&rp->embed, rp->nanswers++ ? ",\n\"" : "\"");
+	adds(&rp->embed, key);
+	adds(&rp->embed, "\":");
+	add_json(&rp->embed, body.p ? body.p : "null", body.p ? body.len : 4);
+	free(body.p);
+	return status;
+}
+
+static int each_epoch(void *arg, const struct vr_epoch *e)
+{
+	struct report *rp = arg;
+
+	if (rp->nep == rp->cap) {
+		rp->cap = rp->cap ? 2 * rp->cap : 256;
+		rp->ep = realloc(rp->ep, rp->cap * sizeof(*rp->ep));
+		if (!rp->ep)
+			return -1;
+	}
+	rp->ep[rp->nep++] = (struct rep_epoch){
+		.id = e->id,
+		.start_ms = e->start_ns / 1000000,
+	};
+	rp->last_end_ms = e->end_ns / 1000000;
+	return 0;
+}
+
+/*
+ * Mark the epochs a flag starts in: the flags' answer holds
+ * "start":MS for each flag (the rules not evaluated have none).
+ */
+static void mark_flagged(struct report *rp, const char *flags)
+{
+	const char *s = flags;
+
+	while ((s = strstr(s, "\"start\":"))) {
+		long long ms = strtoll(s + 8, NULL, 10);
+
+		for (size_t i = 0; i < rp->nep; i++)
+			if (rp->ep[i].start_ms <= ms &&
+			    (i + 1 == rp->nep || ms < rp->ep[i + 1].start_ms))
+				rp->ep[i].flagged = 1;
+		s += 8;
+	}
+}
+
+/* The epoch's answers, unless its samples would pass the budget. */
+static void embed_epoch(struct report *rp, const struct rep_epoch *e,
+			size_t *used)
+{
+	char key[64], query[48];
+	size_t before = rp->embed.len;
+
+	if (*used >= SAMPLES_BUDGET)
+		return;
+	snprintf(query, sizeof(query), "at=%lld", (long long)e->start_ms);
+	snprintf(key, sizeof(key), "/api/epoch?%s", query);
+	answer(rp, key, "/api/epoch", query);
+	snprintf(query, sizeof(query), "epoch=%lld", (long long)e->id);
+	snprintf(key, sizeof(key), "/api/samples?%s", query);
+	answer(rp, key, "/api/samples", query);
+	*used += rp->embed.len - before;
+}
+
+/* Everything but the samples: meta, series, flags. */
+static void embed_views(struct report *rp, long long first, long long last)
+{
+	static const char *const scales[] = { "epoch", "hour", "day" };
+	char key[64], query[128];
+	size_t flags_at;
+
+	answer(rp, "/api/meta", "/api/meta", NULL);
+	for (int i = 0; i < 3; i++) {
+		snprintf(query, sizeof(query), "scale=%s&from=%lld&to=%lld",
+			 scales[i], first, last);
+		snprintf(key, sizeof(key), "/api/series?scale=%s", scales[i]);
+		answer(rp, key, "/api/series", query);
+	}
+	snprintf(query, sizeof(query), "from=%lld&to=%lld", first, last);
+	flags_at = rp->embed.len;
+	answer(rp, "/api/flags", "/api/flags", query);
+	mark_flagged(rp, rp->embed.p + flags_at);
+}
+
+static int embed_all(struct report *rp)
+{
+	long long first, last;
+	size_t used = 0;
+	char head[160], when[WHEN_LEN];
+	struct timespec now;
+
+	if (vread_epochs(rp->r, rp->from, rp->to, each_epoch, rp))
+		return vcmd_fail("%s", vread_error(rp->r));
+	if (!rp->nep)
+		return vcmd_fail("%s: no epoch in the range", rp->db);
+	first = rp->ep[0].start_ms;
+	last = rp->last_end_ms;
+	clock_gettime(CLOCK_REALTIME, &now);
+	snprintf(head, sizeof(head), "{\"first\":%lld,\"last\":%lld,"
+		 "\"written\":\"%s\",\"answers\":{", first, last,
+		 when_format(now.tv_sec * 1000000000LL + now.tv_nsec, when));
+	adds(&rp->embed, head);
+	embed_views(rp, first, last);
+	for (size_t i = 0; i < rp->nep; i++)
+		if (rp->ep[i].flagged)
+			embed_epoch(rp, &rp->ep[i], &used);
+	for (size_t i = 0; i < rp->nep; i++)
+		if (!rp->ep[i].flagged)
+			embed_epoch(rp, &rp->ep[i], &used);
+	adds(&rp->embed, "}}");
+	return 0;
+}
+
+/*
+ * The page's directory: --web DIR, or build/web beside build/stp-vitals,
+ * or $(PREFIX)/share/stp/web beside $(PREFIX)/bin/stp-vitals (as
+ * stp-vitals serve finds it).
+ */
+static const char *web_dir(const char *given, char *buf, size_t len)
+{
+	static const char *const rel[] = { "web", "../share/stp/web" };
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (given)
+		return given;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	for (int i = 0; i < 2; i++) {
+		if ((size_t)snprintf(buf, len, "%s/%s/index.html", exe,
+				     rel[i]) >= len)
+			continue;
+		if (!access(buf, R_OK)) {
+			buf[strlen(buf) - strlen("/index.html")] = 0;
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* The whole of DIR/NAME, NUL-ended; NULL with errno. */
+static char *slurp(const char *dir, const char *name, size_t *n)
+{
+	char path[PATH_MAX];
+	struct vbuf b = { 0 };
+	char chunk[65536];
+	size_t got;
+	FILE *f;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		add(&b, chunk, got);
+	if (ferror(f) || !b.p) {
+		fclose(f);
+		free(b.p);
+		errno = errno ? errno : EIO;
+		return NULL;
+	}
+	fclose(f);
+	*n = b.len;
+	return b.p;
+}
+
+/*
+ * text inside <TAG>...</TAG>: a "</" that starts "</TAG" (any case)
+ * becomes "<\/" (the same in a script's string or regex, and in CSS).
+ */
+static void put_inline(FILE *f, const char *tag, const char *text, size_t n)
+{
+	size_t tl = strlen(tag);
+
+	fprintf(f, "<%s>\n", tag);
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] == '<' && i + 1 + tl < n && text[i + 1] == '/' &&
+		    !strncasecmp(text + i + 2, tag, tl)) {
+			fputs("<\\/", f);
+			i++;
+			continue;
+		}
+		fputc(text[i], f);
+	}
+	fprintf(f, "\n</%s>\n", tag);
+}
+
+/* The file NAME that line links with ATTR="NAME" (no '/': the web dir's). */
+static int linked(const char *line, const char *attr, char *name, size_t len)
+{
+	const char *s = strstr(line, attr), *e;
+
+	if (!s)
+		return 0;
+	s += strlen(attr);
+	e = strchr(s, '"');
+	if (!e || e == s || (size_t)(e - s) >= len || memchr(s, '/', e - s))
+		return 0;
+	memcpy(name, s, e - s);
+	name[e - s] = 0;
+	return 1;
+}
+
+/* One line of index.html, with what it links put inline; 0 or -1. */
+static int page_line(struct report *rp, FILE *f, const char *line,
+		     int *embedded)
+{
+	char name[256];
+	const char *tag = NULL;
+	size_t n;
+	char *text;
+
+	if (strstr(line, "<link rel=\"stylesheet\"") &&
+	    linked(line, "href=\"", name, sizeof(name)))
+		tag = "style";
+	else if (strstr(line, "<script src=") &&
+		 linked(line, "src=\"", name, sizeof(name)))
+		tag = "script";
+	if (!tag)
+		return fputs(line, f) < 0 ? -1 : 0;
+	if (!strcmp(tag, "script") && !*embedded) {
+		fputs("<script>\nwindow.STP_EMBED = ", f);
+		fwrite(rp->embed.p, 1, rp->embed.len, f);
+		fputs(";\n</script>\n", f);
+		*embedded = 1;
+	}
+	text = slurp(rp->web, name, &n);
+	if (!text) {
+		vcmd_fail("%s/%s: %s", rp->web, name, strerror(errno));
+		return -1;
+	}
+	put_inline(f, tag, text, n);
+	free(text);
+	return 0;
+}
+
+/* index.html with everything inline into f; 0, or -1 (said why). */
+static int write_page(struct report *rp, FILE *f)
+{
+	size_t n;
+	char *page = slurp(rp->web, "index.html", &n), *line, *next;
+	int embedded = 0, rc = 0;
+
+	if (!page)
+		return vcmd_fail("%s/index.html: %s", rp->web, strerror(errno)),
+		       -1;
+	for (line = page; *line && !rc; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		char c = *next;
+
+		*next = 0;
+		rc = page_line(rp, f, line, &embedded);
+		*next = c;
+	}
+	free(page);
+	if (!rc && !embedded)
+		return vcmd_fail("%s/index.html: no <script src=...> to put the"
+				 " answers before", rp->web), -1;
+	return rc;
+}
+
+/* The page into rp->out, through a temporary file: whole, or not at all. */
+static int write_report(struct report *rp)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int rc;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", rp->out) >=
+	    sizeof(tmp))
+		return vcmd_fail("%s: %s", rp->out, strerror(ENAMETOOLONG));
+	f = fopen(tmp, "w");
+	if (!f)
+		return vcmd_fail("%s: %s", tmp, strerror(errno));
+	rc = write_page(rp, f);
+	if (fclose(f) && !rc)
+		rc = vcmd_fail("%s: %s", tmp, strerror(errno));
+	if (!rc && rename(tmp, rp->out))
+		rc = vcmd_fail("%s: %s", rp->out, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc ? 1 : 0;
+}
+
+static int is_option(const char *a)
+{
+	return !strcmp(a, "-o") || !strcmp(a, "--from") ||
+	       !strcmp(a, "--to") || !strcmp(a, "--web");
+}
+
+/* The arguments into rp; 0, or the usage error's status. */
+static int report_args(const struct vcmd *c, int argc, char **argv,
+		       struct report *rp)
+{
+	const char *v;
+	int rc = 0;
+
+	for (int i = 1; i < argc && !rc; i++) {
+		if ((v = vcmd_value(argc, argv, &i, "--from")))
+			rc = vcmd_time(c, "--from", v, &rp->from);
+		else if ((v = vcmd_value(argc, argv, &i, "--to")))
+			rc = vcmd_time(c, "--to", v, &rp->to);
+		else if ((v = vcmd_value(argc, argv, &i, "-o")))
+			rp->out = v;
+		else if ((v = vcmd_value(argc, argv, &i, "--web")))
+			rp->web = v;
+		else if (is_option(argv[i]))
+			rc = vcmd_usage(c, "%s needs a value", argv[i]);
+		else if (argv[i][0] == '-' && argv[i][1])
+			rc = vcmd_usage(c, "unknown option '%s'", argv[i]);
+		else if (rp->db)
+			rc = vcmd_usage(c, "one store, not '%s' too", argv[i]);
+		else
+			rp->db = argv[i];
+	}
+	if (!rc && !rp->db)
+		rc = vcmd_usage(c, "no store given");
+	if (!rc && !rp->out)
+		rc = vcmd_usage(c, "no output file given (-o report.html)");
+	if (!rc && rp->from >= rp->to)
+		rc = vcmd_usage(c, "--from is not before --to");
+	return rc;
+}
+
+int vcmd_report(const struct vcmd *c, int argc, char **argv)
+{
+	struct report rp = { .from = INT64_MIN, .to = INT64_MAX };
+	char dir[PATH_MAX], *err;
+	int rc = report_args(c, argc, argv, &rp);
+
+	if (rc)
+		return rc;
+	rp.web = web_dir(rp.web, dir, sizeof(dir));
+	if (!rp.web)
+		return vcmd_fail("report: the web page is not installed (make"
+				 " web builds it; --web DIR names it)");
+	rp.r = vread_open(rp.db, &err);
+	if (!rp.r) {
+		rc = vcmd_fail("%s", err);
+		free(err);
+		return rc;
+	}
+	rc = vread_begin(rp.r) ? vcmd_fail("%s", vread_error(rp.r)) :
+	     embed_all(&rp);
+	vread_end(rp.r);
+	if (!rc)
+		rc = write_report(&rp);
+	vread_close(rp.r);
+	free(rp.ep);
+	free(rp.embed.p);
+	return rc;
+}
