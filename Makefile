@@ -13,12 +13,14 @@ BINDIR = $(PREFIX)/bin
 TAPSETDIR = $(PREFIX)/share/stp/tapset
 RUNTIMEDIR = $(PREFIX)/share/stp/runtime
 SCRIPTDIR = $(PREFIX)/share/stp/scripts
+WEBDIR = $(PREFIX)/share/stp/web
 LIBEXECDIR = $(PREFIX)/libexec/stp
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"' -DSCRIPT_DIR='"$(SCRIPTDIR)"'
+CPPFLAGS += -DWEB_DIR='"$(WEBDIR)"'
 
 B = build
 # stp's libraries: libdw/libelf (DWARF, ELF), libbpf (BTF), and the
@@ -70,8 +72,7 @@ VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
 # The web page (web/): uPlot and playwright-core from the npm registry,
 # installed from web/package-lock.json into build/npm (npm ci), and the
 # page with uPlot's two files in build/web, where stp-vitals serve and
-# report find it beside build/stp-vitals.
-WEBDIR = $(PREFIX)/share/stp/web
+# report find it beside build/stp-vitals ($(WEBDIR) once installed).
 WEB_FILES = web/index.html web/app.js web/style.css
 UPLOT_DIST = $(B)/npm/node_modules/uplot/dist
 
@@ -206,7 +207,7 @@ $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: deps stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals-tests
+check: deps stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals-tests web
 	@tests/run-all.sh
 
 deps:

@@ -201,14 +201,16 @@ static int embed_all(struct report *rp)
 	return 0;
 }
 
+#ifndef WEB_DIR
+#define WEB_DIR "/usr/local/share/stp/web"
+#endif
+
 /*
- * The page's directory: --web DIR, or build/web beside build/stp-vitals,
- * or $(PREFIX)/share/stp/web beside $(PREFIX)/bin/stp-vitals (as
- * stp-vitals serve finds it).
+ * The page's directory, as stp-vitals serve finds it: --web DIR, or
+ * build/web beside build/stp-vitals, or $(PREFIX)/share/stp/web.
  */
 static const char *web_dir(const char *given, char *buf, size_t len)
 {
-	static const char *const rel[] = { "web", "../share/stp/web" };
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
 
@@ -216,22 +218,16 @@ static const char *web_dir(const char *given, char *buf, size_t len)
 		return given;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
-		return NULL;
+		return WEB_DIR;
 	exe[n] = 0;
 	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = 0;
-	for (int i = 0; i < 2; i++) {
-		if ((size_t)snprintf(buf, len, "%s/%s/index.html", exe,
-				     rel[i]) >= len)
-			continue;
-		if (!access(buf, R_OK)) {
-			buf[strlen(buf) - strlen("/index.html")] = 0;
-			return buf;
-		}
+	if (slash && (size_t)snprintf(buf, len, "%.*s/web/index.html",
+				      (int)(slash - exe), exe) < len &&
+	    !access(buf, R_OK)) {
+		buf[strlen(buf) - strlen("/index.html")] = 0;
+		return buf;
 	}
-	return NULL;
+	return WEB_DIR;
 }
 
 /* The whole of DIR/NAME, NUL-ended; NULL with errno. */
@@ -432,9 +428,6 @@ int vcmd_report(const struct vcmd *c, int argc, char **argv)
 	if (rc)
 		return rc;
 	rp.web = web_dir(rp.web, dir, sizeof(dir));
-	if (!rp.web)
-		return vcmd_fail("report: the web page is not installed (make"
-				 " web builds it; --web DIR names it)");
 	rp.r = vread_open(rp.db, &err);
 	if (!rp.r) {
 		rc = vcmd_fail("%s", err);
