@@ -434,9 +434,8 @@ int vcmd_report(const struct vcmd *c, int argc, char **argv)
 		free(err);
 		return rc;
 	}
-	rc = vread_begin(rp.r) ? vcmd_fail("%s", vread_error(rp.r)) :
-	     embed_all(&rp);
-	vread_end(rp.r);
+	/* not in one transaction: each answer is one of vapi_get's */
+	rc = embed_all(&rp);
 	if (!rc)
 		rc = write_report(&rp);
 	vread_close(rp.r);

@@ -235,14 +235,16 @@ function bucketMs() {
 	return epochMs();
 }
 
+/*
+ * The epochs' length: the median of the series' steps (the newest epoch,
+ * which meta's epoch_ms measures, is cut short when the collector stops).
+ */
 function epochMs() {
-	if (st.meta.epochMs)
-		return st.meta.epochMs;
 	const t = (st.series.epoch || {}).t || [];
-	let m = Infinity;
-	for (let i = 1; i < t.length; i++)
-		m = Math.min(m, t[i] - t[i - 1]);
-	return isFinite(m) && m > 0 ? m : 60e3;
+	const d = t.slice(1).map((x, i) => x - t[i]).sort((a, b) => a - b);
+	if (d.length)
+		return d[d.length >> 1];
+	return st.meta.epochMs || 60e3;
 }
 
 /*
@@ -254,10 +256,12 @@ function seriesPath(scale) {
 	if (window.STP_EMBED)
 		return '/api/series?scale=' + scale;
 	const len = { epoch: st.meta.epochMs || 60e3, hour: HOUR, day: DAY };
-	const from = Math.max(st.meta.first, st.meta.last -
-		(st.meta.maxBuckets - 1) * len[scale]);
-	return '/api/series?scale=' + scale + '&from=' + from +
-		'&to=' + st.meta.last;
+	const m = st.meta, n = scale === 'epoch' ? m.epochs :
+		Math.ceil((m.last - m.first) / len[scale]) + 1;
+	const from = n > m.maxBuckets ? Math.max(m.first, m.last -
+		(m.maxBuckets - 1) * len[scale]) : m.first;
+	return '/api/series?scale=' + scale + '&from=' + from + '&to=' +
+		m.last;
 }
 
 function loadSeries(scale) {

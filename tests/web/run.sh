@@ -5,7 +5,7 @@
 # build/tests/web/store.db until tests/web/guest changes):
 #   - served by stp-vitals serve: every pane draws, a click on the
 #     spinner's epoch lists cpuu samples in vitals_spin, and rule 10's
-#     flag (a process that died) names /tmp/victim, killed with SIGKILL,
+#     flag (a process that died) names the victim, killed with SIGKILL,
 #     at the epoch it was killed in (tests/web/page.js);
 #   - stp-vitals report's file, from file://: the same;
 #   - stp-vitals report's errors, exactly.
@@ -81,7 +81,7 @@ if [ -z "$server" ]; then
 fi
 ok "stp-vitals serve answers on 127.0.0.1:$port"
 node tests/web/page.js "http://127.0.0.1:$port/" "$out/page.png" "$spin_ms" \
-	vitals_spin 10 /tmp/victim "$killed_ms" >"$out/page.out" 2>&1
+	vitals_spin 10 victim "$killed_ms" >"$out/page.out" 2>&1
 count "$out/page.out" served
 kill "$server"
 server=
@@ -89,7 +89,7 @@ server=
 if "$vitals" report "$db" -o "$out/report.html" 2>"$out/report.err"; then
 	ok "stp-vitals report writes $out/report.html ($(stat -c %s "$out/report.html") bytes)"
 	node tests/web/page.js "file://$PWD/$out/report.html" "$out/report.png" \
-		"$spin_ms" vitals_spin 10 /tmp/victim "$killed_ms" >"$out/report.out" 2>&1
+		"$spin_ms" vitals_spin 10 victim "$killed_ms" >"$out/report.out" 2>&1
 	count "$out/report.out" report
 else
 	bad "stp-vitals report: exit $?"; sed 's/^/    /' "$out/report.err"
