@@ -283,6 +283,15 @@ function column(s, vital) {
 	return y;
 }
 
+/* A Y tick short enough for the axis: 950, 12k, 4.2M, -3G. */
+function short(x) {
+	const a = Math.abs(x);
+	for (const [d, suf] of [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']])
+		if (a >= d)
+			return +(x / d).toPrecision(3) + suf;
+	return String(+x.toPrecision(3));
+}
+
 function paneTitle(vital) {
 	const meta = st.meta.vitals.find((v) => v.name === vital);
 	const h = document.createElement('h3');
@@ -306,6 +315,7 @@ function plotOpts(vitals, height) {
 		scales: { x: { time: true, min: st.view[0], max: st.view[1] },
 			y: st.normalize ? { range: [0, 1] } : {} },
 		legend: { show: vitals.length > 1 },
+		axes: [{}, { size: 56, values: (u, v) => v.map(short) }],
 		series: [{}].concat(vitals.map((v) => ({
 			label: v,
 			stroke: COLORS[st.vitals.indexOf(v) % COLORS.length],
@@ -460,13 +470,17 @@ function drawFlagStrip() {
 	const u = st.plots[0].u;
 	const off = u.over.getBoundingClientRect().left -
 		strip.getBoundingClientRect().left;
+	const rows = new Map();	/* flags of one epoch, one row each */
 	for (const f of st.flags) {
 		if (!f.evaluated || f.end < st.view[0] || f.start > st.view[1])
 			continue;
 		const x0 = Math.max(0, u.valToPos(f.start, 'x'));
 		const x1 = Math.min(u.over.clientWidth, u.valToPos(f.end, 'x'));
 		const m = document.createElement('div');
+		const row = rows.get(f.start) || 0;
+		rows.set(f.start, row + 1);
 		m.className = 'flag';
+		m.style.top = (row * 17) + 'px';
 		m.style.left = (off + x0) + 'px';
 		m.style.width = Math.max(3, x1 - x0) + 'px';
 		m.textContent = f.rule;
@@ -477,6 +491,7 @@ function drawFlagStrip() {
 		m.addEventListener('click', () => showFlag(f));
 		strip.appendChild(m);
 	}
+	strip.style.height = (17 * Math.max(1, ...rows.values()) + 1) + 'px';
 }
 
 /*
