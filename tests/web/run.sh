@@ -95,6 +95,23 @@ else
 	bad "stp-vitals report: exit $?"; sed 's/^/    /' "$out/report.err"
 fi
 
+# --from/--to: the epochs that overlap the range, and no other, have
+# their answers in the report (the spinner's epoch and the next)
+from=$(node -e 'console.log(new Date(Number(process.argv[1]) + 1).toISOString())' "$spin_ms")
+to=$(node -e 'console.log(new Date(Number(process.argv[1]) + 2500).toISOString())' "$spin_ms")
+want=$("$vitals" dump "$db" --from "$from" --to "$to" | grep -o '"kind":"vital","epoch_start":"[^"]*"' | sort -u | wc -l)
+if "$vitals" report "$db" -o "$out/range.html" --from "$from" --to "$to" 2>"$out/range.err"; then
+	have=$(grep -o '"/api/epoch?at=[0-9]*"' "$out/range.html" | sort -u | wc -l)
+	first=$(grep -o 'window.STP_EMBED = {"first":[0-9]*' "$out/range.html" | grep -o '[0-9]*$')
+	if [ "$want" -ge 2 ] && [ "$have" = "$want" ] && [ "$first" = "$spin_ms" ]; then
+		ok "report --from --to: the $want epochs of the range, from the spinner's"
+	else
+		bad "report --from --to: $have epochs from $first, want $want from $spin_ms"
+	fi
+else
+	bad "report --from --to: exit $?"; sed 's/^/    /' "$out/range.err"
+fi
+
 # status NAME STATUS 'STDERR' -- ARGS...: exit STATUS, stderr exactly
 status() {
 	local name=$1 want=$2 msg=$3 rc
