@@ -112,28 +112,31 @@ async function checkClick(page) {
 async function checkFlag(page) {
 	const marks = await page.$$eval('#flagstrip .flag', (ms) => ms.map(
 		(m) => ({ rule: m.dataset.rule, exec: m.dataset.exec,
-			start: Number(m.dataset.start),
-			left: m.getBoundingClientRect().left })));
+			start: Number(m.dataset.start), end: Number(m.dataset.end),
+			left: m.getBoundingClientRect().left,
+			right: m.getBoundingClientRect().right })));
 	const m = marks.find((x) => x.rule === flagRule &&
-		x.exec.includes(flagExec));
+		x.exec.split(' ').some((e) => e.includes(flagExec)));
 	if (!m)
 		return bad('the flag is marked', 'no rule ' + flagRule + ' mark' +
 			' naming ' + flagExec + ' among ' + JSON.stringify(marks));
-	const at = await page.evaluate(where, m.start);
 	const epoch = await page.evaluate((ms) => {
 		const s = window.stpPage.state.series.epoch;
 		return s.t.filter((t) => t <= ms).pop();
 	}, Number(flagMs));
-	if (Math.abs(at.x - m.left) > 2 || m.start !== epoch)
+	const at = await page.evaluate(where, epoch);
+	if (epoch < m.start || epoch >= m.end || at.x < m.left - 2 ||
+	    at.x > m.right + 2)
 		return bad('the flag is where the workload provoked it', 'mark ' +
-			'at ' + m.start + ' (x=' + m.left.toFixed(0) + '), the ' +
+			'over [' + m.start + ', ' + m.end + ') at x=' +
+			m.left.toFixed(0) + '..' + m.right.toFixed(0) + ', the ' +
 			'epoch of ' + flagMs + ' starts at ' + epoch + ' (x=' +
 			at.x.toFixed(0) + ')');
 	const listed = await page.$$eval('#flaglist li[data-rule="' + flagRule +
 		'"]', (li) => li.map((x) => x.textContent));
 	if (!listed.some((t) => t.includes(flagExec)))
 		return bad('the flag is listed', JSON.stringify(listed));
-	ok('rule ' + flagRule + '\'s flag on ' + flagExec + ' is marked at ' +
+	ok('rule ' + flagRule + '\'s flag on ' + flagExec + ' is marked over ' +
 		'its epoch and listed');
 }
 
