@@ -24,7 +24,7 @@
 #include "read.h"
 #include "when.h"
 
-#define SAMPLES_BUDGET (32u << 20)	/* bytes of embedded samples */
+#define SAMPLES_BUDGET (16u << 20)	/* bytes of embedded samples */
 
 struct report {
 	struct vread *r;

@@ -312,6 +312,8 @@ function plotOpts(vitals, height) {
 		width: Math.max(300, $('panes').clientWidth - 4),
 		height,
 		ms: 1,
+		/* UTC, as the hour and day buckets and the times listed */
+		tzDate: (ms) => uPlot.tzDate(new Date(ms), 'Etc/UTC'),
 		cursor: { drag: { x: true, y: false, setScale: false },
 			sync: { key: 'stp' } },
 		scales: { x: { time: true, min: st.view[0], max: st.view[1] },
