@@ -368,7 +368,7 @@ static int write_report(struct report *rp)
 		return vcmd_fail("%s: %s", rp->out, strerror(ENAMETOOLONG));
 	f = fopen(tmp, "w");
 	if (!f)
-		return vcmd_fail("%s: %s", tmp, strerror(errno));
+		return vcmd_fail("%s: %s", rp->out, strerror(errno));
 	rc = write_page(rp, f);
 	if (fclose(f) && !rc)
 		rc = vcmd_fail("%s: %s", tmp, strerror(errno));

@@ -48,7 +48,9 @@ mkdir -p "$out"
 if ! make -s stp stprun stp-vitals build/stp-vitals.static web >"$out/make.log" 2>&1; then
 	bad "build"; sed 's/^/    /' "$out/make.log"; finish
 fi
-if [ ! -s "$db" ] || [ -n "$(find tests/web/guest -newer "$db")" ]; then
+# (again when tests/web/guest changed, or the store's format did)
+if [ ! -s "$db" ] || [ -n "$(find tests/web/guest -newer "$db")" ] ||
+	! "$vitals" dump "$db" >/dev/null 2>&1; then
 	if ! tests/web/store.sh "$db" >"$out/store.log" 2>&1; then
 		bad "the store from the guest"; sed 's/^/    /' "$out/store.log"; finish
 	fi
@@ -137,6 +139,8 @@ status "report: no epoch in the range" 1 "stp-vitals: $db: no epoch in the range
 	report "$db" -o "$out/r.html" --to 1000000000
 status "report: no page" 1 "stp-vitals: $out/none/index.html: No such file or directory" -- \
 	report "$db" -o "$out/r.html" --web "$out/none"
+status "report: no such directory for the file" 1 "stp-vitals: $out/none/r.html: No such file or directory" -- \
+	report "$db" -o "$out/none/r.html"
 [ ! -e "$out/r.html" ] && [ ! -e "$out/r.html.tmp" ] && ok "report: nothing written on an error" ||
 	bad "report: a file was left after an error"
 finish
