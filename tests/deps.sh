@@ -33,7 +33,12 @@ PACKAGES=(
 	# Prometheus to scrape /metrics, and Chromium for the page's browser
 	# test (driven by playwright-core from web/package-lock.json)
 	libmicrohttpd-dev prometheus chromium
+	# npm ci of web/package-lock.json (uPlot, playwright-core), and node
+	# to run the browser test
+	nodejs
 )
+# Debian's npm, unless the nodejs installed brings its own (NodeSource's)
+command -v npm >/dev/null || PACKAGES+=(npm)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
