@@ -16,8 +16,9 @@
  *     that epoch's cpuu samples, one of them naming SPIN_TEXT;
  *   - a flag of rule FLAG_RULE naming FLAG_EXEC is marked on the timeline
  *     above the epoch holding FLAG_MS, and listed;
- *   - zoom, pan, overlap, the normalized Y, the hour scale, and the diff
- *     (served; a report says the diff needs the server).
+ *   - zoom, pan, overlap, the normalized Y, the hour scale (a click on
+ *     an hour lists one of its epochs), and the diff (served; a report
+ *     says the diff needs the server).
  * A screenshot of the whole page goes to SHOT.png.  The exit status is
  * the number of failures.
  */
@@ -140,6 +141,30 @@ async function checkFlag(page) {
 		'its epoch and listed');
 }
 
+/* A click on an hour lists the samples of one of its epochs. */
+async function checkHourClick(page) {
+	const hour = await page.evaluate(() =>
+		window.stpPage.state.series.hour.t[0]);
+	await page.evaluate(() => {
+		document.getElementById('samples').dataset.epoch = '';
+	});
+	/* the view's middle: the only bucket is the nearest point there */
+	const mid = await page.evaluate(() => {
+		const v = window.stpPage.state.view;
+		return (v[0] + v[1]) / 2;
+	});
+	const at = await page.evaluate(where, mid);
+	await page.mouse.click(at.x, at.y);
+	await page.waitForFunction(() =>
+		document.getElementById('samples').dataset.epoch);
+	const epoch = Number(await page.getAttribute('#samples',
+		'data-epoch'));
+	if (epoch < hour || epoch >= hour + 3600e3)
+		return bad('a click on an hour', 'listed the epoch at ' + epoch +
+			', not one of the hour at ' + hour);
+	ok('a click on an hour lists the samples of one of its epochs');
+}
+
 /* The controls: each changes what the panes show, with no error. */
 async function checkControls(page, served) {
 	const st = () => page.evaluate(() => {
@@ -168,12 +193,14 @@ async function checkControls(page, served) {
 		bad('overlap and normalize', JSON.stringify(over));
 	else
 		ok('overlapped: one pane of ' + over.lines + ' lines, Y to 1');
+	await page.click('#overlap');
+	await page.click('#normalize');
 	await page.selectOption('#scale', 'hour');
 	await page.waitForFunction(() =>
 		window.stpPage.state.plots[0].u.data[0].length === 1);
 	ok('the hour scale draws one bucket');
+	await checkHourClick(page);
 	await page.selectOption('#scale', 'epoch');
-	await page.click('#overlap');
 	await page.click('#zoom-all');
 	await page.click('#take-a');
 	await page.click('#take-b');
