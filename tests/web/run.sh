@@ -48,6 +48,12 @@ mkdir -p "$out"
 if ! make -s stp stprun stp-vitals build/stp-vitals.static web >"$out/make.log" 2>&1; then
 	bad "build"; sed 's/^/    /' "$out/make.log"; finish
 fi
+for c in serve report; do
+	if ! "$vitals" "$c" --help >/dev/null 2>&1; then
+		bad "stp-vitals has no $c command"; finish
+	fi
+done
+
 # (again when tests/web/guest changed, or the store's format did)
 if [ ! -s "$db" ] || [ -n "$(find tests/web/guest -newer "$db")" ] ||
 	! "$vitals" dump "$db" >/dev/null 2>&1; then
