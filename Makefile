@@ -73,7 +73,7 @@ VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
 # installed from web/package-lock.json into build/npm (npm ci), and the
 # page with uPlot's two files in build/web, where stp-vitals serve and
 # report find it beside build/stp-vitals ($(WEBDIR) once installed).
-WEB_FILES = web/index.html web/app.js web/style.css
+WEB_FILES = web/index.html web/style.css $(wildcard web/*.js)
 UPLOT_DIST = $(B)/npm/node_modules/uplot/dist
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -93,7 +93,8 @@ $(B)/npm/.installed: web/package.json web/package-lock.json
 	touch $@
 
 $(B)/web/index.html: $(WEB_FILES) $(B)/npm/.installed
-	@mkdir -p $(B)/web
+	rm -rf $(B)/web
+	mkdir -p $(B)/web
 	cp $(UPLOT_DIST)/uPlot.iife.min.js $(UPLOT_DIST)/uPlot.min.css $(B)/web/
 	cp $(WEB_FILES) $(B)/web/
 

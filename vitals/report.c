@@ -4,7 +4,7 @@
  * page as one file to share, which works from file:// with no server.
  * The page's stylesheets and scripts are put inline where index.html
  * links them, and window.STP_EMBED holds the API's answers for the
- * range, keyed by the path the page asks for (web/app.js): the meta,
+ * range, keyed by the path the page asks for (web/api.js): the meta,
  * the series at each timescale and the flags (their range left out of
  * the key), and each epoch by its start with its samples.  Samples are
  * the bulk, so they are embedded up to a budget: the flagged epochs

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The diff of two ranges of the view (stp-vitals diff's rows). */
+'use strict';
+
+function rangeText(r) {
+	return fmtTime(r[0]) + ' \u2013 ' + fmtTime(r[1]);
+}
+
+function take(which) {
+	st[which] = st.view.slice();
+	$('range-' + which).textContent = rangeText(st[which]);
+	$('run-diff').disabled = !(st.a && st.b);
+}
+
+function runDiff() {
+	const path = '/api/diff?a=' + st.a[0] + '-' + st.a[1] + '&b=' +
+		st.b[0] + '-' + st.b[1];
+	setStatus('diffing');
+	return api(path).then((j) => {
+		const body = $('diff-table').tBodies[0];
+		body.textContent = '';
+		for (const r of list(j, 'rows', 'diff')) {
+			const tr = document.createElement('tr');
+			const a = pick(r, 'a'), b = pick(r, 'b');
+			cell(tr, pick(r, 'kind'));
+			cell(tr, pick(r, 'vital'));
+			cell(tr, pick(r, 'name'));
+			cell(tr, fmtNum(a), 'num');
+			cell(tr, fmtNum(b), 'num');
+			cell(tr, (b >= a ? '+' : '') + fmtNum(b - a), 'num');
+			body.appendChild(tr);
+		}
+		$('diff-table').hidden = false;
+		setStatus('');
+	});
+}
+
+function fmtNum(x) {
+	return typeof x === 'number' ? (Number.isInteger(x) ? String(x) :
+		x.toFixed(2)) : '';
+}
