@@ -62,6 +62,12 @@ if [ ! -s "$db" ] || [ -n "$(find tests/web/guest -newer "$db")" ] ||
 	fi
 fi
 ok "the store from the guest ($(stat -c %s "$db") bytes)"
+# The tests read a copy: the aggregator keeps its tables in the store
+# it reads, and the guest's store stays as the guest left it.
+cp "$db" "$out/work.db"
+cp "$db.killed" "$out/work.db.killed"
+rm -f "$out/work.db-wal" "$out/work.db-shm"
+db=$out/work.db
 
 # What the browser must find: the first epoch with a cpuu sample in
 # vitals_spin, and the second /tmp/victim was killed in.

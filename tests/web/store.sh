@@ -25,5 +25,7 @@ if ! grep -q '^store$' "$expect" || ! grep -q '^killed [0-9]*$' "$expect"; then
 	sed 's/^/    /' "$expect" | head -40
 	exit 1
 fi
+# A WAL left beside an older store would be replayed into this one.
+rm -f "$out" "$out-wal" "$out-shm"
 sed -n 's/^killed //p' "$expect" >"$out.killed"
 sed -n '/^store$/,/^--- stderr$/p' "$expect" | sed '1d;$d' | base64 -d | gunzip >"$out"
