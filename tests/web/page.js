@@ -86,6 +86,7 @@ function where(ms) {
 async function checkClick(page) {
 	const ms = Number(spinMs);
 	const at = await page.evaluate(where, ms);
+	const t0 = Date.now();
 	await page.mouse.click(at.x, at.y);
 	try {
 		await page.waitForSelector('#samples[data-epoch="' + ms + '"]',
@@ -96,6 +97,8 @@ async function checkClick(page) {
 			'the epoch at ' + ms + ' after a click at x=' +
 			at.x.toFixed(0) + (s ? ' (status: ' + s + ')' : ''));
 	}
+	console.log('figures a click to its samples listed: ' +
+		(Date.now() - t0) + ' ms');
 	const rows = await page.$$eval('#sample-table tbody tr', (trs) =>
 		trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
 	const vitals = [...new Set(rows.map((r) => r[1]))].join(' ');
@@ -231,10 +234,13 @@ async function main() {
 	page.on('console', (m) => m.type() === 'error' &&
 		errors.push(m.text()));
 	try {
+		const t0 = Date.now();
 		await page.goto(url);
 		await page.waitForSelector('body[data-ready="1"]',
 			{ timeout: 20000 });
 		ok('the page loads');
+		console.log('figures first view with data: ' +
+			(Date.now() - t0) + ' ms');
 		await checkPanes(page);
 		await checkClick(page);
 		if (flagRule)

@@ -39,6 +39,7 @@ count() {
 		case $l in
 		ok\ *) ok "$2: ${l#ok }" ;;
 		FAIL\ *) bad "$2: ${l#FAIL }" ;;
+		figures\ *) echo "figures web, $2: ${l#figures }" ;;
 		*) echo "    $l" ;;
 		esac
 	done <"$1"
@@ -101,7 +102,9 @@ kill "$server"
 server=
 
 if "$vitals" report "$db" -o "$out/report.html" 2>"$out/report.err"; then
-	ok "stp-vitals report writes $out/report.html ($(stat -c %s "$out/report.html") bytes)"
+	ok "stp-vitals report writes $out/report.html"
+	echo "figures web, report: $(stat -c %s "$out/report.html") bytes, $(grep -o '"/api/epoch?at=' "$out/report.html" | wc -l) epochs with their samples"
+
 	node tests/web/page.js "file://$PWD/$out/report.html" "$out/report.png" \
 		"$spin_ms" vitals_spin 10 victim "$killed_ms" >"$out/report.out" 2>&1
 	count "$out/report.out" report
