@@ -127,7 +127,7 @@ function putMark(strip, off, m) {
 function drawFlagStrip() {
 	const strip = $('flagstrip'), spans = st.spans || [];
 	strip.textContent = '';
-	if (!st.plots.length)
+	if (!st.plots.length || !st.view)
 		return;
 	const u = st.plots[0].u;
 	const off = u.over.getBoundingClientRect().left -

@@ -44,6 +44,11 @@ function controls() {
 	});
 }
 
+/*
+ * The panes first, then the flags: a long store's flags take longer to
+ * answer than its series, and the server answers one request at a time
+ * (body's data-ready and data-flags say which are in).
+ */
 function start() {
 	const emb = window.STP_EMBED;
 	controls();
@@ -58,13 +63,18 @@ function start() {
 		$('where').textContent = st.meta.host + ' \u2014 ' +
 			fmtTime(st.meta.first) + ' to ' + fmtTime(st.meta.last) +
 			(emb ? ' (report written ' + emb.written + ')' : '');
-		return Promise.all([loadSeries('epoch'), loadFlags()]);
+		return loadSeries('epoch');
 	}).then(() => {
 		st.view = wholeView();
 		drawPanes();
 		document.body.dataset.ready = '1';
-		setStatus('');
-	}).catch(fail);
+		setStatus('loading the flags');
+		return loadFlags();
+	}).then(() => {
+		for (const p of st.plots)
+			p.u.redraw(false);
+		document.body.dataset.flags = '1';
+	}).then(() => setStatus('')).catch(fail);
 }
 
 /* For the browser test: the plots, to click where an epoch is drawn. */

@@ -114,6 +114,7 @@ async function checkClick(page) {
 }
 
 async function checkFlag(page) {
+	await page.waitForSelector('body[data-flags="1"]', { timeout: 20000 });
 	const marks = await page.$$eval('#flagstrip .flag', (ms) => ms.map(
 		(m) => ({ rule: m.dataset.rule, exec: m.dataset.exec,
 			start: Number(m.dataset.start), end: Number(m.dataset.end),
