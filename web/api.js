@@ -7,7 +7,8 @@
  * report, without their range), an epoch by its start, and an epoch's
  * samples unfiltered (filters apply in the page).  The API's shapes are
  * read through the norm* functions only, so that a change of shape is
- * one place to follow.
+ * one place to follow.  A not-evaluated rule is a flag with evaluated
+ * false.
  */
 'use strict';
 
@@ -37,116 +38,59 @@ function api(path) {
 	}));
 }
 
-/* A time as Unix ms: ms numbers, ns numbers, or RFC 3339 text. */
-function toMs(x) {
-	if (x === null || x === undefined)
-		return null;
-	if (typeof x === 'string')
-		return /^\d+$/.test(x) ? toMs(Number(x)) : Date.parse(x);
-	return x > 1e15 ? Math.round(x / 1e6) : x;
+/* The answer's list under key (an error's answer has none). */
+function list(j, key) {
+	return (j && j[key]) || [];
 }
 
-function pick(o, ...keys) {
-	for (const k of keys)
-		if (o && o[k] !== undefined)
-			return o[k];
-	return undefined;
-}
-
-function list(j, ...keys) {
-	return Array.isArray(j) ? j : (pick(j, ...keys) || []);
-}
-
+/* /api/meta: what the store holds. */
 function normMeta(j) {
-	const vitals = list(pick(j, 'vitals') || [], 'vitals').map((v) =>
-		typeof v === 'string' ? { name: v, available: true } : {
-			name: pick(v, 'name', 'vital'),
-			available: pick(v, 'available') !== false,
-			why: pick(v, 'why'),
-		});
 	return {
-		host: pick(j, 'host') || '',
-		first: toMs(pick(j, 'first', 'from', 'first_ms', 'start')),
-		last: toMs(pick(j, 'last', 'to', 'last_ms', 'end')),
-		epochMs: pick(j, 'epoch_ms', 'epoch_len_ms') || null,
-		epochs: pick(j, 'epochs'),
-		maxBuckets: pick(pick(j, 'limits') || {}, 'buckets') || 20000,
-		vitals,
+		host: j.host || '',
+		first: j.first,
+		last: j.last,
+		epochMs: j.epoch_ms || null,
+		epochs: j.epochs || 0,
+		maxBuckets: (j.limits && j.limits.buckets) || 20000,
+		vitals: list(j, 'vitals').map((v) => ({ name: v.name,
+			available: v.available !== false, why: v.why })),
 	};
 }
 
-/* Column arrays of one vital: {name, available, why, weight: [], ...}. */
-function normColumns(name, c) {
-	const out = { name, available: pick(c, 'available') !== false,
-		why: pick(c, 'why') };
-	for (const f of FIELDS)
-		out[f] = (f === 'events' ? pick(c, 'events', 'count') :
-			pick(c, f)) || [];
-	return out;
-}
-
-/* Rows of points ({start, vital, weight, ...}) pivoted into columns. */
-function pivot(rows) {
-	const t = [], at = new Map(), by = new Map();
-	for (const p of rows) {
-		const s = toMs(pick(p, 'start', 'start_ms', 't'));
-		if (!at.has(s)) {
-			at.set(s, t.length);
-			t.push(s);
-		}
-	}
-	for (const p of rows) {
-		const name = pick(p, 'vital', 'name');
-		if (!by.has(name))
-			by.set(name, normColumns(name, {}));
-		const c = by.get(name), i = at.get(toMs(pick(p, 'start',
-			'start_ms', 't')));
-		for (const f of FIELDS) {
-			while (c[f].length < t.length)
-				c[f].push(null);
-			c[f][i] = f === 'events' ? pick(p, 'events', 'count') :
-				p[f];
-		}
-		if (p.available === false)
-			c.available = false;
-	}
-	return { t, id: null, vitals: [...by.values()] };
-}
-
+/* /api/series: t, and each vital's aligned arrays of FIELDS. */
 function normSeries(j) {
-	if (Array.isArray(j) || j.points)
-		return pivot(list(j, 'points'));
-	const t = (pick(j, 't', 'start', 'times', 'x') || []).map(toMs);
-	let v = pick(j, 'vitals', 'series') || [];
-	if (!Array.isArray(v))
-		v = Object.keys(v).map((k) => normColumns(k, v[k]));
-	else
-		v = v.map((c) => normColumns(pick(c, 'vital', 'name'), c));
-	return { t, id: pick(j, 'id', 'ids', 'epoch') || null, vitals: v };
+	return {
+		t: list(j, 't'),
+		vitals: list(j, 'vitals').map((c) => {
+			const out = { name: c.name };
+			for (const f of FIELDS)
+				out[f] = c[f] || [];
+			return out;
+		}),
+	};
 }
 
+/* A flag of /api/flags, or one of its rules not evaluated. */
 function normFlag(f) {
 	return {
-		rule: pick(f, 'rule'),
-		name: pick(f, 'name') || '',
-		evaluated: pick(f, 'evaluated') !== false,
-		whyNot: pick(f, 'why_not', 'why') || '',
-		start: toMs(pick(f, 'start', 'start_ms', 'from')),
-		end: toMs(pick(f, 'end', 'end_ms', 'to')),
-		pid: pick(f, 'pid'),
-		exec: pick(f, 'exec', 'program') || null,
-		evidence: pick(f, 'evidence') || '',
+		rule: f.rule,
+		name: f.name || '',
+		evaluated: f.evaluated !== false,
+		whyNot: f.why || '',
+		start: f.start,
+		end: f.end,
+		pid: f.pid,
+		exec: f.exec || null,
+		evidence: f.evidence || '',
 	};
 }
 
 /*
- * Kernel frames come first, then user frames: the user stack begins after
- * the last "[kernel]" frame (the entry code), unless the API split them.
+ * A sample's stack is its kernel frames, then its user frames: the user
+ * stack begins after the last "[kernel]" frame (the entry code).
  */
 function splitStack(s) {
-	if (s.kstack !== undefined || s.ustack !== undefined)
-		return [lines(s.kstack), lines(s.ustack)];
-	const all = lines(s.stack);
+	const all = s.stack || [];
 	let k = 0;
 	all.forEach((f, i) => {
 		if (/ \[kernel\]$/.test(f))
@@ -155,23 +99,18 @@ function splitStack(s) {
 	return [all.slice(0, k), all.slice(k)];
 }
 
-function lines(x) {
-	if (!x)
-		return [];
-	return Array.isArray(x) ? x : String(x).split('\n').filter(Boolean);
-}
-
+/* A sample of /api/samples, its stack split. */
 function normSample(s) {
 	const [k, u] = splitStack(s);
 	return {
-		time: toMs(pick(s, 'time', 'time_ms', 'time_ns')),
-		vital: pick(s, 'vital') || '',
-		exec: pick(s, 'exec') || '',
-		uid: pick(s, 'uid'),
-		pid: pick(s, 'pid'),
-		site: pick(s, 'site') || '',
-		data: pick(s, 'data') || '',
-		weight: pick(s, 'weight'),
+		time: s.time,
+		vital: s.vital || '',
+		exec: s.exec || '',
+		uid: s.uid,
+		pid: s.pid,
+		site: s.site || '',
+		data: s.data || '',
+		weight: s.weight,
 		kstack: k,
 		ustack: u,
 	};

@@ -19,12 +19,12 @@ function runDiff() {
 	return api(path).then((j) => {
 		const body = $('diff-table').tBodies[0];
 		body.textContent = '';
-		for (const r of list(j, 'rows', 'diff')) {
+		for (const r of list(j, 'rows')) {
 			const tr = document.createElement('tr');
-			const a = pick(r, 'a'), b = pick(r, 'b');
-			cell(tr, pick(r, 'kind'));
-			cell(tr, pick(r, 'vital'));
-			cell(tr, pick(r, 'name'));
+			const a = r.a, b = r.b;
+			cell(tr, r.kind);
+			cell(tr, r.vital);
+			cell(tr, r.name);
 			cell(tr, fmtNum(a), 'num');
 			cell(tr, fmtNum(b), 'num');
 			cell(tr, (b >= a ? '+' : '') + fmtNum(b - a), 'num');

@@ -14,7 +14,7 @@ function loadFlags() {
 	const path = window.STP_EMBED ? '/api/flags' : '/api/flags?from=' +
 		st.meta.first + '&to=' + st.meta.last;
 	return api(path).then((j) => {
-		const no = list(pick(j, 'not_evaluated') || []).map((f) =>
+		const no = list(j, 'not_evaluated').map((f) =>
 			Object.assign({ evaluated: false }, f));
 		st.flags = list(j, 'flags').map(normFlag)
 			.concat(no.map(normFlag));

@@ -30,19 +30,10 @@ function openBucket(t, vital) {
 	});
 }
 
+/* /api/epoch: the epoch that starts at start, as {id, start, end}. */
 function epochId(start) {
-	const s = st.series.epoch;
-	if (s && s.id) {
-		const i = s.t.indexOf(start);
-		if (i >= 0)
-			return Promise.resolve({ id: s.id[i], start });
-	}
-	return api('/api/epoch?at=' + start).then((j) => {
-		const e = pick(j, 'epoch') || j;
-		return { id: pick(e, 'id'), start: toMs(pick(e, 'start',
-			'start_ms')) || start, end: toMs(pick(e, 'end',
-			'end_ms')) };
-	});
+	return api('/api/epoch?at=' + start).then((e) =>
+		({ id: e.id, start: e.start, end: e.end }));
 }
 
 function openEpoch(start, vital) {
