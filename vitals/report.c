@@ -38,6 +38,7 @@ struct report {
 	int64_t last_end_ms;	/* the newest epoch's end */
 	struct vbuf embed;	/* the STP_EMBED object being written */
 	int nanswers;
+	int failed;		/* an answer was the store's failure */
 };
 
 static void add(struct vbuf *b, const char *s, size_t n)
@@ -81,20 +82,27 @@ static void add_json(struct vbuf *b, const char *s, size_t n)
 	}
 }
 
-/* "PATH": ANSWER, into the embed; the HTTP status. */
-static int answer(struct report *rp, const char *key, const char *path,
-		  const char *query)
+/*
+ * "KEY": ANSWER, into the embed.  A 4xx answer is embedded as it is (the
+ * page shows its error: too many epochs for the epoch scale); the
+ * store's failure (5xx) fails the report.
+ */
+static void answer(struct report *rp, const char *key, const char *path,
+		   const char *query)
 {
 	struct vbuf body = { 0 };
 	const char *type;
 	int status = vapi_get(rp->r, path, query, &body, &type);
 
+	if (status >= 500 && !rp->failed) {
+		vcmd_fail("%s: %s: %s", rp->db, key, body.p ? body.p : "");
+		rp->failed = 1;
+	}
 	adds(&rp->embed, rp->nanswers++ ? ",\n\"" : "\"");
 	adds(&rp->embed, key);
 	adds(&rp->embed, "\":");
 	add_json(&rp->embed, body.p ? body.p : "null", body.p ? body.len : 4);
 	free(body.p);
-	return status;
 }
 
 static int each_epoch(void *arg, const struct vr_epoch *e)
@@ -102,10 +110,13 @@ static int each_epoch(void *arg, const struct vr_epoch *e)
 	struct report *rp = arg;
 
 	if (rp->nep == rp->cap) {
-		rp->cap = rp->cap ? 2 * rp->cap : 256;
-		rp->ep = realloc(rp->ep, rp->cap * sizeof(*rp->ep));
-		if (!rp->ep)
+		size_t cap = rp->cap ? 2 * rp->cap : 256;
+		struct rep_epoch *ep = realloc(rp->ep, cap * sizeof(*ep));
+
+		if (!ep)
 			return -1;
+		rp->ep = ep;
+		rp->cap = cap;
 	}
 	rp->ep[rp->nep++] = (struct rep_epoch){
 		.id = e->id,
@@ -115,23 +126,34 @@ static int each_epoch(void *arg, const struct vr_epoch *e)
 	return 0;
 }
 
+/* The last epoch that starts at or before ms (they are oldest first). */
+static struct rep_epoch *epoch_of(struct report *rp, long long ms)
+{
+	size_t lo = 0, hi = rp->nep;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rp->ep[mid].start_ms <= ms)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return rp->ep[lo].start_ms <= ms ? &rp->ep[lo] : NULL;
+}
+
 /*
  * Mark the epochs a flag starts in: the flags' answer holds
- * "start":MS for each flag (the rules not evaluated have none).
+ * "start":MS for each flag (the rules not evaluated have none, and a
+ * string cannot hold the bytes "start": with its quotes unescaped).
  */
 static void mark_flagged(struct report *rp, const char *flags)
 {
-	const char *s = flags;
+	struct rep_epoch *e;
 
-	while ((s = strstr(s, "\"start\":"))) {
-		long long ms = strtoll(s + 8, NULL, 10);
-
-		for (size_t i = 0; i < rp->nep; i++)
-			if (rp->ep[i].start_ms <= ms &&
-			    (i + 1 == rp->nep || ms < rp->ep[i + 1].start_ms))
-				rp->ep[i].flagged = 1;
-		s += 8;
-	}
+	for (const char *s = flags; (s = strstr(s, "\"start\":")); s += 8)
+		if ((e = epoch_of(rp, strtoll(s + 8, NULL, 10))))
+			e->flagged = 1;
 }
 
 /* The epoch's answers, unless its samples would pass the budget. */
@@ -198,6 +220,8 @@ static int embed_all(struct report *rp)
 		if (!rp->ep[i].flagged)
 			embed_epoch(rp, &rp->ep[i], &used);
 	adds(&rp->embed, "}}");
+	if (rp->failed)
+		return 1;
 	return 0;
 }
 
