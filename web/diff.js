@@ -6,10 +6,21 @@ function rangeText(r) {
 	return fmtTime(r[0]) + ' \u2013 ' + fmtTime(r[1]);
 }
 
-function take(which) {
-	st[which] = st.view.slice();
+function take(which, range) {
+	st[which] = range || st.view.slice();
 	$('range-' + which).textContent = rangeText(st[which]);
 	$('run-diff').disabled = !(st.a && st.b);
+}
+
+/* A shift-drag's range: A first, then B (then A again, B cleared). */
+function takeRange(min, max) {
+	if (st.a && !st.b) {
+		take('b', [min, max]);
+		return;
+	}
+	st.b = null;
+	$('range-b').textContent = '(none)';
+	take('a', [min, max]);
 }
 
 function runDiff() {

@@ -137,6 +137,7 @@ function clickable(u, vital) {
 	let down = null;
 	u.over.addEventListener('mousedown', (e) => {
 		down = [e.clientX, e.clientY];
+		st.drag = { u, shift: e.shiftKey };
 	});
 	u.over.addEventListener('click', (e) => {
 		if (!down || Math.abs(e.clientX - down[0]) > 3 ||
@@ -149,13 +150,22 @@ function clickable(u, vital) {
 	});
 }
 
+/*
+ * A drag's selection (the panes' cursors are synced, so every pane gets
+ * it: only the one dragged on acts).
+ */
 function onSelect(u) {
 	if (u.select.width < 2)
 		return;
 	const min = u.posToVal(u.select.left, 'x');
 	const max = u.posToVal(u.select.left + u.select.width, 'x');
 	u.setSelect({ left: 0, width: 0, top: 0, height: 0 }, false);
-	setView(min, max);
+	if (!st.drag || st.drag.u !== u)
+		return;
+	if (st.drag.shift)	/* a range for the diff, not a zoom */
+		takeRange(Math.round(min), Math.round(max));
+	else
+		setView(min, max);
 }
 
 /* The X range of every pane; never narrower than one bucket. */

@@ -32,6 +32,7 @@ const st = {
 	samples: [],		/* normSample */
 	shown: new Set(),	/* the vitals whose samples are listed */
 	a: null, b: null,	/* the diff's ranges */
+	drag: null,		/* { u: the pane dragged on, shift } */
 };
 
 /* ---- status ---- */

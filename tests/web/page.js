@@ -169,6 +169,24 @@ async function checkHourClick(page) {
 	ok('a click on an hour lists the samples of one of its epochs');
 }
 
+/* A shift-drag across the cpuu pane from fraction f0 to f1 of its width. */
+async function shiftDrag(page, f0, f1) {
+	const box = await page.evaluate(() => {
+		const p = window.stpPage.state.plots.find((x) =>
+			x.vital === 'cpuu');
+		p.u.over.scrollIntoView({ block: 'center' });
+		const r = p.u.over.getBoundingClientRect();
+		return { x: r.left, y: r.top, w: r.width, h: r.height };
+	});
+	const y = box.y + box.h / 2;
+	await page.keyboard.down('Shift');
+	await page.mouse.move(box.x + box.w * f0, y);
+	await page.mouse.down();
+	await page.mouse.move(box.x + box.w * f1, y, { steps: 5 });
+	await page.mouse.up();
+	await page.keyboard.up('Shift');
+}
+
 /* The controls: each changes what the panes show, with no error. */
 async function checkControls(page, served) {
 	const st = () => page.evaluate(() => {
@@ -206,8 +224,16 @@ async function checkControls(page, served) {
 	await checkHourClick(page);
 	await page.selectOption('#scale', 'epoch');
 	await page.click('#zoom-all');
-	await page.click('#take-a');
-	await page.click('#take-b');
+	await shiftDrag(page, 0.05, 0.45);
+	await shiftDrag(page, 0.55, 0.95);
+	const ab = await page.evaluate(() => [window.stpPage.state.a,
+		window.stpPage.state.b]);
+	const v = await page.evaluate(() => window.stpPage.state.view);
+	if (!ab[0] || !ab[1] || ab[0][1] > ab[1][0] || ab[0][0] < v[0] ||
+	    ab[1][1] > v[1])
+		bad('shift-drags take ranges A and B', JSON.stringify(ab));
+	else
+		ok('shift-drags take ranges A and B');
 	await page.click('#run-diff');
 	if (served) {
 		await page.waitForSelector('#diff-table:not([hidden]) tbody tr',
