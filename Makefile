@@ -149,6 +149,11 @@ $(B)/asan/stp-vitals: $(VITALS_SRC) $(VSTORE_SRC) $(VITALS_HEADERS)
 
 vitals-tests: stp-vitals $(VITALS_TESTS)
 
+# tests/web: a store of hostile texts for the page
+$(B)/tests/web_hostile: tests/web/hostile.c $(B)/libvstore.a $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ivitals -o $@ $< $(B)/libvstore.a $(VITALS_LIBS)
+
 $(B)/libstprt-host.a: $(RT_HOST_OBJ)
 	rm -f $@
 	ar rcs $@ $^

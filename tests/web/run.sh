@@ -8,7 +8,9 @@
 #     flag (a process that died) names the victim, killed with SIGKILL,
 #     at the epoch it was killed in (tests/web/page.js);
 #   - stp-vitals report's file, from file://: the same;
-#   - stp-vitals report's errors, exactly.
+#   - a store of hostile texts (tests/web/hostile.c), served and as a
+#     report: the page shows them as text and runs none of them;
+#   - stp-vitals report of a range, and its errors, exactly.
 # Screenshots: build/tests/web/page.png (served), report.png (file://).
 #
 #   tests/web/run.sh          last line: "N passed, N failed"
@@ -46,7 +48,8 @@ count() {
 }
 
 mkdir -p "$out"
-if ! make -s stp stprun stp-vitals build/stp-vitals.static web >"$out/make.log" 2>&1; then
+if ! make -s stp stprun stp-vitals build/stp-vitals.static web build/tests/web_hostile \
+	>"$out/make.log" 2>&1; then
 	bad "build"; sed 's/^/    /' "$out/make.log"; finish
 fi
 for c in serve report; do
@@ -78,22 +81,27 @@ spin=$("$vitals" dump "$db" | grep '"kind":"sample".*"vital":"cpuu".*"site":"vit
 spin_ms=$(node -e 'console.log(Date.parse(process.argv[1]))' "$spin")
 killed_ms=$(($(cat "$db.killed") * 1000 + 500))
 
-# stp-vitals serve on a free port of loopback
-for try in 1 2 3 4 5; do
-	port=$((20000 + RANDOM % 20000))
-	"$vitals" serve "$db" --listen "127.0.0.1:$port" >"$out/serve.log" 2>&1 &
-	server=$!
-	for i in $(seq 50); do
-		curl -sf "http://127.0.0.1:$port/api/meta" >/dev/null 2>&1 && break 2
-		kill -0 "$server" 2>/dev/null || break
-		sleep 0.1
+# serve DB: stp-vitals serve on a free port of loopback, as $server on
+# $port; 1 (said why) when it does not answer
+serve() {
+	local try i
+	for try in 1 2 3 4 5; do
+		port=$((20000 + RANDOM % 20000))
+		"$vitals" serve "$1" --listen "127.0.0.1:$port" >"$out/serve.log" 2>&1 &
+		server=$!
+		for i in $(seq 50); do
+			curl -sf "http://127.0.0.1:$port/api/meta" >/dev/null 2>&1 && return 0
+			kill -0 "$server" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "$server" 2>/dev/null
+		server=
 	done
-	kill "$server" 2>/dev/null
-	server=
-done
-if [ -z "$server" ]; then
-	bad "stp-vitals serve answers"; sed 's/^/    /' "$out/serve.log"; finish
-fi
+	bad "stp-vitals serve $1 answers"; sed 's/^/    /' "$out/serve.log"
+	return 1
+}
+
+serve "$db" || finish
 ok "stp-vitals serve answers on 127.0.0.1:$port"
 node tests/web/page.js "http://127.0.0.1:$port/" "$out/page.png" "$spin_ms" \
 	vitals_spin 10 victim "$killed_ms" >"$out/page.out" 2>&1
@@ -110,6 +118,24 @@ if "$vitals" report "$db" -o "$out/report.html" 2>"$out/report.err"; then
 	count "$out/report.out" report
 else
 	bad "stp-vitals report: exit $?"; sed 's/^/    /' "$out/report.err"
+fi
+
+# A store of hostile texts (tests/web/hostile.c): shown as text, served
+# and in a report, where they sit inside a <script>.
+rm -f "$out/hostile.db"*
+if ! build/tests/web_hostile "$out/hostile.db" 2>"$out/hostile.err"; then
+	bad "hostile: the store"; sed 's/^/    /' "$out/hostile.err"
+elif serve "$out/hostile.db"; then
+	node tests/web/hostile.js "http://127.0.0.1:$port/" >"$out/hostile.out" 2>&1
+	count "$out/hostile.out" "hostile, served"
+	kill "$server"
+	server=
+	if "$vitals" report "$out/hostile.db" -o "$out/hostile.html" 2>"$out/hostile.err"; then
+		node tests/web/hostile.js "file://$PWD/$out/hostile.html" >"$out/hostile.out" 2>&1
+		count "$out/hostile.out" "hostile, report"
+	else
+		bad "hostile: report: exit $?"; sed 's/^/    /' "$out/hostile.err"
+	fi
 fi
 
 # --from/--to: the epochs that overlap the range, and no other, have
