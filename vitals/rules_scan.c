@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * An epoch as the rules see it: its vital signs' totals and, from its
+ * samples, each process's samples and weights by vital sign, its last
+ * signals and calls (rule 10), its short I/O (rule 3), and the sites
+ * that the evidence names.  Tables are hashes that keep their memory
+ * from one epoch to the next and clear only the slots used.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_int.h"
+
+/* ORDER: enum rvid */
+static const char *const names[RV_N] = {
+	"cpuu", "l2mi", "sched", "blck", "blio", "kmem", "umem", "syscall",
+	"sig", "sock", "lock",
+};
+
+/* x86_64's exit and exit_group: the calls that end a process. */
+#define NR_EXIT 60
+#define NR_EXIT_GROUP 231
+
+const char *rscan_name(int vid)
+{
+	return names[vid];
+}
+
+int rscan_vid(const char *name)
+{
+	for (int i = 0; name && i < RV_N; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+/* The number named key in a sample's "name=value ..." data; 0 if none. */
+static int data_num(const char *data, const char *key, long long *v)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = data; p && *p; p = strchr(p, ' ')) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, n) && p[n] == '=') {
+			*v = strtoll(p + n + 1, NULL, 0);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void clear(struct repoch *ep)
+{
+	if (ep->proc)
+		for (uint32_t i = 0; i < ep->proc_cap; i++)
+			ep->proc[i].pid = 0;
+	if (ep->site)
+		for (uint32_t i = 0; i < ep->site_cap; i++)
+			ep->site[i].pid = 0;
+	ep->nproc = ep->nsite = 0;
+	memset(ep->v, 0, sizeof(ep->v));
+	ep->user_cpuu = ep->blio_done = 0;
+}
+
+void rscan_free(struct repoch *ep)
+{
+	free(ep->proc);
+	free(ep->site);
+	memset(ep, 0, sizeof(*ep));
+}
+
+/*
+ * A pid of 0 (the idle task) is kept as -2: 0 marks an empty slot.  The
+ * sites of all processes together are kept under ALL_PIDS.
+ */
+#define ALL_PIDS (-3)
+
+static int32_t key_pid(uint32_t pid)
+{
+	return pid ? (int32_t)pid : -2;
+}
+
+static struct rproc *proc_slot(struct rproc *t, uint32_t cap, int32_t pid)
+{
+	uint32_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
+
+	while (t[i].pid && t[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static void proc_grow(struct repoch *ep)
+{
+	uint32_t cap = ep->proc_cap ? ep->proc_cap * 2 : 256;
+	struct rproc *t = vmust(calloc(cap, sizeof(*t)));
+
+	for (uint32_t i = 0; i < ep->proc_cap; i++)
+		if (ep->proc[i].pid)
+			*proc_slot(t, cap, ep->proc[i].pid) = ep->proc[i];
+	free(ep->proc);
+	ep->proc = t;
+	ep->proc_cap = cap;
+}
+
+static struct rproc *proc_get(struct repoch *ep, int32_t pid)
+{
+	struct rproc *p;
+
+	if ((ep->nproc + 1) * 2 > ep->proc_cap)
+		proc_grow(ep);
+	p = proc_slot(ep->proc, ep->proc_cap, pid);
+	if (!p->pid) {
+		p->pid = pid;
+		ep->nproc++;
+	}
+	return p;
+}
+
+static struct rsite *site_slot(struct rsite *t, uint32_t cap, int32_t pid,
+			       int vid, const char *site)
+{
+	uint32_t i = (uint32_t)(((uintptr_t)site >> 4) * 31 + (uint32_t)pid *
+				2654435761u + (uint32_t)vid) & (cap - 1);
+
+	while (t[i].pid && (t[i].pid != pid || t[i].vid != vid ||
+			    t[i].site != site))
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static void site_grow(struct repoch *ep)
+{
+	uint32_t cap = ep->site_cap ? ep->site_cap * 2 : 1024;
+	struct rsite *t = vmust(calloc(cap, sizeof(*t)));
+	struct rsite *s;
+
+	for (uint32_t i = 0; i < ep->site_cap; i++) {
+		s = &ep->site[i];
+		if (s->pid)
+			*site_slot(t, cap, s->pid, s->vid, s->site) = *s;
+	}
+	free(ep->site);
+	ep->site = t;
+	ep->site_cap = cap;
+}
+
+static void site_add(struct repoch *ep, int32_t pid, int vid, const char *site)
+{
+	struct rsite *s;
+
+	if ((ep->nsite + 1) * 2 > ep->site_cap)
+		site_grow(ep);
+	s = site_slot(ep->site, ep->site_cap, pid, vid, site);
+	if (!s->pid) {
+		*s = (struct rsite){ .pid = pid, .vid = vid, .site = site };
+		ep->nsite++;
+	}
+	s->n++;
+}
+
+struct scan {
+	struct repoch *ep;
+	struct vpool *pool;
+};
+
+static int on_vital(void *arg, const struct vr_epoch *e,
+		    const struct vr_vital *rv)
+{
+	struct scan *sc = arg;
+	int vid = rscan_vid(rv->v.vital);
+	struct rvital *v;
+
+	(void)e;
+	if (vid < 0)
+		return 0;
+	v = &sc->ep->v[vid];
+	v->present = 1;
+	v->available = rv->v.available;
+	v->why = vpool_get(sc->pool, rv->v.why);
+	v->weight = rv->v.weight;
+	v->events = rv->v.count;
+	return 0;
+}
+
+/* What a sample says about its process beyond its vital: rules 3, 10. */
+static void note_sample(struct repoch *ep, struct rproc *p, int vid,
+			const struct vx_sample *s)
+{
+	long long a, b;
+
+	if (vid == RV_CPUU && data_num(s->data, "pc", &a) && a >= 0)
+		ep->user_cpuu++;
+	if (vid == RV_SIG && data_num(s->data, "sig", &a) &&
+	    (!data_num(s->data, "handler", &b) || b == 0))
+		p->fatal_sig = (int)a;
+	if (vid == RV_SYSCALL && data_num(s->data, "nr", &a) &&
+	    (a == NR_EXIT || a == NR_EXIT_GROUP))
+		p->exited = (int)a;
+	if (vid == RV_BLIO && data_num(s->data, "done", &b) &&
+	    data_num(s->data, "bytes", &a)) {
+		ep->blio_done++;
+		p->io_asked += a;
+		p->io_got += b;
+		p->io_short += b < a;
+	}
+}
+
+static int on_sample(void *arg, const struct vr_epoch *e,
+		     const struct vx_sample *s)
+{
+	struct scan *sc = arg;
+	int vid = rscan_vid(s->vital);
+	struct rproc *p;
+	const char *site;
+
+	(void)e;
+	if (vid < 0)
+		return 0;
+	p = proc_get(sc->ep, key_pid(s->pid));
+	if (!p->exec || s->time_ns >= p->last_ns)
+		p->exec = vpool_get(sc->pool, s->exec);
+	p->n[vid]++;
+	p->w[vid] += s->weight;
+	sc->ep->v[vid].nsamples++;
+	site = vpool_get(sc->pool, s->site ? s->site : "?");
+	if (s->time_ns >= p->last_ns) {
+		p->last_ns = s->time_ns;
+		p->last_site = site;
+	}
+	site_add(sc->ep, p->pid, vid, site);
+	site_add(sc->ep, ALL_PIDS, vid, site);
+	note_sample(sc->ep, p, vid, s);
+	return 0;
+}
+
+int rscan_epoch(struct vread *r, struct vpool *pool, const struct vr_epoch *e,
+		struct repoch *ep)
+{
+	struct scan sc = { ep, pool };
+
+	clear(ep);
+	ep->start_ns = e->start_ns;
+	ep->end_ns = e->end_ns;
+	ep->secs = (double)(e->end_ns - e->start_ns) / 1e9;
+	if (ep->secs <= 0)
+		ep->secs = 1;
+	if (vread_vitals(r, e, on_vital, &sc))
+		return -1;
+	return vread_samples(r, e, on_sample, &sc) ? -1 : 0;
+}
+
+double rscan_est(const struct repoch *ep, const struct rproc *p, int vid)
+{
+	const struct rvital *v = &ep->v[vid];
+	double total = vid == RV_KMEM ? (double)v->events : (double)v->weight;
+
+	if (!v->nsamples)
+		return 0;
+	return total * p->n[vid] / v->nsamples;
+}
+
+/* The top three of pid's sites for vid, by samples. */
+static void top3(const struct repoch *ep, int32_t pid, int vid,
+		 const struct rsite *top[3])
+{
+	const struct rsite *s, *t;
+	int k;
+
+	for (uint32_t i = 0; i < ep->site_cap; i++) {
+		s = &ep->site[i];
+		if (s->pid != pid || s->vid != vid)
+			continue;
+		if (top[2] && (s->n < top[2]->n || (s->n == top[2]->n &&
+						    strcmp(s->site, top[2]->site) > 0)))
+			continue;
+		top[2] = s;
+		for (k = 2; k > 0 && (!top[k - 1] || top[k]->n > top[k - 1]->n ||
+				      (top[k]->n == top[k - 1]->n &&
+				       strcmp(top[k]->site, top[k - 1]->site) < 0)); k--) {
+			t = top[k];
+			top[k] = top[k - 1];
+			top[k - 1] = t;
+		}
+	}
+}
+
+void rscan_top_sites(const struct repoch *ep, int32_t pid, int vid,
+		     char *buf, size_t len)
+{
+	const struct rsite *top[3] = { 0 };
+	const struct rproc *p;
+	uint32_t all;
+	size_t at = 0;
+
+	if (pid) {
+		p = proc_slot(ep->proc, ep->proc_cap, pid);
+		all = p->pid ? p->n[vid] : 0;
+	} else {
+		pid = ALL_PIDS;
+		all = ep->v[vid].nsamples;
+	}
+	top3(ep, pid, vid, top);
+	buf[0] = 0;
+	for (int k = 0; k < 3 && top[k] && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s (%u%%)",
+				       k ? ", " : "", top[k]->site,
+				       all ? top[k]->n * 100 / all : 0);
+	if (!buf[0])
+		snprintf(buf, len, "none sampled");
+}
