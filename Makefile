@@ -59,9 +59,12 @@ STPRUN_OBJ = $(STPRUN_SRC:%.c=$(B)/%.o)
 VSTORE_SRC = vitals/schema.c vitals/hca.c vitals/sblock.c vitals/store.c vitals/trim.c \
 	vitals/read.c
 VSTORE_OBJ = $(VSTORE_SRC:%.c=$(B)/%.o)
-VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c
+VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c \
+	vitals/strpool.c vitals/hca_count.c vitals/rules.c vitals/rules_cfg.c \
+	vitals/rules_flags.c vitals/rules_hist.c vitals/rules_scan.c \
+	vitals/rules_cmd.c vitals/diff.c vitals/diff_cmd.c
 VITALS_OBJ = $(VITALS_SRC:%.c=$(B)/%.o)
-VITALS_LIBS = -lsqlite3 -lz
+VITALS_LIBS = -lsqlite3 -lz -lm
 VITALS_HEADERS = $(wildcard vitals/*.h)
 # tests/vitals: the store's writer for the tests, and both under ASan
 VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \

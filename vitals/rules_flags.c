@@ -17,6 +17,7 @@ struct rflag {
 	const char *variant;
 	long first, last;	/* the walk's epoch numbers */
 	char *evidence;		/* the first epoch's */
+	int restated;		/* evidence is the whole flag's */
 };
 
 struct rflags {
@@ -97,6 +98,15 @@ struct vflag *rflags_raise(struct rflags *fs, int rule, long idx,
 	return &f->f;
 }
 
+void rflags_restate(struct vflag *f, const char *evidence)
+{
+	struct rflag *rf = (struct rflag *)f;	/* f is its first member */
+
+	free(rf->evidence);
+	rf->evidence = vmust(strdup(evidence));
+	rf->restated = 1;
+}
+
 void rflags_not_evaluated(struct rflags *fs, int rule, const char *why)
 {
 	if (!fs->why_not[rule])
@@ -121,7 +131,7 @@ static void finish(struct rflag *f)
 	long n = f->last - f->first + 1;
 	char *s;
 
-	if (n == 1)
+	if (n == 1 || f->restated)
 		s = strdup(f->evidence);
 	else if (asprintf(&s, "%ld epochs in a row, the first: %s", n,
 			  f->evidence) < 0)

@@ -109,6 +109,7 @@ static void leak(struct rwalk *w, struct rpast *h, const struct rproc *p)
 			 shown_pid(p->pid), p->exec, NULL, ev);
 	if (f->start_ns > h->leak_start)
 		f->start_ns = h->leak_start;
+	rflags_restate(f, ev);
 }
 
 static const char *signame(int sig, char buf[16])

@@ -119,6 +119,8 @@ struct vflag *rflags_raise(struct rflags *fs, int rule, long idx,
 			   int64_t start_ns, int64_t end_ns, int32_t pid,
 			   const char *exec, const char *variant,
 			   const char *evidence);
+/* The evidence of flag f (rflags_raise's) over all its epochs. */
+void rflags_restate(struct vflag *f, const char *evidence);
 /* Rule not evaluated, why (once per rule: later calls are ignored). */
 void rflags_not_evaluated(struct rflags *fs, int rule, const char *why);
 /* Every flag, not-evaluated rules first, then in time order. */

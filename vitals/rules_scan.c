@@ -112,7 +112,7 @@ static struct rproc *proc_get(struct repoch *ep, int32_t pid)
 		proc_grow(ep);
 	p = proc_slot(ep->proc, ep->proc_cap, pid);
 	if (!p->pid) {
-		p->pid = pid;
+		*p = (struct rproc){ .pid = pid };
 		ep->nproc++;
 	}
 	return p;
