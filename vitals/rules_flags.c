@@ -23,6 +23,9 @@ struct rflag {
 struct rflags {
 	struct rflag *v;
 	size_t n, cap;
+	size_t *open;		/* the flags that epoch idx may extend */
+	size_t nopen, open_cap;
+	long open_idx;
 	const char *why_not[VRULES_N + 1];
 };
 
@@ -40,7 +43,10 @@ const char *rflags_rule_name(int rule)
 
 struct rflags *rflags_new(void)
 {
-	return vmust(calloc(1, sizeof(struct rflags)));
+	struct rflags *fs = vmust(calloc(1, sizeof(*fs)));
+
+	fs->open_idx = -2;
+	return fs;
 }
 
 void rflags_free(struct rflags *fs)
@@ -52,6 +58,7 @@ void rflags_free(struct rflags *fs)
 	for (int i = 0; i <= VRULES_N; i++)
 		free((char *)fs->why_not[i]);
 	free(fs->v);
+	free(fs->open);
 	free(fs);
 }
 
@@ -61,14 +68,43 @@ static int same(const struct rflag *f, int rule, int32_t pid,
 	return f->f.rule == rule && f->f.pid == pid && f->variant == variant;
 }
 
+/* Keep open only the flags that epoch idx may extend: idx - 1's. */
+static void close_old(struct rflags *fs, long idx)
+{
+	size_t k = 0;
+
+	if (fs->open_idx == idx)
+		return;
+	for (size_t i = 0; i < fs->nopen; i++)
+		if (fs->v[fs->open[i]].last >= idx - 1)
+			fs->open[k++] = fs->open[i];
+	fs->nopen = k;
+	fs->open_idx = idx;
+}
+
 /* The flag raised for the same thing in epoch idx - 1, or NULL. */
 static struct rflag *going_on(struct rflags *fs, int rule, long idx,
 			      int32_t pid, const char *variant)
 {
-	for (size_t i = fs->n; i-- > 0;)
-		if (fs->v[i].last == idx - 1 && same(&fs->v[i], rule, pid, variant))
-			return &fs->v[i];
+	struct rflag *f;
+
+	close_old(fs, idx);
+	for (size_t i = 0; i < fs->nopen; i++) {
+		f = &fs->v[fs->open[i]];
+		if (f->last == idx - 1 && same(f, rule, pid, variant))
+			return f;
+	}
 	return NULL;
+}
+
+static void add_open(struct rflags *fs, size_t i)
+{
+	if (fs->nopen == fs->open_cap) {
+		fs->open_cap = fs->open_cap ? fs->open_cap * 2 : 64;
+		fs->open = vmust(realloc(fs->open,
+					 fs->open_cap * sizeof(*fs->open)));
+	}
+	fs->open[fs->nopen++] = i;
 }
 
 struct vflag *rflags_raise(struct rflags *fs, int rule, long idx,
@@ -87,6 +123,7 @@ struct vflag *rflags_raise(struct rflags *fs, int rule, long idx,
 		fs->cap = fs->cap ? fs->cap * 2 : 64;
 		fs->v = vmust(realloc(fs->v, fs->cap * sizeof(*fs->v)));
 	}
+	add_open(fs, fs->n);
 	f = &fs->v[fs->n++];
 	*f = (struct rflag){
 		.f = { .rule = rule, .name = rule_names[rule], .evaluated = 1,

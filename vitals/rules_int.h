@@ -31,7 +31,7 @@ struct rvital {
 /* One process in the epoch: its samples by vital sign. */
 struct rproc {
 	int32_t pid;		/* 0: an empty slot */
-	const char *exec;	/* pooled */
+	const char *exec;	/* its first sample's program (pooled) */
 	uint32_t n[RV_N];	/* samples */
 	int64_t w[RV_N];	/* their weights' sum */
 	int fatal_sig;		/* a signal delivered to its default action */

@@ -29,9 +29,13 @@ const char *rscan_name(int vid)
 
 int rscan_vid(const char *name)
 {
+	static int last;	/* samples come in runs of one vital */
+
+	if (name && !strcmp(names[last], name))
+		return last;
 	for (int i = 0; name && i < RV_N; i++)
 		if (!strcmp(names[i], name))
-			return i;
+			return last = i;
 	return -1;
 }
 
@@ -72,11 +76,8 @@ void rscan_free(struct repoch *ep)
 }
 
 /*
- * A pid of 0 (the idle task) is kept as -2: 0 marks an empty slot.  The
- * sites of all processes together are kept under ALL_PIDS.
+ * A pid of 0 (the idle task) is kept as -2: 0 marks an empty slot.
  */
-#define ALL_PIDS (-3)
-
 static int32_t key_pid(uint32_t pid)
 {
 	return pid ? (int32_t)pid : -2;
@@ -219,8 +220,8 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 	if (vid < 0)
 		return 0;
 	p = proc_get(sc->ep, key_pid(s->pid));
-	if (!p->exec || s->time_ns >= p->last_ns)
-		p->exec = vpool_get(sc->pool, s->exec);
+	if (!p->exec)	/* its program: the first sample's */
+		p->exec = vpool_get(sc->pool, s->exec ? s->exec : "?");
 	p->n[vid]++;
 	p->w[vid] += s->weight;
 	sc->ep->v[vid].nsamples++;
@@ -230,7 +231,6 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 		p->last_site = site;
 	}
 	site_add(sc->ep, p->pid, vid, site);
-	site_add(sc->ep, ALL_PIDS, vid, site);
 	note_sample(sc->ep, p, vid, s);
 	return 0;
 }
@@ -261,47 +261,77 @@ double rscan_est(const struct repoch *ep, const struct rproc *p, int vid)
 	return total * p->n[vid] / v->nsamples;
 }
 
-/* The top three of pid's sites for vid, by samples. */
-static void top3(const struct repoch *ep, int32_t pid, int vid,
-		 const struct rsite *top[3])
+/* Is x before y in a top list: more samples, then by name? */
+static int before(const struct rsite *x, const struct rsite *y)
 {
-	const struct rsite *s, *t;
-	int k;
+	return !y || x->n > y->n || (x->n == y->n && strcmp(x->site, y->site) < 0);
+}
 
-	for (uint32_t i = 0; i < ep->site_cap; i++) {
-		s = &ep->site[i];
-		if (s->pid != pid || s->vid != vid)
-			continue;
-		if (top[2] && (s->n < top[2]->n || (s->n == top[2]->n &&
-						    strcmp(s->site, top[2]->site) > 0)))
-			continue;
-		top[2] = s;
-		for (k = 2; k > 0 && (!top[k - 1] || top[k]->n > top[k - 1]->n ||
-				      (top[k]->n == top[k - 1]->n &&
-				       strcmp(top[k]->site, top[k - 1]->site) < 0)); k--) {
-			t = top[k];
-			top[k] = top[k - 1];
-			top[k - 1] = t;
-		}
+/* s into top[3] if it ranks there. */
+static void rank(const struct rsite *top[3], const struct rsite *s)
+{
+	const struct rsite *t;
+
+	if (!before(s, top[2]))
+		return;
+	top[2] = s;
+	for (int k = 2; k > 0 && before(top[k], top[k - 1]); k--) {
+		t = top[k];
+		top[k] = top[k - 1];
+		top[k - 1] = t;
 	}
+}
+
+static int by_site(const void *a, const void *b)
+{
+	const struct rsite *x = a, *y = b;
+
+	return x->site < y->site ? -1 : x->site > y->site;
+}
+
+/*
+ * The sites of vid over all processes, one entry each (sum[], sorted by
+ * the pooled pointer and merged): only for a flag about the system.
+ */
+static size_t all_pids(const struct repoch *ep, int vid, struct rsite *sum)
+{
+	size_t n = 0, k = 0;
+
+	for (uint32_t i = 0; i < ep->site_cap; i++)
+		if (ep->site[i].pid && ep->site[i].vid == vid)
+			sum[n++] = ep->site[i];
+	qsort(sum, n, sizeof(*sum), by_site);
+	for (size_t i = 0; i < n; i++) {
+		if (k && sum[k - 1].site == sum[i].site)
+			sum[k - 1].n += sum[i].n;
+		else
+			sum[k++] = sum[i];
+	}
+	return k;
 }
 
 void rscan_top_sites(const struct repoch *ep, int32_t pid, int vid,
 		     char *buf, size_t len)
 {
 	const struct rsite *top[3] = { 0 };
+	struct rsite *sum = NULL;
 	const struct rproc *p;
 	uint32_t all;
-	size_t at = 0;
+	size_t at = 0, n;
 
 	if (pid) {
 		p = proc_slot(ep->proc, ep->proc_cap, pid);
 		all = p->pid ? p->n[vid] : 0;
+		for (uint32_t i = 0; i < ep->site_cap; i++)
+			if (ep->site[i].pid == pid && ep->site[i].vid == vid)
+				rank(top, &ep->site[i]);
 	} else {
-		pid = ALL_PIDS;
 		all = ep->v[vid].nsamples;
+		sum = vmust(malloc((ep->nsite + 1) * sizeof(*sum)));
+		n = all_pids(ep, vid, sum);
+		for (size_t i = 0; i < n; i++)
+			rank(top, &sum[i]);
 	}
-	top3(ep, pid, vid, top);
 	buf[0] = 0;
 	for (int k = 0; k < 3 && top[k] && at < len; k++)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s (%u%%)",
@@ -309,4 +339,5 @@ void rscan_top_sites(const struct repoch *ep, int32_t pid, int vid,
 				       all ? top[k]->n * 100 / all : 0);
 	if (!buf[0])
 		snprintf(buf, len, "none sampled");
+	free(sum);
 }

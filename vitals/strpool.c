@@ -7,9 +7,27 @@
 
 #include "strpool.h"
 
+struct slot {
+	char *s;
+	uint64_t hash;
+};
+
+#define MEMO 65536	/* a power of 2 */
+
+/*
+ * Readers hand out the same text at the same address again and again
+ * (read.c caches texts by id), so the pool remembers the addresses it
+ * was asked with; a hit is checked with strcmp, which is cheaper than
+ * hashing, and stays right if the address is reused for another text.
+ */
+struct memo {
+	const char *asked, *copy;
+};
+
 struct vpool {
-	char **slot;
-	size_t cap, used;	/* cap a power of 2, used under 3/4 of it */
+	struct slot *slot;
+	size_t cap, used;	/* cap a power of 2, used under half of it */
+	struct memo memo[MEMO];
 };
 
 void *vmust(void *p)
@@ -23,7 +41,7 @@ void *vmust(void *p)
 
 struct vpool *vpool_new(void)
 {
-	struct vpool *p = vmust(calloc(1, sizeof(*p)));
+	struct vpool *p = vmust(calloc(1, sizeof(*p)));	/* 1 MB of memo */
 
 	p->cap = 1024;
 	p->slot = vmust(calloc(p->cap, sizeof(*p->slot)));
@@ -35,7 +53,7 @@ void vpool_free(struct vpool *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->cap; i++)
-		free(p->slot[i]);
+		free(p->slot[i].s);
 	free(p->slot);
 	free(p);
 }
@@ -50,11 +68,12 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
-static char **find(char **slot, size_t cap, const char *s)
+static struct slot *find(struct slot *slot, size_t cap, const char *s,
+			 uint64_t h)
 {
-	size_t i = hash(s) & (cap - 1);
+	size_t i = (h ^ h >> 29) & (cap - 1);
 
-	while (slot[i] && strcmp(slot[i], s))
+	while (slot[i].s && (slot[i].hash != h || strcmp(slot[i].s, s)))
 		i = (i + 1) & (cap - 1);
 	return &slot[i];
 }
@@ -62,11 +81,12 @@ static char **find(char **slot, size_t cap, const char *s)
 static void grow(struct vpool *p)
 {
 	size_t cap = p->cap * 2;
-	char **slot = vmust(calloc(cap, sizeof(*slot)));
+	struct slot *slot = vmust(calloc(cap, sizeof(*slot)));
 
 	for (size_t i = 0; i < p->cap; i++)
-		if (p->slot[i])
-			*find(slot, cap, p->slot[i]) = p->slot[i];
+		if (p->slot[i].s)
+			*find(slot, cap, p->slot[i].s, p->slot[i].hash) =
+				p->slot[i];
 	free(p->slot);
 	p->slot = slot;
 	p->cap = cap;
@@ -74,15 +94,24 @@ static void grow(struct vpool *p)
 
 const char *vpool_get(struct vpool *p, const char *s)
 {
-	char **at;
+	struct memo *m = &p->memo[((uintptr_t)s >> 4) & (MEMO - 1)];
+	uint64_t h;
+	struct slot *at;
 
 	if (!s)
 		return NULL;
-	at = find(p->slot, p->cap, s);
-	if (*at)
-		return *at;
-	*at = vmust(strdup(s));
-	if (++p->used * 4 > p->cap * 3)
-		grow(p);
-	return vpool_get(p, s);
+	if (m->asked == s && !strcmp(m->copy, s))
+		return m->copy;
+	h = hash(s);
+	at = find(p->slot, p->cap, s, h);
+	if (!at->s) {
+		*at = (struct slot){ vmust(strdup(s)), h };
+		if (++p->used * 2 > p->cap) {
+			grow(p);
+			at = find(p->slot, p->cap, s, h);
+		}
+	}
+	m->asked = s;
+	m->copy = at->s;
+	return at->s;
 }

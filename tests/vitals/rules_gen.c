@@ -380,11 +380,14 @@ static void build_case(const char *name, const char *path)
 	die("no such case", (char *)name);
 }
 
-/* A busy epoch of the benchmark: 50 programs, 400 sites, random HCAs. */
+/*
+ * A busy epoch of the benchmark: 50 programs and 1,000 sites, both drawn
+ * skewed towards the first (as a Zipf draw would), random HCAs.
+ */
 static void bench_epoch(int64_t n)
 {
 	char exec[32], site[48];
-	unsigned prog;
+	unsigned prog, site_k;
 
 	begin(n);
 	for (int v = 0; v < NV; v++) {
@@ -395,8 +398,9 @@ static void bench_epoch(int64_t n)
 		for (int i = 0; i < 200; i++) {
 			prog = (unsigned)(rnd() % (rnd() % 50 + 1));
 			snprintf(exec, sizeof(exec), "/usr/bin/prog%02u", prog);
+			site_k = (unsigned)(rnd() % (rnd() % 1000 + 1));
 			snprintf(site, sizeof(site), "func_%03u+0x%x [kernel]",
-				 (unsigned)(rnd() % 400), prog * 16);
+				 site_k, site_k % 7 * 16);
 			sample(names[v], 1000 + prog, exec, site,
 			       1 + (int64_t)(rnd() % 8), "pc=4198710 arg=1");
 		}
