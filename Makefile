@@ -69,7 +69,7 @@ VITALS_LIBS = -lsqlite3 -lz -lm
 VITALS_HEADERS = $(wildcard vitals/*.h)
 # tests/vitals: the store's writer for the tests, and both under ASan
 VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
-	$(B)/asan/stp-vitals
+	$(B)/asan/stp-vitals $(B)/tests/rules_gen $(B)/tests/agg_check
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 # rt_host.c is the tests' host support, linked into each, not a test.
@@ -127,6 +127,17 @@ $(B)/asan/stp-vitals: $(VITALS_SRC) $(VSTORE_SRC) $(VITALS_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g $(SANITIZE) \
 		-o $@ $(VITALS_SRC) $(VSTORE_SRC) $(VITALS_LIBS)
+
+# the stores built for the rules, the aggregator's check (rules.sh)
+$(B)/tests/rules_gen: tests/vitals/rules_gen.c $(B)/libvstore.a $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ivitals -o $@ $< $(B)/libvstore.a $(VITALS_LIBS)
+
+AGG_OBJ = $(B)/vitals/agg.o $(B)/vitals/agg_keep.o $(B)/vitals/hca_count.o \
+	$(B)/vitals/strpool.o
+$(B)/tests/agg_check: tests/vitals/agg_check.c $(AGG_OBJ) $(B)/libvstore.a $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ivitals -o $@ $< $(AGG_OBJ) $(B)/libvstore.a $(VITALS_LIBS)
 
 vitals-tests: stp-vitals $(VITALS_TESTS)
 

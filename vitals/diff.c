@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What changed between two ranges: each vital sign's weighted sum, and
- * under each vital, each program's and each site's weight in the samples,
- * all per epoch of its range, so ranges of different lengths compare.
+ * under each vital, each program's and each site's share of it (in each
+ * epoch, the vital's weighted sum times their share of its samples: the
+ * store keeps their events only as samples), all per epoch of its range,
+ * so ranges of different lengths compare.
  * The score is how many times larger one side is than the other, as a
  * base-2 logarithm, |log2((|b| + 1) / (|a| + 1))|: a site from 0 to 1
  * scores 1, one from 10 to 1000 scores 6.5.  The + 1 keeps rare sites
@@ -25,9 +27,25 @@ struct cell {
 	unsigned order;		/* first seen: ties keep the store's order */
 };
 
+/* A sample of the epoch at hand, until its vital's share is known. */
+struct pend {
+	const char *vital, *exec, *site;	/* pooled */
+};
+
+/* A vital of the epoch at hand. */
+struct evital {
+	const char *vital;	/* pooled */
+	double weight;
+	uint32_t samples;
+};
+
 struct tally {
 	struct vread *r;
 	struct vpool *pool;
+	struct pend *pend;
+	size_t npend, pend_cap;
+	struct evital ev[64];
+	uint32_t nev;
 	struct cell *t;
 	size_t n, cap;
 	int side;		/* 0: A, 1: B */
@@ -62,6 +80,7 @@ static void grow(struct tally *y)
 	y->cap = cap;
 }
 
+/* to a cell's side; vital and name pooled */
 static void add(struct tally *y, int kind, const char *vital,
 		const char *name, double w)
 {
@@ -69,8 +88,6 @@ static void add(struct tally *y, int kind, const char *vital,
 
 	if ((y->n + 1) * 2 > y->cap)
 		grow(y);
-	vital = vpool_get(y->pool, vital ? vital : "?");
-	name = vpool_get(y->pool, name ? name : "?");
 	c = slot(y->t, y->cap, kind, vital, name);
 	if (c->kind < 0) {
 		*c = (struct cell){ .kind = kind, .vital = vital, .name = name,
@@ -79,21 +96,70 @@ static void add(struct tally *y, int kind, const char *vital,
 	c->sum[y->side] += w;
 }
 
+static struct evital *evital(struct tally *y, const char *vital)
+{
+	for (uint32_t i = 0; i < y->nev; i++)
+		if (y->ev[i].vital == vital)
+			return &y->ev[i];
+	if (y->nev == sizeof(y->ev) / sizeof(y->ev[0]))
+		return NULL;	/* more vitals than any store has: ignored */
+	y->ev[y->nev] = (struct evital){ .vital = vital };
+	return &y->ev[y->nev++];
+}
+
 static int on_vital(void *arg, const struct vr_epoch *e,
 		    const struct vr_vital *v)
 {
+	struct tally *y = arg;
+	const char *name = vpool_get(y->pool, v->v.vital ? v->v.vital : "?");
+	struct evital *ev = evital(y, name);
+
 	(void)e;
-	add(arg, K_VITAL, v->v.vital, v->v.vital, (double)v->v.weight);
+	if (ev)
+		ev->weight = (double)v->v.weight;
+	add(y, K_VITAL, name, name, (double)v->v.weight);
 	return 0;
 }
 
 static int on_sample(void *arg, const struct vr_epoch *e,
 		     const struct vx_sample *s)
 {
+	struct tally *y = arg;
+	struct pend *p;
+	struct evital *ev;
+
 	(void)e;
-	add(arg, K_PROGRAM, s->vital, s->exec, (double)s->weight);
-	add(arg, K_SITE, s->vital, s->site, (double)s->weight);
+	if (y->npend == y->pend_cap) {
+		y->pend_cap = y->pend_cap ? y->pend_cap * 2 : 1024;
+		y->pend = vmust(realloc(y->pend, y->pend_cap * sizeof(*p)));
+	}
+	p = &y->pend[y->npend++];
+	p->vital = vpool_get(y->pool, s->vital ? s->vital : "?");
+	p->exec = vpool_get(y->pool, s->exec ? s->exec : "?");
+	p->site = vpool_get(y->pool, s->site ? s->site : "?");
+	ev = evital(y, p->vital);
+	if (ev)
+		ev->samples++;
 	return 0;
+}
+
+/* Each sample's share of its vital's weighted sum, to its program and
+ * its site. */
+static void share_out(struct tally *y)
+{
+	struct evital *ev;
+	double w;
+
+	for (size_t i = 0; i < y->npend; i++) {
+		ev = evital(y, y->pend[i].vital);
+		if (!ev)
+			continue;
+		w = ev->weight / ev->samples;
+		add(y, K_PROGRAM, ev->vital, y->pend[i].exec, w);
+		add(y, K_SITE, ev->vital, y->pend[i].site, w);
+	}
+	y->npend = 0;
+	y->nev = 0;
 }
 
 static int on_epoch(void *arg, const struct vr_epoch *e)
@@ -102,7 +168,10 @@ static int on_epoch(void *arg, const struct vr_epoch *e)
 	int rc = vread_vitals(y->r, e, on_vital, y);
 
 	y->epochs[y->side]++;
-	return rc ? rc : vread_samples(y->r, e, on_sample, y);
+	if (!rc)
+		rc = vread_samples(y->r, e, on_sample, y);
+	share_out(y);
+	return rc;
 }
 
 static double score(const struct vdiff_row *w)
@@ -135,8 +204,8 @@ static struct vdiff_row *rank(const struct tally *y, size_t *n)
 	*n = 0;
 	for (size_t i = 0; i < y->cap; i++) {
 		c = &y->t[i];
-		if (c->kind < 0)
-			continue;
+		if (c->kind < 0 || (!c->sum[0] && !c->sum[1]))
+			continue;	/* idle in both ranges: nothing to say */
 		rows[*n] = (struct vdiff_row){
 			.kind = kinds[c->kind], .vital = c->vital,
 			.name = c->name,
@@ -187,6 +256,7 @@ int vdiff_run(struct vread *r, int64_t a_from, int64_t a_to, int64_t b_from,
 		free(rows);
 	}
 	free(y.t);
+	free(y.pend);
 	vpool_free(y.pool);
 	return rc;
 }

@@ -6,6 +6,7 @@
  *
  *   rules_gen case NAME DB    the store of one case (cases[] below)
  *   rules_gen list            the cases' names
+ *   rules_gen diff DB         the diff's store: a spinner joins at 00:02
  *   rules_gen bench DB [N]    N one-minute epochs (4,320: three days), 11
  *                             vitals, 200 samples each, 50 programs
  *   rules_gen agg DB FIRST N  N random 15-minute epochs from FIRST on
@@ -430,6 +431,27 @@ static void agg_epoch(int64_t n)
 	put();
 }
 
+/* The diff's store: in epochs 0-1 a quiet web server; in 2-3 a spinner
+ * joins (cpuu x10, a new program and site) and the server's sock halves. */
+static void diff_store(void)
+{
+	for (int n = 0; n < 4; n++) {
+		begin(n);
+		total("cpuu", n < 2 ? 6000 : 60000, n < 2 ? 6000 : 60000);
+		total("sock", n < 2 ? 8000 : 4000, 100);
+		total("syscall", 3000, 3000);
+		samples(4, "cpuu", 300, "/usr/sbin/httpd", "parse+0x3 [httpd]",
+			1, "pc=4198710");
+		samples(n < 2 ? 4 : 2, "sock", 300, "/usr/sbin/httpd",
+			"send+0x9 [httpd]", 1000, "daddr=0 dport=80 protocol=6 send=1");
+		samples(3, "syscall", 300, "/usr/sbin/httpd", "poll+0x1 [libc.so.6]",
+			1, "arg1=0 ret=0 nr=7");
+		if (n >= 2)
+			samples(20, "cpuu", 100, SPIN, 1, "pc=4198710");
+		put();
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int64_t first = 0, n;
@@ -441,6 +463,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "case")) {
 		build_case(argv[2], argv[3]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "diff")) {
+		open_store(argv[2]);
+		diff_store();
+		vstore_close(st);
 		return 0;
 	}
 	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "bench")) {
@@ -460,7 +488,7 @@ int main(int argc, char **argv)
 		vstore_close(st);
 		return 0;
 	}
-	fputs("usage: rules_gen case NAME DB | list | bench DB [N] |"
+	fputs("usage: rules_gen case NAME DB | list | diff DB | bench DB [N] |"
 	      " agg DB FIRST N\n", stderr);
 	return 2;
 }
