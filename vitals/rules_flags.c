@@ -190,7 +190,8 @@ int rflags_emit(struct rflags *fs, int (*fn)(void *arg, const struct vflag *f),
 		if ((rc = fn(arg, &ne)))
 			return rc;
 	}
-	qsort(fs->v, fs->n, sizeof(*fs->v), by_time);
+	if (fs->n)
+		qsort(fs->v, fs->n, sizeof(*fs->v), by_time);
 	for (size_t i = 0; i < fs->n; i++) {
 		finish(&fs->v[i]);
 		if ((rc = fn(arg, &fs->v[i].f)))
