@@ -63,7 +63,7 @@ VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c \
 	vitals/strpool.c vitals/hca_count.c vitals/rules.c vitals/rules_cfg.c \
 	vitals/rules_flags.c vitals/rules_hist.c vitals/rules_scan.c \
 	vitals/rules_cmd.c vitals/diff.c vitals/diff_cmd.c vitals/agg.c \
-	vitals/agg_keep.c
+	vitals/agg_keep.c vitals/agg_top.c
 VITALS_OBJ = $(VITALS_SRC:%.c=$(B)/%.o)
 VITALS_LIBS = -lsqlite3 -lz -lm
 VITALS_HEADERS = $(wildcard vitals/*.h)
@@ -133,7 +133,7 @@ $(B)/tests/rules_gen: tests/vitals/rules_gen.c $(B)/libvstore.a $(VITALS_HEADERS
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Ivitals -o $@ $< $(B)/libvstore.a $(VITALS_LIBS)
 
-AGG_OBJ = $(B)/vitals/agg.o $(B)/vitals/agg_keep.o $(B)/vitals/hca_count.o \
+AGG_OBJ = $(B)/vitals/agg.o $(B)/vitals/agg_keep.o $(B)/vitals/agg_top.o $(B)/vitals/hca_count.o \
 	$(B)/vitals/strpool.o
 $(B)/tests/agg_check: tests/vitals/agg_check.c $(AGG_OBJ) $(B)/libvstore.a $(VITALS_HEADERS)
 	@mkdir -p $(dir $@)

@@ -6,7 +6,9 @@
  * unique events come from the union of their HCA occupancy bitmaps
  * (hca_count.h), one union per HCA size, the sizes' counts added (an
  * epoch without a bitmap adds its own unique count); a vital is
- * available when one of the epochs could measure it.  Buckets are kept
+ * available when one of the epochs could measure it.  The top sites,
+ * programs and users come from the epochs' samples (agg_top.c).
+ * Buckets are kept
  * in the store (agg_keep.c) and known again by their epochs' count and
  * ids, so new epochs or a trim make a bucket computed anew.
  */
@@ -40,7 +42,10 @@ struct agg {
 	size_t nep, cap;
 	struct acc *acc;	/* the bucket's vitals, in the store's order */
 	uint32_t nacc, acc_cap;
+	struct atop *top;	/* the bucket's tops, counted */
+	struct vagg_point *pts;	/* the bucket's points, for the keeping */
 	int (*fn)(void *arg, const struct vagg_point *p);
+	int (*tfn)(void *arg, const struct vagg_top *t);	/* or tops */
 	void *arg;
 };
 
@@ -126,7 +131,8 @@ static int compute(struct agg *a, const struct abucket *b,
 
 	a->nacc = 0;
 	for (size_t i = 0; i < n; i++)
-		if (vread_vitals(a->r, &ep[i], add_vital, a))
+		if (vread_vitals(a->r, &ep[i], add_vital, a) ||
+		    atop_add_epoch(a->top, a->r, &ep[i]))
 			return -1;
 	for (uint32_t i = 0; i < a->nacc; i++) {
 		c = &a->acc[i];
@@ -151,38 +157,57 @@ static void clear_acc(struct agg *a)
 	a->nacc = 0;
 }
 
-/* Keep the computed points; a store that cannot take them now (a
- * writer holds it) still gets its answer. */
-static void keep_acc(struct agg *a, const struct abucket *b)
+/* Kept points or tops to the caller: 1 when they were kept, else 0. */
+static int from_keep(struct agg *a, const struct abucket *b, int *rc)
 {
-	struct vagg_point *pts = vmust(malloc((a->nacc + 1) * sizeof(*pts)));
+	struct vagg_point *pts;
+	struct vagg_top *tops;
+	uint32_t n;
 
-	for (uint32_t i = 0; i < a->nacc; i++)
-		pts[i] = a->acc[i].p;
-	akeep_put(a->keep, a->scale, b, pts, a->nacc);
-	free(pts);
+	*rc = 0;
+	if (!a->keep)
+		return 0;
+	if (!a->tfn) {
+		if (akeep_get(a->keep, a->scale, b, &pts, &n) != 1)
+			return 0;
+		for (uint32_t i = 0; i < n && !*rc; i++)
+			*rc = a->fn(a->arg, &pts[i]);
+		akeep_free(pts, n);
+		return 1;
+	}
+	if (akeep_get_tops(a->keep, a->scale, b, &tops, &n) != 1)
+		return 0;
+	for (uint32_t i = 0; i < n && !*rc; i++)
+		*rc = a->tfn(a->arg, &tops[i]);
+	akeep_free_tops(tops, n);
+	return 1;
 }
 
-/* The bucket's points, kept or computed (and kept), to a->fn. */
+/* The bucket's points or tops, kept or computed (and kept), to the
+ * caller.  A store that cannot keep them now (a writer holds it) still
+ * gets its answer. */
 static int one_bucket(struct agg *a, const struct abucket *b,
 		      const struct vr_epoch *ep, size_t n)
 {
-	struct vagg_point *kept;
-	uint32_t nk;
-	int rc = a->keep ? akeep_get(a->keep, a->scale, b, &kept, &nk) : 0;
+	struct vagg_top *tops;
+	uint32_t ntops;
+	int rc;
 
-	if (rc == 1) {
-		rc = 0;
-		for (uint32_t i = 0; i < nk && !rc; i++)
-			rc = a->fn(a->arg, &kept[i]);
-		akeep_free(kept, nk);
+	if (from_keep(a, b, &rc))
 		return rc;
-	}
 	rc = compute(a, b, ep, n);
-	if (!rc && a->keep)
-		keep_acc(a, b);
-	for (uint32_t i = 0; i < a->nacc && !rc; i++)
-		rc = a->fn(a->arg, &a->acc[i].p);
+	if (rc)
+		return rc;
+	a->pts = vmust(realloc(a->pts, (a->nacc + 1) * sizeof(*a->pts)));
+	for (uint32_t i = 0; i < a->nacc; i++)
+		a->pts[i] = a->acc[i].p;
+	tops = atop_rank(a->top, b, a->pts, a->nacc, &ntops);
+	if (a->keep)
+		akeep_put(a->keep, a->scale, b, a->pts, a->nacc, tops, ntops);
+	for (uint32_t i = 0; i < a->nacc && !rc && !a->tfn; i++)
+		rc = a->fn(a->arg, &a->pts[i]);
+	for (uint32_t i = 0; i < ntops && !rc && a->tfn; i++)
+		rc = a->tfn(a->arg, &tops[i]);
 	clear_acc(a);
 	return rc;
 }
@@ -220,33 +245,53 @@ static int walk(struct agg *a)
 	return rc;
 }
 
+static int run(struct agg *a)
+{
+	int64_t qfrom = a->from, qto = a->to, unit = bucket_ns(a->scale);
+	int began = sqlite3_get_autocommit(vread_db(a->r)), rc;
+
+	/* a bucket's epochs all count, those before from included */
+	if (a->scale != VAGG_EPOCH) {
+		qfrom = a->from < INT64_MIN + unit ? INT64_MIN :
+			floor_to(a->from, unit);
+		qto = a->to > INT64_MAX - unit ? INT64_MAX :
+		      floor_to(a->to - 1, unit) + unit;
+	}
+	rc = began ? vread_begin(a->r) : 0;
+	if (!rc)
+		rc = vread_epochs(a->r, qfrom, qto, collect, a);
+	if (!rc) {
+		a->keep = akeep_open(a->r);
+		a->top = atop_new();
+		rc = walk(a);
+		akeep_close(a->keep);
+		atop_free(a->top);
+	}
+	if (began && vread_end(a->r) && !rc)
+		rc = -1;
+	clear_acc(a);
+	free(a->acc);
+	free(a->pts);
+	free(a->ep);
+	return rc;
+}
+
 int vagg_series(struct vread *r, enum vagg_scale scale, int64_t from,
 		int64_t to, int (*fn)(void *arg, const struct vagg_point *p),
 		void *arg)
 {
 	struct agg a = { .r = r, .scale = scale, .from = from, .to = to,
 			 .fn = fn, .arg = arg };
-	int64_t qfrom = from, qto = to, unit = bucket_ns(scale);
-	int began = sqlite3_get_autocommit(vread_db(r)), rc;
 
-	/* a bucket's epochs all count, those before from included */
-	if (scale != VAGG_EPOCH) {
-		qfrom = from < INT64_MIN + unit ? INT64_MIN : floor_to(from, unit);
-		qto = to > INT64_MAX - unit ? INT64_MAX :
-		      floor_to(to - 1, unit) + unit;
-	}
-	rc = began ? vread_begin(r) : 0;
-	if (!rc)
-		rc = vread_epochs(r, qfrom, qto, collect, &a);
-	if (!rc) {
-		a.keep = akeep_open(r);
-		rc = walk(&a);
-		akeep_close(a.keep);
-	}
-	if (began && vread_end(r) && !rc)
-		rc = -1;
-	clear_acc(&a);
-	free(a.acc);
-	free(a.ep);
-	return rc;
+	return run(&a);
+}
+
+int vagg_tops(struct vread *r, enum vagg_scale scale, int64_t from,
+	      int64_t to, int (*fn)(void *arg, const struct vagg_top *t),
+	      void *arg)
+{
+	struct agg a = { .r = r, .scale = scale, .from = from, .to = to,
+			 .tfn = fn, .arg = arg };
+
+	return run(&a);
 }

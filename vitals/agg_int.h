@@ -30,10 +30,30 @@ void akeep_close(struct akeep *k);
  */
 int akeep_get(struct akeep *k, int scale, const struct abucket *b,
 	      struct vagg_point **pts, uint32_t *n);
-/* Keep the points of bucket b (replacing what was); 0 or -1. */
+/* The same for the bucket's tops (*tops malloc'd, their texts too). */
+int akeep_get_tops(struct akeep *k, int scale, const struct abucket *b,
+		   struct vagg_top **tops, uint32_t *n);
+/* Keep the points and tops of bucket b (replacing what was); 0 or -1. */
 int akeep_put(struct akeep *k, int scale, const struct abucket *b,
-	      const struct vagg_point *pts, uint32_t n);
-/* Free akeep_get's points. */
+	      const struct vagg_point *pts, uint32_t n,
+	      const struct vagg_top *tops, uint32_t ntops);
+/* Free akeep_get's points, akeep_get_tops' tops. */
 void akeep_free(struct vagg_point *pts, uint32_t n);
+void akeep_free_tops(struct vagg_top *tops, uint32_t n);
+
+/* agg_top.c: a bucket's tops, counted from its epochs' samples. */
+struct atop;
+
+struct atop *atop_new(void);
+void atop_free(struct atop *t);
+int atop_add_epoch(struct atop *t, struct vread *r, const struct vr_epoch *e);
+/*
+ * The tops counted since the last call, ranked, in the order of the
+ * bucket's points pts[0..npts) (*n of them, valid until the next call),
+ * and the count cleared.
+ */
+struct vagg_top *atop_rank(struct atop *t, const struct abucket *b,
+			   const struct vagg_point *pts, uint32_t npts,
+			   uint32_t *n);
 
 #endif

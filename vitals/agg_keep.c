@@ -24,14 +24,27 @@ static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS agg_point(scale INTEGER, start_ns INTEGER,"
 	" seq INTEGER, vital TEXT, weight INTEGER, events INTEGER,"
 	" uniq INTEGER, samples INTEGER, dropped INTEGER, epochs INTEGER,"
-	" available INTEGER, PRIMARY KEY(scale, start_ns, seq)) WITHOUT ROWID;";
+	" available INTEGER, PRIMARY KEY(scale, start_ns, seq)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS agg_top(scale INTEGER, start_ns INTEGER,"
+	" seq INTEGER, vital TEXT, kind TEXT, rank INTEGER, name TEXT,"
+	" samples INTEGER, weight INTEGER, PRIMARY KEY(scale, start_ns, seq))"
+	" WITHOUT ROWID;"
+	"CREATE VIEW IF NOT EXISTS agg_points AS SELECT CASE scale WHEN 0"
+	" THEN 'epoch' WHEN 1 THEN 'hour' ELSE 'day' END AS scale, start_ns,"
+	" end_ns, vital, weight, events, uniq, samples, dropped, p.epochs,"
+	" available FROM agg_point p JOIN agg_bucket b USING (scale, start_ns);"
+	"CREATE VIEW IF NOT EXISTS agg_tops AS SELECT CASE scale WHEN 0"
+	" THEN 'epoch' WHEN 1 THEN 'hour' ELSE 'day' END AS scale, start_ns,"
+	" end_ns, vital, kind, rank, name, samples, weight FROM agg_top"
+	" JOIN agg_bucket USING (scale, start_ns);";
 
 struct akeep {
 	sqlite3 *db;
 	int own;		/* db is ours (read-write), not the reader's */
 	int writable;
 	int in_tx;
-	sqlite3_stmt *bucket, *points, *del_b, *del_p, *put_b, *put_p;
+	sqlite3_stmt *bucket, *points, *tops, *del_b, *del_p, *del_t, *put_b,
+		*put_p, *put_t;
 };
 
 /* The kept points of another AGG_VERSION go (a writable store only). */
@@ -50,7 +63,8 @@ static int check_version(sqlite3 *db)
 	if (same)
 		return 0;
 	return sqlite3_exec(db, "BEGIN IMMEDIATE; DELETE FROM agg_bucket;"
-			    " DELETE FROM agg_point; INSERT OR REPLACE INTO"
+			    " DELETE FROM agg_point; DELETE FROM agg_top;"
+			    " INSERT OR REPLACE INTO"
 			    " agg_meta VALUES('version', '" AGG_VERSION "');"
 			    " COMMIT;", NULL, NULL, NULL) ? -1 : 0;
 }
@@ -74,21 +88,26 @@ static sqlite3 *open_rw(const char *path)
 
 static int prepare(struct akeep *k)
 {
-	static const char *const sql[6] = {
+	static const char *const sql[9] = {
 		"SELECT epochs, id_sum FROM agg_bucket WHERE scale = ?1 AND"
 		" start_ns = ?2",
 		"SELECT vital, weight, events, uniq, samples, dropped, epochs,"
 		" available FROM agg_point WHERE scale = ?1 AND start_ns = ?2"
 		" ORDER BY seq",
+		"SELECT vital, kind, rank, name, samples, weight FROM agg_top"
+		" WHERE scale = ?1 AND start_ns = ?2 ORDER BY seq",
 		"DELETE FROM agg_bucket WHERE scale = ?1 AND start_ns = ?2",
 		"DELETE FROM agg_point WHERE scale = ?1 AND start_ns = ?2",
+		"DELETE FROM agg_top WHERE scale = ?1 AND start_ns = ?2",
 		"INSERT INTO agg_bucket VALUES(?1, ?2, ?3, ?4, ?5)",
 		"INSERT INTO agg_point VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
 		" ?9, ?10, ?11)",
+		"INSERT INTO agg_top VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	};
-	sqlite3_stmt **s[6] = { &k->bucket, &k->points, &k->del_b, &k->del_p,
-				&k->put_b, &k->put_p };
-	int n = k->writable ? 6 : 2;
+	sqlite3_stmt **s[9] = { &k->bucket, &k->points, &k->tops, &k->del_b,
+				&k->del_p, &k->del_t, &k->put_b, &k->put_p,
+				&k->put_t };
+	int n = k->writable ? 9 : 3;
 
 	for (int i = 0; i < n; i++)
 		if (sqlite3_prepare_v2(k->db, sql[i], -1, s[i], NULL))
@@ -117,12 +136,12 @@ void akeep_close(struct akeep *k)
 		return;
 	if (k->in_tx)
 		sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL);
-	sqlite3_finalize(k->bucket);
-	sqlite3_finalize(k->points);
-	sqlite3_finalize(k->del_b);
-	sqlite3_finalize(k->del_p);
-	sqlite3_finalize(k->put_b);
-	sqlite3_finalize(k->put_p);
+	sqlite3_stmt *s[9] = { k->bucket, k->points, k->tops, k->del_b,
+			       k->del_p, k->del_t, k->put_b, k->put_p,
+			       k->put_t };
+
+	for (int i = 0; i < 9; i++)
+		sqlite3_finalize(s[i]);
 	if (k->own)
 		sqlite3_close(k->db);
 	free(k);
@@ -190,6 +209,56 @@ int akeep_get(struct akeep *k, int scale, const struct abucket *b,
 	return -1;
 }
 
+static char *dup_col(sqlite3_stmt *s, int col)
+{
+	const char *t = (const char *)sqlite3_column_text(s, col);
+
+	return vmust(strdup(t ? t : ""));
+}
+
+int akeep_get_tops(struct akeep *k, int scale, const struct abucket *b,
+		   struct vagg_top **tops, uint32_t *n)
+{
+	sqlite3_stmt *s = k->tops;
+	uint32_t cap = 64;
+	int rc = kept(k, scale, b);
+
+	*tops = NULL;
+	*n = 0;
+	if (rc != 1)
+		return rc;
+	*tops = vmust(malloc(cap * sizeof(**tops)));
+	bind2(s, scale, b);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap)
+			*tops = vmust(realloc(*tops, (cap *= 2) * sizeof(**tops)));
+		(*tops)[(*n)++] = (struct vagg_top){
+			.start_ns = b->start_ns, .end_ns = b->end_ns,
+			.vital = dup_col(s, 0), .kind = dup_col(s, 1),
+			.rank = (unsigned)sqlite3_column_int(s, 2),
+			.name = dup_col(s, 3),
+			.samples = (uint64_t)sqlite3_column_int64(s, 4),
+			.weight = sqlite3_column_int64(s, 5) };
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return 1;
+	akeep_free_tops(*tops, *n);
+	*tops = NULL;
+	*n = 0;
+	return -1;
+}
+
+void akeep_free_tops(struct vagg_top *tops, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		free((char *)tops[i].vital);
+		free((char *)tops[i].kind);
+		free((char *)tops[i].name);
+	}
+	free(tops);
+}
+
 void akeep_free(struct vagg_point *pts, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
@@ -223,8 +292,25 @@ static int put_point(struct akeep *k, int scale, const struct abucket *b,
 	return step(s);
 }
 
+static int put_top(struct akeep *k, int scale, const struct abucket *b,
+		   uint32_t seq, const struct vagg_top *t)
+{
+	sqlite3_stmt *s = k->put_t;
+
+	bind2(s, scale, b);
+	sqlite3_bind_int(s, 3, (int)seq);
+	sqlite3_bind_text(s, 4, t->vital, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, t->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 6, (int)t->rank);
+	sqlite3_bind_text(s, 7, t->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 8, (sqlite3_int64)t->samples);
+	sqlite3_bind_int64(s, 9, t->weight);
+	return step(s);
+}
+
 int akeep_put(struct akeep *k, int scale, const struct abucket *b,
-	      const struct vagg_point *pts, uint32_t n)
+	      const struct vagg_point *pts, uint32_t n,
+	      const struct vagg_top *tops, uint32_t ntops)
 {
 	int rc = 0;
 
@@ -238,7 +324,8 @@ int akeep_put(struct akeep *k, int scale, const struct abucket *b,
 	k->in_tx = 1;
 	bind2(k->del_b, scale, b);
 	bind2(k->del_p, scale, b);
-	rc = step(k->del_b) || step(k->del_p);
+	bind2(k->del_t, scale, b);
+	rc = step(k->del_b) || step(k->del_p) || step(k->del_t);
 	bind2(k->put_b, scale, b);
 	sqlite3_bind_int64(k->put_b, 3, b->end_ns);
 	sqlite3_bind_int64(k->put_b, 4, b->epochs);
@@ -247,6 +334,8 @@ int akeep_put(struct akeep *k, int scale, const struct abucket *b,
 		rc = step(k->put_b);
 	for (uint32_t i = 0; i < n && !rc; i++)
 		rc = put_point(k, scale, b, i, &pts[i]);
+	for (uint32_t i = 0; i < ntops && !rc; i++)
+		rc = put_top(k, scale, b, i, &tops[i]);
 	if (!rc)
 		return 0;
 	sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);	/* keep none */

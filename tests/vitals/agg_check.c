@@ -8,6 +8,9 @@
  * than taken from hca_count.c.
  *
  *   agg_check DB [FROM_S TO_S]   "ok SCALE: N points" per scale, or FAIL
+ *   agg_check DB --tops SCALE    the tops at SCALE (epoch, hour, day), one
+ *                                "START VITAL KIND RANK SAMPLES WEIGHT NAME"
+ *                                line each
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +19,6 @@
 
 #include "agg.h"
 
-#define MAXP 20000
 #define MAXBITS 4096
 
 struct want {
@@ -26,8 +28,8 @@ struct want {
 	uint32_t nbits;
 };
 
-static struct want want[MAXP];
-static size_t nwant;
+static struct want *want;
+static size_t nwant, cap;
 static int64_t unit, from_ns, to_ns;
 static int scale;
 static struct vread *r;
@@ -42,6 +44,12 @@ static struct want *find(int64_t start, const char *vital)
 	for (size_t i = nwant; i-- > 0 && want[i].p.start_ns == start;)
 		if (!strcmp(want[i].vital, vital))
 			return &want[i];
+	if (nwant == cap) {
+		cap = cap ? cap * 2 : 1024;
+		want = realloc(want, cap * sizeof(*want));
+		if (!want)
+			abort();
+	}
 	want[nwant] = (struct want){ .p.start_ns = start };
 	snprintf(want[nwant].vital, sizeof(want[nwant].vital), "%s", vital);
 	return &want[nwant++];
@@ -64,6 +72,8 @@ static int on_vital(void *arg, const struct vr_epoch *e,
 		w->p.unique += v->v.unique;
 		return 0;
 	}
+	if (v->v.hca_len > MAXBITS)
+		abort();
 	w->nbits = v->v.hca_len;
 	for (uint32_t i = 0; i < (v->v.hca_len + 63) / 64; i++)
 		w->bits[i] |= v->occ[i];
@@ -96,12 +106,18 @@ static size_t got_n, bad;
 
 static int on_point(void *arg, const struct vagg_point *p)
 {
-	struct want *w = &want[got_n++];
-	struct vagg_point x = w->p;
+	struct want *w;
+	struct vagg_point x;
 
 	(void)arg;
+	if (got_n++ >= nwant) {
+		bad++;
+		return 0;
+	}
+	w = &want[got_n - 1];
+	x = w->p;
 	x.unique += linear_count(w);
-	if (got_n > nwant || strcmp(p->vital, w->vital) ||
+	if (strcmp(p->vital, w->vital) ||
 	    p->start_ns != x.start_ns || p->end_ns != x.end_ns ||
 	    p->weight != x.weight || p->events != x.events ||
 	    p->unique != x.unique || p->samples != x.samples ||
@@ -119,6 +135,35 @@ static int on_point(void *arg, const struct vagg_point *p)
 	return 0;
 }
 
+static int put_top(void *arg, const struct vagg_top *t)
+{
+	(void)arg;
+	printf("%lld %s %s %u %llu %lld %s\n", (long long)(t->start_ns / 1000000000),
+	       t->vital, t->kind, t->rank, (unsigned long long)t->samples,
+	       (long long)t->weight, t->name);
+	return 0;
+}
+
+static int tops(const char *path, const char *scale_name)
+{
+	static const char *const names[] = { "epoch", "hour", "day" };
+	char *err;
+	int s, rc;
+
+	for (s = 0; s < 3 && strcmp(names[s], scale_name); s++)
+		;
+	if (s == 3)
+		return fputs("agg_check: no such scale\n", stderr), 2;
+	r = vread_open(path, &err);
+	if (!r)
+		return printf("FAIL %s\n", err), 1;
+	rc = vagg_tops(r, (enum vagg_scale)s, 0, INT64_MAX, put_top, NULL);
+	if (rc)
+		printf("FAIL %s\n", vread_error(r));
+	vread_close(r);
+	return rc != 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "epoch", "hour", "day" };
@@ -126,6 +171,8 @@ int main(int argc, char **argv)
 	char *err;
 	int fails = 0;
 
+	if (argc == 4 && !strcmp(argv[2], "--tops"))
+		return tops(argv[1], argv[3]);
 	if (argc != 2 && argc != 4)
 		return fputs("usage: agg_check DB [FROM_S TO_S]\n", stderr), 2;
 	from_ns = argc == 4 ? atoll(argv[2]) * 1000000000LL : 0;
@@ -136,7 +183,6 @@ int main(int argc, char **argv)
 	for (scale = 0; scale < 3; scale++) {
 		unit = units[scale];
 		nwant = got_n = bad = 0;
-		memset(want, 0, sizeof(want));
 		if (vread_epochs(r, 0, INT64_MAX, on_epoch, NULL) ||
 		    vagg_series(r, (enum vagg_scale)scale, from_ns, to_ns,
 				on_point, NULL)) {
@@ -151,5 +197,6 @@ int main(int argc, char **argv)
 		}
 	}
 	vread_close(r);
+	free(want);
 	return fails != 0;
 }

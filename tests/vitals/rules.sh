@@ -9,7 +9,8 @@
 # exit status, and the aggregator against a direct computation at each
 # timescale: computed, then read back from its tables (a tampered kept
 # point shows through, so they are read), recomputed when its version
-# changes, and extended when epochs arrive.  The rules' cases and the
+# changes, and extended when epochs arrive; and its top sites, programs
+# and users of a small store, exactly.  The rules' cases and the
 # diff run again under ASan and UBSan.
 #
 #   tests/vitals/rules.sh          last line: "N passed, N failed"
@@ -150,7 +151,7 @@ agg_cases() {
 	local db=$work/agg.db n
 	"$gen" agg "$db" 0 200
 	agg "computed" "$db"
-	n=$(sqlite3 "$db" "SELECT count(*) FROM agg_point")
+	n=$(sqlite3 "$db" "SELECT count(*) FROM agg_points")
 	[ "$n" = 2783 ] && ok "aggregator: 2783 points kept" || bad "aggregator: $n points kept, want 2783"
 	agg "read back" "$db"
 	sqlite3 "$db" "UPDATE agg_point SET weight = weight + 1 WHERE scale = 1 AND seq = 0"
@@ -166,6 +167,20 @@ agg_cases() {
 	"$gen" agg "$db" 200 20
 	agg "extended by 20 epochs" "$db"
 	agg "a range inside" "$db" 1795500000 1795600000
+	db=$work/tops.db
+	"$gen" diff "$db"
+	local scale
+	for scale in day hour; do
+		if "$check" "$db" --tops $scale >"$work/tops" 2>&1 &&
+			diff -u "$want/tops-day.expect" "$work/tops" >"$work/diff"; then
+			ok "aggregator: the $scale's top sites, programs and users"
+		else
+			bad "aggregator: tops at $scale"; sed 's/^/    /' "$work/diff" "$work/tops" | head -20
+		fi
+	done
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM agg_tops WHERE scale = 'hour'")" = 11 ] &&
+		ok "aggregator: the hour's tops kept (view agg_tops)" ||
+		bad "aggregator: agg_tops has $(sqlite3 "$db" "SELECT count(*) FROM agg_tops WHERE scale = 'hour'") rows for the hour, want 11"
 }
 
 suite() {
