@@ -7,7 +7,9 @@
  * (hca_count.h), one union per HCA size, the sizes' counts added (an
  * epoch without a bitmap adds its own unique count); a vital is
  * available when one of the epochs could measure it.  The top sites,
- * programs and users come from the epochs' samples (agg_top.c).
+ * programs and users come from the epochs' samples (agg_top.c), read
+ * only when tops are asked for: a bucket kept without them is computed
+ * again, with them, the first time they are.
  * Buckets are kept
  * in the store (agg_keep.c) and known again by their epochs' count and
  * ids, so new epochs or a trim make a bucket computed anew.
@@ -132,7 +134,7 @@ static int compute(struct agg *a, const struct abucket *b,
 	a->nacc = 0;
 	for (size_t i = 0; i < n; i++)
 		if (vread_vitals(a->r, &ep[i], add_vital, a) ||
-		    atop_add_epoch(a->top, a->r, &ep[i]))
+		    (a->tfn && atop_add_epoch(a->top, a->r, &ep[i])))
 			return -1;
 	for (uint32_t i = 0; i < a->nacc; i++) {
 		c = &a->acc[i];
@@ -189,8 +191,8 @@ static int from_keep(struct agg *a, const struct abucket *b, int *rc)
 static int one_bucket(struct agg *a, const struct abucket *b,
 		      const struct vr_epoch *ep, size_t n)
 {
-	struct vagg_top *tops;
-	uint32_t ntops;
+	struct vagg_top *tops = NULL;
+	uint32_t ntops = 0;
 	int rc;
 
 	if (from_keep(a, b, &rc))
@@ -201,9 +203,11 @@ static int one_bucket(struct agg *a, const struct abucket *b,
 	a->pts = vmust(realloc(a->pts, (a->nacc + 1) * sizeof(*a->pts)));
 	for (uint32_t i = 0; i < a->nacc; i++)
 		a->pts[i] = a->acc[i].p;
-	tops = atop_rank(a->top, b, a->pts, a->nacc, &ntops);
+	if (a->tfn)
+		tops = atop_rank(a->top, b, a->pts, a->nacc, &ntops);
 	if (a->keep)
-		akeep_put(a->keep, a->scale, b, a->pts, a->nacc, tops, ntops);
+		akeep_put(a->keep, a->scale, b, a->pts, a->nacc, tops, ntops,
+			  a->tfn != NULL);
 	for (uint32_t i = 0; i < a->nacc && !rc && !a->tfn; i++)
 		rc = a->fn(a->arg, &a->pts[i]);
 	for (uint32_t i = 0; i < ntops && !rc && a->tfn; i++)

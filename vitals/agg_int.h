@@ -33,10 +33,13 @@ int akeep_get(struct akeep *k, int scale, const struct abucket *b,
 /* The same for the bucket's tops (*tops malloc'd, their texts too). */
 int akeep_get_tops(struct akeep *k, int scale, const struct abucket *b,
 		   struct vagg_top **tops, uint32_t *n);
-/* Keep the points and tops of bucket b (replacing what was); 0 or -1. */
+/*
+ * Keep the points and tops of bucket b (replacing what was); has_tops 0
+ * when the tops were not counted (none kept).  0 or -1.
+ */
 int akeep_put(struct akeep *k, int scale, const struct abucket *b,
 	      const struct vagg_point *pts, uint32_t n,
-	      const struct vagg_top *tops, uint32_t ntops);
+	      const struct vagg_top *tops, uint32_t ntops, int has_tops);
 /* Free akeep_get's points, akeep_get_tops' tops. */
 void akeep_free(struct vagg_point *pts, uint32_t n);
 void akeep_free_tops(struct vagg_top *tops, uint32_t n);

@@ -19,7 +19,7 @@
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS agg_meta(key TEXT PRIMARY KEY, value TEXT);"
 	"CREATE TABLE IF NOT EXISTS agg_bucket(scale INTEGER, start_ns INTEGER,"
-	" end_ns INTEGER, epochs INTEGER, id_sum INTEGER,"
+	" end_ns INTEGER, epochs INTEGER, id_sum INTEGER, has_tops INTEGER,"
 	" PRIMARY KEY(scale, start_ns)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS agg_point(scale INTEGER, start_ns INTEGER,"
 	" seq INTEGER, vital TEXT, weight INTEGER, events INTEGER,"
@@ -89,8 +89,8 @@ static sqlite3 *open_rw(const char *path)
 static int prepare(struct akeep *k)
 {
 	static const char *const sql[9] = {
-		"SELECT epochs, id_sum FROM agg_bucket WHERE scale = ?1 AND"
-		" start_ns = ?2",
+		"SELECT epochs, id_sum, has_tops FROM agg_bucket WHERE"
+		" scale = ?1 AND start_ns = ?2",
 		"SELECT vital, weight, events, uniq, samples, dropped, epochs,"
 		" available FROM agg_point WHERE scale = ?1 AND start_ns = ?2"
 		" ORDER BY seq",
@@ -99,7 +99,7 @@ static int prepare(struct akeep *k)
 		"DELETE FROM agg_bucket WHERE scale = ?1 AND start_ns = ?2",
 		"DELETE FROM agg_point WHERE scale = ?1 AND start_ns = ?2",
 		"DELETE FROM agg_top WHERE scale = ?1 AND start_ns = ?2",
-		"INSERT INTO agg_bucket VALUES(?1, ?2, ?3, ?4, ?5)",
+		"INSERT INTO agg_bucket VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
 		"INSERT INTO agg_point VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
 		" ?9, ?10, ?11)",
 		"INSERT INTO agg_top VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -154,16 +154,20 @@ static void bind2(sqlite3_stmt *s, int scale, const struct abucket *b)
 	sqlite3_bind_int64(s, 2, b->start_ns);
 }
 
-/* Is bucket b kept, computed from the same epochs? */
-static int kept(struct akeep *k, int scale, const struct abucket *b)
+/* Is bucket b kept (with its tops, if tops), computed from the same
+ * epochs? */
+static int kept(struct akeep *k, int scale, const struct abucket *b,
+		int tops)
 {
+	sqlite3_stmt *s = k->bucket;
 	int rc;
 
-	bind2(k->bucket, scale, b);
-	rc = sqlite3_step(k->bucket);
+	bind2(s, scale, b);
+	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
-		return sqlite3_column_int64(k->bucket, 0) == b->epochs &&
-		       sqlite3_column_int64(k->bucket, 1) == b->id_sum;
+		return sqlite3_column_int64(s, 0) == b->epochs &&
+		       sqlite3_column_int64(s, 1) == b->id_sum &&
+		       (!tops || sqlite3_column_int(s, 2));
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -187,7 +191,7 @@ int akeep_get(struct akeep *k, int scale, const struct abucket *b,
 	      struct vagg_point **pts, uint32_t *n)
 {
 	uint32_t cap = 16;
-	int rc = kept(k, scale, b);
+	int rc = kept(k, scale, b, 0);
 
 	*pts = NULL;
 	*n = 0;
@@ -221,7 +225,7 @@ int akeep_get_tops(struct akeep *k, int scale, const struct abucket *b,
 {
 	sqlite3_stmt *s = k->tops;
 	uint32_t cap = 64;
-	int rc = kept(k, scale, b);
+	int rc = kept(k, scale, b, 1);
 
 	*tops = NULL;
 	*n = 0;
@@ -310,7 +314,7 @@ static int put_top(struct akeep *k, int scale, const struct abucket *b,
 
 int akeep_put(struct akeep *k, int scale, const struct abucket *b,
 	      const struct vagg_point *pts, uint32_t n,
-	      const struct vagg_top *tops, uint32_t ntops)
+	      const struct vagg_top *tops, uint32_t ntops, int has_tops)
 {
 	int rc = 0;
 
@@ -330,6 +334,7 @@ int akeep_put(struct akeep *k, int scale, const struct abucket *b,
 	sqlite3_bind_int64(k->put_b, 3, b->end_ns);
 	sqlite3_bind_int64(k->put_b, 4, b->epochs);
 	sqlite3_bind_int64(k->put_b, 5, b->id_sum);
+	sqlite3_bind_int(k->put_b, 6, has_tops);
 	if (!rc)
 		rc = step(k->put_b);
 	for (uint32_t i = 0; i < n && !rc; i++)

@@ -9,7 +9,8 @@
 #   - stp-vitals diff of the first day against the second;
 #   - the aggregator at the three timescales, uncached (its tables
 #     dropped) and cached, through build/tests/agg_check, which also
-#     works the same points out directly (so its time is an upper bound).
+#     works the same points out directly (so its time is an upper bound);
+#   - the top sites, programs and users by hour, uncached and cached.
 # Each time is the median of RUNS runs (default 5).  The store is kept in
 # build/bench/vitals3d.db and made again only when missing (it takes a
 # minute or so); VITALS_BENCH_NEW=1 makes it again.
@@ -54,3 +55,11 @@ t=$(median_time uncached)
 echo "figures aggregator: 3 scales uncached (with the check's own pass) in $t ms"
 t=$(median_time build/tests/agg_check "$db")
 echo "figures aggregator: 3 scales cached (with the check's own pass) in $t ms"
+tops_uncached() {
+	sqlite3 "$db" "DELETE FROM agg_bucket; DELETE FROM agg_point; DELETE FROM agg_top" 2>/dev/null || true
+	build/tests/agg_check "$db" --tops hour
+}
+t=$(median_time tops_uncached)
+echo "figures aggregator: top sites, programs, users by hour over 3 days uncached in $t ms"
+t=$(median_time build/tests/agg_check "$db" --tops hour)
+echo "figures aggregator: the same cached in $t ms"
