@@ -5,8 +5,8 @@
  * their own, read-write, so the store's readers stay read-only; when the
  * store cannot be written (a read-only file, a directory not ours), what
  * is already kept is still read and the rest is computed each time.
- * AGG_VERSION names how the points are computed: when it changes, every
- * kept point is dropped and computed again.
+ * AGG_VERSION names how the points are computed and kept: when it
+ * changes, the tables are dropped and what they kept computed again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,7 @@
 #include "agg_int.h"
 #include "strpool.h"
 
-#define AGG_VERSION "1"
+#define AGG_VERSION "2"
 
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS agg_meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -47,26 +47,37 @@ struct akeep {
 		*put_p, *put_t;
 };
 
-/* The kept points of another AGG_VERSION go (a writable store only). */
-static int check_version(sqlite3 *db)
+/* Is what is kept of this AGG_VERSION? */
+static int same_version(sqlite3 *db)
 {
 	sqlite3_stmt *s;
 	int same = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT value FROM agg_meta WHERE"
 			       " key = 'version'", -1, &s, NULL))
-		return -1;
+		return 0;	/* no agg_meta yet */
 	if (sqlite3_step(s) == SQLITE_ROW)
 		same = !strcmp((const char *)sqlite3_column_text(s, 0),
 			       AGG_VERSION);
 	sqlite3_finalize(s);
-	if (same)
-		return 0;
-	return sqlite3_exec(db, "BEGIN IMMEDIATE; DELETE FROM agg_bucket;"
-			    " DELETE FROM agg_point; DELETE FROM agg_top;"
-			    " INSERT OR REPLACE INTO"
-			    " agg_meta VALUES('version', '" AGG_VERSION "');"
-			    " COMMIT;", NULL, NULL, NULL) ? -1 : 0;
+	return same;
+}
+
+/* The tables of another AGG_VERSION go, all they kept with them. */
+static int make_tables(sqlite3 *db)
+{
+	if (same_version(db))
+		return sqlite3_exec(db, schema_sql, NULL, NULL, NULL) ? -1 : 0;
+	return sqlite3_exec(db, "BEGIN IMMEDIATE;"
+			    " DROP VIEW IF EXISTS agg_points;"
+			    " DROP VIEW IF EXISTS agg_tops;"
+			    " DROP TABLE IF EXISTS agg_bucket;"
+			    " DROP TABLE IF EXISTS agg_point;"
+			    " DROP TABLE IF EXISTS agg_top;"
+			    " DROP TABLE IF EXISTS agg_meta;", NULL, NULL, NULL) ||
+	       sqlite3_exec(db, schema_sql, NULL, NULL, NULL) ||
+	       sqlite3_exec(db, "INSERT INTO agg_meta VALUES('version', '"
+			    AGG_VERSION "'); COMMIT;", NULL, NULL, NULL) ? -1 : 0;
 }
 
 /* A read-write connection with the tables made; NULL if it cannot be. */
@@ -79,7 +90,8 @@ static sqlite3 *open_rw(const char *path)
 		return NULL;
 	}
 	sqlite3_busy_timeout(db, 1000);
-	if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) || check_version(db)) {
+	if (make_tables(db)) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		sqlite3_close(db);
 		return NULL;
 	}
