@@ -63,7 +63,7 @@ VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c \
 	vitals/strpool.c vitals/hca_count.c vitals/rules.c vitals/rules_cfg.c \
 	vitals/rules_flags.c vitals/rules_hist.c vitals/rules_scan.c \
 	vitals/rules_cmd.c vitals/diff.c vitals/diff_cmd.c vitals/agg.c \
-	vitals/agg_keep.c vitals/agg_top.c
+	vitals/agg_keep.c vitals/agg_top.c vitals/filter.c
 VITALS_OBJ = $(VITALS_SRC:%.c=$(B)/%.o)
 VITALS_LIBS = -lsqlite3 -lz -lm
 VITALS_HEADERS = $(wildcard vitals/*.h)

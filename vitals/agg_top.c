@@ -133,14 +133,23 @@ static uint32_t vital_order(const struct vagg_point *pts, uint32_t npts,
 	return npts;
 }
 
+static int kind_no(const char *kind)
+{
+	int k = 0;
+
+	while (k < 2 && kinds[k] != kind)
+		k++;
+	return k;
+}
+
 static int by_point_order(const void *a, const void *b)
 {
 	const struct vagg_top *x = a, *y = b;
 
 	if (x->start_ns != y->start_ns)	/* the vital's order, stashed */
 		return x->start_ns < y->start_ns ? -1 : 1;
-	if (strcmp(x->kind, y->kind))
-		return x->kind < y->kind ? -1 : 1;	/* kinds[]' order */
+	if (x->kind != y->kind)
+		return kind_no(x->kind) - kind_no(y->kind);
 	return (int)x->rank - (int)y->rank;
 }
 

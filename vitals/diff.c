@@ -4,7 +4,8 @@
  * under each vital, each program's and each site's share of it (in each
  * epoch, the vital's weighted sum times their share of its samples: the
  * store keeps their events only as samples), all per epoch of its range,
- * so ranges of different lengths compare.
+ * so ranges of different lengths compare.  A filter keeps some vital
+ * signs and samples: the shares are then of the samples it keeps.
  * The score is how many times larger one side is than the other, as a
  * base-2 logarithm, |log2((|b| + 1) / (|a| + 1))|: a site from 0 to 1
  * scores 1, one from 10 to 1000 scores 6.5.  The + 1 keeps rare sites
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "filter.h"
 #include "strpool.h"
 
 enum { K_VITAL, K_PROGRAM, K_SITE, K_N };
@@ -41,6 +43,7 @@ struct evital {
 
 struct tally {
 	struct vread *r;
+	const struct vfilter *filter;
 	struct vpool *pool;
 	struct pend *pend;
 	size_t npend, pend_cap;
@@ -112,9 +115,12 @@ static int on_vital(void *arg, const struct vr_epoch *e,
 {
 	struct tally *y = arg;
 	const char *name = vpool_get(y->pool, v->v.vital ? v->v.vital : "?");
-	struct evital *ev = evital(y, name);
+	struct evital *ev;
 
 	(void)e;
+	if (y->filter && !vfilter_vital(y->filter, name))
+		return 0;
+	ev = evital(y, name);
 	if (ev)
 		ev->weight = (double)v->v.weight;
 	add(y, K_VITAL, name, name, (double)v->v.weight);
@@ -129,6 +135,8 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 	struct evital *ev;
 
 	(void)e;
+	if (y->filter && !vfilter_sample(y->filter, s))
+		return 0;
 	if (y->npend == y->pend_cap) {
 		y->pend_cap = y->pend_cap ? y->pend_cap * 2 : 1024;
 		y->pend = vmust(realloc(y->pend, y->pend_cap * sizeof(*p)));
@@ -179,13 +187,23 @@ static double score(const struct vdiff_row *w)
 	return fabs(log2((fabs(w->b) + 1) / (fabs(w->a) + 1)));
 }
 
+/* The kind's place: rows are vitals, then programs, then sites. */
+static int kind_no(const char *kind)
+{
+	int k = 0;
+
+	while (k < K_N - 1 && kinds[k] != kind)
+		k++;
+	return k;
+}
+
 static int by_rank(const void *x, const void *y)
 {
 	const struct vdiff_row *a = x, *b = y;
 	double da = fabs(a->b - a->a), db = fabs(b->b - b->a);
 
-	if (strcmp(a->kind, b->kind))	/* kinds[]' pointers, in order */
-		return a->kind < b->kind ? -1 : 1;
+	if (a->kind != b->kind)
+		return kind_no(a->kind) - kind_no(b->kind);
 	if (a->score != b->score)
 		return a->score > b->score ? -1 : 1;
 	if (da != db)
@@ -237,7 +255,17 @@ int vdiff_run(struct vread *r, int64_t a_from, int64_t a_to, int64_t b_from,
 	      int64_t b_to, unsigned limit,
 	      int (*fn)(void *arg, const struct vdiff_row *row), void *arg)
 {
-	struct tally y = { .r = r, .pool = vpool_new() };
+	return vdiff_run_filtered(r, a_from, a_to, b_from, b_to, limit, NULL,
+				  fn, arg);
+}
+
+int vdiff_run_filtered(struct vread *r, int64_t a_from, int64_t a_to,
+		       int64_t b_from, int64_t b_to, unsigned limit,
+		       const struct vfilter *filter,
+		       int (*fn)(void *arg, const struct vdiff_row *row),
+		       void *arg)
+{
+	struct tally y = { .r = r, .filter = filter, .pool = vpool_new() };
 	struct vdiff_row *rows;
 	size_t n;
 	int rc;

@@ -4,13 +4,15 @@
  * diff.c's rows, the vital signs first, then programs, then sites, each
  * kind ranked by its score, at most N of each (10 by default, 0: all).
  * A range is two times (when.h's forms) joined by "..": the epochs that
- * overlap [FROM, TO).
+ * overlap [FROM, TO).  The filter options (filter.h) keep some vital
+ * signs and samples.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "diff.h"
+#include "filter.h"
 #include "json.h"
 #include "when.h"
 
@@ -19,6 +21,7 @@ struct diff_args {
 	int64_t from[2], to[2];
 	unsigned long limit;
 	int json;
+	struct vfilter filter;
 };
 
 /* FROM..TO into *from, *to; 0 or the usage error. */
@@ -50,7 +53,10 @@ static int one_arg(const struct vcmd *c, int argc, char **argv, int *i,
 {
 	const char *v;
 	char *end;
+	int rc = 0;
 
+	if (vfilter_arg(c, argc, argv, i, &a->filter, &rc))
+		return rc;
 	if ((v = vcmd_value(argc, argv, i, "--limit"))) {
 		a->limit = strtoul(v, &end, 10);
 		if (!*v || *end || *v == '-' || a->limit > 1000000)
@@ -148,8 +154,10 @@ int vcmd_diff(const struct vcmd *c, int argc, char **argv)
 	struct diff_args a = { .limit = 10 };
 	struct vread *r;
 	char *err;
-	int rc = parse(c, argc, argv, &a);
+	int rc;
 
+	vfilter_init(&a.filter);
+	rc = parse(c, argc, argv, &a);
 	if (rc)
 		return rc;
 	r = vread_open(a.db, &err);
@@ -162,8 +170,9 @@ int vcmd_diff(const struct vcmd *c, int argc, char **argv)
 	if (!rc && !a.json)
 		printf("%-7s %-8s %14s %14s %6s  %s\n", "kind", "vital",
 		       "A/epoch", "B/epoch", "score", "name");
-	if (!rc && vdiff_run(r, a.from[0], a.to[0], a.from[1], a.to[1],
-			     (unsigned)a.limit, put, &a.json))
+	if (!rc && vdiff_run_filtered(r, a.from[0], a.to[0], a.from[1],
+				      a.to[1], (unsigned)a.limit, &a.filter,
+				      put, &a.json))
 		rc = vcmd_fail("%s", vread_error(r));
 	vread_close(r);
 	if (fflush(stdout) || ferror(stdout))

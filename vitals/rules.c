@@ -269,7 +269,7 @@ static int on_epoch(void *arg, const struct vr_epoch *e)
 {
 	struct rwalk *w = arg;
 
-	if (rscan_epoch(w->r, w->pool, e, &w->ep))
+	if (rscan_epoch(w->r, w->pool, w->c->filter, e, &w->ep))
 		return -1;
 	busy_loop(w);
 	bad_blocks(w);

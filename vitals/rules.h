@@ -17,6 +17,8 @@
 
 #define VRULES_N 10
 
+struct vfilter;		/* filter.h */
+
 struct vflag {
 	int rule;		/* 1..10 */
 	const char *name;	/* "busy-loop", "memory-leak", ... */
@@ -54,6 +56,7 @@ struct vrules_cfg {
 	double l2mi_per_umem;	/* 9: l2mi events per umem page */
 	double die_min_epochs;	/* 10: epochs seen before a silent stop */
 	double die_gap;		/* 10: epochs without a sample: stopped */
+	const struct vfilter *filter;	/* the samples counted; NULL: all */
 };
 
 const struct vrules_cfg *vrules_defaults(void);

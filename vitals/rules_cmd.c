@@ -2,7 +2,8 @@
 /*
  * stp-vitals rules DB [--from T] [--to T] [--json] [--set NAME=VALUE]...:
  * the diagnosis rules' flags over the epochs that overlap [from, to).
- * Text, one line a flag:
+ * The filter options (filter.h) keep only the samples they match: the
+ * processes' figures come from those.  Text, one line a flag:
  *
  *   START..END rule N NAME pid PID EXEC: EVIDENCE
  *   rule N NAME: not evaluated: WHY
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "filter.h"
 #include "json.h"
 #include "rules.h"
 #include "when.h"
@@ -23,6 +25,7 @@ struct rules_args {
 	int64_t from, to;
 	int json;
 	struct vrules_cfg cfg;
+	struct vfilter filter;
 };
 
 struct out {
@@ -50,7 +53,10 @@ static int one_arg(const struct vcmd *c, int argc, char **argv, int *i,
 		   struct rules_args *a)
 {
 	const char *v;
+	int rc = 0;
 
+	if (vfilter_arg(c, argc, argv, i, &a->filter, &rc))
+		return rc;
 	if ((v = vcmd_value(argc, argv, i, "--from")))
 		return vcmd_time(c, "--from", v, &a->from);
 	if ((v = vcmd_value(argc, argv, i, "--to")))
@@ -141,6 +147,8 @@ int vcmd_rules(const struct vcmd *c, int argc, char **argv)
 	char *err;
 	int rc = 0;
 
+	vfilter_init(&a.filter);
+	a.cfg.filter = &a.filter;
 	for (int i = 1; i < argc && !rc; i++)
 		rc = one_arg(c, argc, argv, &i, &a);
 	if (!rc && !a.db)

@@ -62,8 +62,10 @@ struct repoch {
 	uint32_t nsite, site_cap;
 };
 
-/* rules_scan.c: read epoch e into ep (cleared first); -1 on failure. */
-int rscan_epoch(struct vread *r, struct vpool *pool, const struct vr_epoch *e,
+/* rules_scan.c: read epoch e into ep (cleared first), its samples that
+ * filter keeps (NULL: all); -1 on failure. */
+int rscan_epoch(struct vread *r, struct vpool *pool,
+		const struct vfilter *filter, const struct vr_epoch *e,
 		struct repoch *ep);
 void rscan_free(struct repoch *ep);
 /* The vital's name, and its index for a name (-1: not one of the 11). */

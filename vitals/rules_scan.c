@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "rules_int.h"
 
 /* ORDER: enum rvid */
@@ -164,6 +165,7 @@ static void site_add(struct repoch *ep, int32_t pid, int vid, const char *site)
 struct scan {
 	struct repoch *ep;
 	struct vpool *pool;
+	const struct vfilter *filter;
 };
 
 static int on_vital(void *arg, const struct vr_epoch *e,
@@ -217,7 +219,7 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 	const char *site;
 
 	(void)e;
-	if (vid < 0)
+	if (vid < 0 || (sc->filter && !vfilter_sample(sc->filter, s)))
 		return 0;
 	p = proc_get(sc->ep, key_pid(s->pid));
 	if (!p->exec)	/* its program: the first sample's */
@@ -235,10 +237,11 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 	return 0;
 }
 
-int rscan_epoch(struct vread *r, struct vpool *pool, const struct vr_epoch *e,
+int rscan_epoch(struct vread *r, struct vpool *pool,
+		const struct vfilter *filter, const struct vr_epoch *e,
 		struct repoch *ep)
 {
-	struct scan sc = { ep, pool };
+	struct scan sc = { ep, pool, filter };
 
 	clear(ep);
 	ep->start_ns = e->start_ns;

@@ -5,7 +5,8 @@
 # compared exactly with tests/vitals/rules/NAME.expect, as text and for
 # some as JSON lines.  Also: l2mi unavailable and blio without what a
 # request got (rules not evaluated, with the reason), thresholds set
-# with --set, --from/--to, the diff of two ranges, the errors and their
+# with --set, --from/--to, the filters (--exec, --site, --uid, --pid,
+# --vital), the diff of two ranges, the errors and their
 # exit status, and the aggregator against a direct computation at each
 # timescale: computed, then read back from its tables (a tampered kept
 # point shows through, so they are read), recomputed when its version
@@ -97,7 +98,10 @@ diff_cases() {
 	same "diff" "$want/diff.expect" -- diff "$db" "$a" "$b"
 	same "diff --json --limit 1" "$want/diff-json.expect" -- diff --json --limit 1 "$db" \
 		1795478400..1795478520 1795478520..1795478640
-	local usage='\nusage: stp-vitals diff DB A_FROM..A_TO B_FROM..B_TO [--limit N] [--json]'
+	local usage='\nusage: stp-vitals diff DB A_FROM..A_TO B_FROM..B_TO [--limit N] [--json] [--vital A,B] [--exec GLOB] [--site GLOB] [--uid N] [--pid N]'
+	same "diff: --exec '*httpd' --vital cpuu,sock" "$want/diff-filter.expect" -- diff "$db" \
+		1795478400..1795478520 1795478520..1795478640 --exec '*httpd' --vital cpuu,sock
+	status "diff: --site without a value" 2 "stp-vitals: diff: --site needs a value$usage" -- diff "$db" "$a" "$b" --site
 	status "diff: no range B" 2 "stp-vitals: diff: want two ranges, A and B$usage" -- diff "$db" "$a"
 	status "diff: not a range" 2 "stp-vitals: diff: range A: want FROM..TO, not '1795478400'$usage" \
 		-- diff "$db" 1795478400 "$b"
@@ -115,7 +119,16 @@ diff_cases() {
 
 error_cases() {
 	local db=$work/busy-loop-yes.db
-	local usage='\nusage: stp-vitals rules DB [--from T] [--to T] [--json] [--set NAME=VALUE]...'
+	local usage='\nusage: stp-vitals rules DB [--from T] [--to T] [--json] [--set NAME=VALUE]... [--exec GLOB] [--site GLOB] [--uid N] [--pid N] [--vital A,B]'
+	same "rules --pid 700: the starved process's flags" "$want/held-from-running-yes.expect" -- \
+		rules "$work/held-from-running-yes.db" --pid 700
+	echo "no flags" >"$work/none"
+	same "rules --exec: the spinner's samples only" "$work/none" -- \
+		rules "$work/held-from-running-yes.db" --exec '*/spin'
+	same "rules --uid 1000 --site: the starved's sched site" "$want/held-from-running-yes.expect" -- \
+		rules "$work/held-from-running-yes.db" --uid=1000 --site 'preempt_*'
+	status "rules: --uid not a number" 2 "stp-vitals: rules: --uid: want a number, not 'abc'$usage" \
+		-- rules "$db" --uid abc
 	status "rules: unknown threshold" 2 "stp-vitals: rules: --set: no threshold 'cpu_high' takes '1' (stp-vitals rules --help lists them)$usage" \
 		-- rules "$db" --set cpu_high=1
 	status "rules: negative threshold" 2 "stp-vitals: rules: --set: no threshold 'cpuu_high' takes '-5' (stp-vitals rules --help lists them)$usage" \
