@@ -266,17 +266,18 @@ int vdiff_run_filtered(struct vread *r, int64_t a_from, int64_t a_to,
 		       void *arg)
 {
 	struct tally y = { .r = r, .filter = filter, .pool = vpool_new() };
+	/* one consistent view, unless the caller holds one already */
+	int began = sqlite3_get_autocommit(vread_db(r)), rc;
 	struct vdiff_row *rows;
 	size_t n;
-	int rc;
 
-	rc = vread_begin(r);
+	rc = began ? vread_begin(r) : 0;
 	if (!rc)
 		rc = vread_epochs(r, a_from, a_to, on_epoch, &y);
 	y.side = 1;
 	if (!rc)
 		rc = vread_epochs(r, b_from, b_to, on_epoch, &y);
-	if (vread_end(r) && !rc)
+	if (began && vread_end(r) && !rc)
 		rc = -1;
 	if (!rc) {
 		rows = rank(&y, &n);

@@ -18,21 +18,44 @@ int32_t rwalk_pid(const struct rproc *p)
 	return p->pid < 0 ? 0 : p->pid;
 }
 
+/*
+ * A vital sign missing from one epoch had no events there (the collector
+ * puts a vital once it has had one): zero, and measured.  Missing from
+ * every epoch of the range, it is not collected at all: see unmeasured().
+ */
 int rwalk_needs(struct rwalk *w, int rule, int vid)
 {
 	const struct rvital *v = &w->ep.v[vid];
 	char why[512];
 
-	if (v->present && v->available)
+	w->needs[rule] |= 1u << vid;
+	if (!v->present || v->available)
 		return 1;
-	if (!v->present)
-		snprintf(why, sizeof(why), "the store has no %s",
-			 rscan_name(vid));
-	else
-		snprintf(why, sizeof(why), "%s is unavailable: %s",
-			 rscan_name(vid), v->why ? v->why : "no reason given");
+	snprintf(why, sizeof(why), "%s is unavailable: %s", rscan_name(vid),
+		 v->why ? v->why : "no reason given");
 	rflags_not_evaluated(w->fs, rule, why);
 	return 0;
+}
+
+/* The rules that need a vital sign no epoch of the range has: their
+ * flags (raised on zeros) go, and they are not evaluated. */
+static void unmeasured(struct rwalk *w)
+{
+	char why[512];
+	unsigned lack;
+	int vid;
+
+	for (int rule = 1; rule <= VRULES_N; rule++) {
+		lack = w->needs[rule] & ~w->seen;
+		if (!lack)
+			continue;
+		for (vid = 0; !(lack & 1u << vid); vid++)
+			;
+		snprintf(why, sizeof(why), "the store has no %s in the range",
+			 rscan_name(vid));
+		rflags_drop(w->fs, rule);
+		rflags_not_evaluated(w->fs, rule, why);
+	}
 }
 
 static double rate(const struct rwalk *w, int vid)
@@ -101,7 +124,7 @@ static void bad_blocks(struct rwalk *w)
 
 	w->blio_samples += w->ep.v[RV_BLIO].nsamples;
 	w->blio_done += w->ep.blio_done;
-	if (!w->ep.blio_done || !rwalk_needs(w, 3, RV_BLIO))
+	if (!rwalk_needs(w, 3, RV_BLIO) || !w->ep.blio_done)
 		return;
 	for (uint32_t i = 0; i < w->ep.proc_cap; i++) {
 		p = &w->ep.proc[i];
@@ -271,6 +294,8 @@ static int on_epoch(void *arg, const struct vr_epoch *e)
 
 	if (rscan_epoch(w->r, w->pool, w->c->filter, e, &w->ep))
 		return -1;
+	for (int vid = 0; vid < RV_N; vid++)
+		w->seen |= (unsigned)w->ep.v[vid].present << vid;
 	busy_loop(w);
 	bad_blocks(w);
 	kernel_bottleneck(w);
@@ -285,19 +310,19 @@ int vrules_run(struct vread *r, const struct vrules_cfg *cfg, int64_t from,
 	       void *arg)
 {
 	struct rwalk w = { .r = r, .c = cfg ? cfg : vrules_defaults() };
-	int rc;
+	/* one consistent view, unless the caller holds one already */
+	int began = sqlite3_get_autocommit(vread_db(r)), rc;
 
 	w.pool = vpool_new();
 	w.fs = rflags_new();
 	w.hist = rhist_new();
-	rc = vread_begin(r);
+	rc = began ? vread_begin(r) : 0;
 	if (!rc)
 		rc = vread_epochs(r, from, to, on_epoch, &w);
-	if (!rc)
-		rc = vread_end(r);
-	else
-		vread_end(r);
+	if (began && vread_end(r) && !rc)
+		rc = -1;
 	if (!rc) {
+		unmeasured(&w);
 		if (w.blio_samples && !w.blio_done)
 			rflags_not_evaluated(w.fs, 3, "the blio samples say"
 					     " what a request asked (bytes=), not"

@@ -144,6 +144,20 @@ void rflags_restate(struct vflag *f, const char *evidence)
 	rf->restated = 1;
 }
 
+void rflags_drop(struct rflags *fs, int rule)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < fs->n; i++) {
+		if (fs->v[i].f.rule == rule)
+			free(fs->v[i].evidence);
+		else
+			fs->v[k++] = fs->v[i];
+	}
+	fs->n = k;
+	fs->nopen = 0;	/* the walk is over */
+}
+
 void rflags_not_evaluated(struct rflags *fs, int rule, const char *why)
 {
 	if (!fs->why_not[rule])

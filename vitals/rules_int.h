@@ -90,6 +90,8 @@ struct rwalk {
 	long idx;		/* its number in the walk, from 0 */
 	struct rhist *hist;	/* rules_hist.c: processes across epochs */
 	uint64_t blio_samples, blio_done;
+	unsigned seen;		/* the vitals (1 << rvid) an epoch had */
+	unsigned needs[VRULES_N + 1];	/* the vitals each rule read */
 };
 
 /*
@@ -101,8 +103,8 @@ void rhist_free(struct rhist *h);
 void rhist_epoch(struct rwalk *w);
 /* rules.c: the process's pid as flags show it (the idle task is 0). */
 int32_t rwalk_pid(const struct rproc *p);
-/* rules.c: is the vital measured in this epoch?  If not, rule is noted
- * as not evaluated, with why. */
+/* rules.c: is the vital measured in this epoch?  If not (unavailable),
+ * rule is noted as not evaluated, with why. */
 int rwalk_needs(struct rwalk *w, int rule, int vid);
 
 /* rules_flags.c: the flags raised, merged when the same flag goes on. */
@@ -123,6 +125,8 @@ struct vflag *rflags_raise(struct rflags *fs, int rule, long idx,
 			   const char *evidence);
 /* The evidence of flag f (rflags_raise's) over all its epochs. */
 void rflags_restate(struct vflag *f, const char *evidence);
+/* Drop the flags rule raised. */
+void rflags_drop(struct rflags *fs, int rule);
 /* Rule not evaluated, why (once per rule: later calls are ignored). */
 void rflags_not_evaluated(struct rflags *fs, int rule, const char *why);
 /* Every flag, not-evaluated rules first, then in time order. */

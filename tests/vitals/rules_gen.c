@@ -36,6 +36,7 @@ static uint32_t hca[NV][HCA];
 static struct vx_sample smp[MAX_SAMPLES];
 static char texts[MAX_SAMPLES][3][96];
 static unsigned nsmp;
+static int gone[NV];	/* not put at all: the collector had no event */
 static int64_t start_ns, len_ns = MIN_NS;
 static struct vstore *st;
 static uint64_t rng = 88172645463325252ULL;
@@ -73,6 +74,7 @@ static void begin(int64_t n)
 					    .available = 1, .hca = hca[i],
 					    .hca_len = HCA };
 	nsmp = 0;
+	memset(gone, 0, sizeof(gone));
 }
 
 /* The vital's totals: weight and events. */
@@ -124,12 +126,21 @@ static void samples(unsigned n, const char *name, uint32_t pid,
 		sample(name, pid, exec, site, weight, data);
 }
 
+static void absent(const char *name)
+{
+	gone[vid(name)] = 1;
+}
+
 static void put(void)
 {
+	struct vx_vital kept[NV];
 	struct vx_epoch e = { (uint64_t)start_ns, (uint64_t)(start_ns + len_ns),
-			      "box", NV, vit, nsmp, smp };
+			      "box", 0, kept, nsmp, smp };
 	char *err;
 
+	for (int i = 0; i < NV; i++)
+		if (!gone[i])
+			kept[e.nvitals++] = vit[i];
 	if (vstore_put(st, &e, &err))
 		die("put", err);
 }
@@ -340,10 +351,34 @@ static void died(int yes)
 	}
 }
 
+/* Vitals the collector never put: sched in epoch 0 only (no events
+ * there: zero, not "not evaluated"; rule 7 flags epoch 1), blio in
+ * every epoch (rules 3 and 6 not evaluated). */
+static void missing(int yes)
+{
+	(void)yes;
+	for (int n = 0; n < 2; n++) {
+		begin(n);
+		total("cpuu", 6000, 6000);
+		total("l2mi", 6000, 6000);
+		absent("blio");
+		if (n == 0) {
+			absent("sched");
+		} else {
+			total("sched", 6000000, 100);
+			samples(2, "sched", STARVED, "preempt_schedule+0x9 [kernel]",
+				50000, "prio=139 age_ns=0");
+		}
+		samples(4, "cpuu", 100, SPIN, 1, "pc=4198710");
+		put();
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*build)(int yes);
 } cases[] = {
+	{ "missing", missing },
 	{ "busy-loop", busy_loop }, { "no-l2mi", no_l2mi },
 	{ "memory-leak", memory_leak }, { "bad-blocks", bad_blocks },
 	{ "no-done", no_done }, { "kernel-bottleneck", kernel_bottleneck },
