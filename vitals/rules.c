@@ -169,7 +169,7 @@ static void blocking_source(struct rwalk *w, const struct rproc *p)
 	char sites[SITES_LEN], ev[EVIDENCE_LEN], by[256] = "";
 	size_t at = 0;
 
-	if (blck < w->c->blck_high)
+	if (p->n[RV_BLCK] < w->c->min_samples || blck < w->c->blck_high)
 		return;
 	for (int i = 0; i < 3; i++)
 		if (p->n[mirrors[i]] && at < sizeof(by))
@@ -193,7 +193,8 @@ static void low_memory(struct rwalk *w, const struct rproc *p)
 	double blio = prate(w, p, RV_BLIO);
 	char sites[SITES_LEN], ev[EVIDENCE_LEN];
 
-	if (umem < c->umem_high || blck < c->blck_high || blio < c->blio_high)
+	if (p->n[RV_UMEM] < c->min_samples || umem < c->umem_high ||
+	    blck < c->blck_high || blio < c->blio_high)
 		return;
 	rscan_top_sites(&w->ep, p->pid, RV_UMEM, sites, sizeof(sites));
 	snprintf(ev, sizeof(ev), "umem %.0f pages/s >= %g, blck %.0f us/s"
@@ -212,7 +213,7 @@ static void held(struct rwalk *w, const struct rproc *p)
 	const char *how = sys >= c->cpuu_high ? "normally" : "abnormally";
 	char sites[SITES_LEN], ev[EVIDENCE_LEN];
 
-	if (!p->n[RV_SCHED] || cpuu > c->proc_cpuu_low ||
+	if (p->n[RV_SCHED] < c->min_samples || cpuu > c->proc_cpuu_low ||
 	    sched < c->proc_sched_high)
 		return;
 	rscan_top_sites(&w->ep, p->pid, RV_SCHED, sites, sizeof(sites));
@@ -231,7 +232,8 @@ static void syscall_loop(struct rwalk *w, const struct rproc *p)
 	double calls = prate(w, p, RV_SYSCALL), kmem = prate(w, p, RV_KMEM);
 	char sites[SITES_LEN], ev[EVIDENCE_LEN];
 
-	if (calls < c->syscall_high || kmem > calls * c->kmem_per_syscall)
+	if (p->n[RV_SYSCALL] < c->min_samples || calls < c->syscall_high ||
+	    kmem > calls * c->kmem_per_syscall)
 		return;
 	rscan_top_sites(&w->ep, p->pid, RV_SYSCALL, sites, sizeof(sites));
 	snprintf(ev, sizeof(ev), "syscall %.0f/s >= %g/s with kmem %.4g"
@@ -248,7 +250,7 @@ static void memory_init_or_load(struct rwalk *w, const struct rproc *p)
 	const char *what;
 	char sites[SITES_LEN], ev[EVIDENCE_LEN];
 
-	if (umem < c->umem_high)
+	if (p->n[RV_UMEM] < c->min_samples || umem < c->umem_high)
 		return;
 	per = prate(w, p, RV_L2MI) / umem;
 	what = per < c->l2mi_per_umem ? "initialization" : "rising load";

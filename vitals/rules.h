@@ -56,6 +56,7 @@ struct vrules_cfg {
 	double l2mi_per_umem;	/* 9: l2mi events per umem page */
 	double die_min_epochs;	/* 10: epochs seen before a silent stop */
 	double die_gap;		/* 10: epochs without a sample: stopped */
+	double min_samples;	/* 5-9: a process's samples of the vital */
 	const struct vfilter *filter;	/* the samples counted; NULL: all */
 };
 

@@ -46,6 +46,8 @@ static const struct knob knobs[] = {
 	K(die_min_epochs, 3, "10: epochs a process is seen in before it"
 	  " can stop silently"),
 	K(die_gap, 2, "10: epochs without its samples that make a stop"),
+	K(min_samples, 3, "5-9: samples a process needs of the vital a rule"
+	  " is about (blck, umem, sched, syscall) for its figure to count"),
 };
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 

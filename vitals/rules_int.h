@@ -31,7 +31,9 @@ struct rvital {
 /* One process in the epoch: its samples by vital sign. */
 struct rproc {
 	int32_t pid;		/* 0: an empty slot */
-	const char *exec;	/* its first sample's program (pooled) */
+	const char *exec;	/* its latest sample's program (pooled) */
+	const void *exec_raw;	/* the reader's text it came from (only
+				 * compared: an address, never read) */
 	uint32_t n[RV_N];	/* samples */
 	int64_t w[RV_N];	/* their weights' sum */
 	int fatal_sig;		/* a signal delivered to its default action */

@@ -210,6 +210,21 @@ static void note_sample(struct repoch *ep, struct rproc *p, int vid,
 	}
 }
 
+/*
+ * A process's program: its latest sample's (after an exec, the new one),
+ * but a path is not replaced by a "[comm]" (a process on its way out has
+ * no path left).  Looked up only when the reader hands another text.
+ */
+static void name_program(struct scan *sc, struct rproc *p, const char *exec)
+{
+	p->exec_raw = exec;
+	if (!exec)
+		exec = "?";
+	if (p->exec && p->exec[0] != '[' && exec[0] == '[')
+		return;
+	p->exec = vpool_get(sc->pool, exec);
+}
+
 static int on_sample(void *arg, const struct vr_epoch *e,
 		     const struct vx_sample *s)
 {
@@ -222,8 +237,8 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 	if (vid < 0 || (sc->filter && !vfilter_sample(sc->filter, s)))
 		return 0;
 	p = proc_get(sc->ep, key_pid(s->pid));
-	if (!p->exec)	/* its program: the first sample's */
-		p->exec = vpool_get(sc->pool, s->exec ? s->exec : "?");
+	if (s->time_ns >= p->last_ns && (!p->exec || s->exec != p->exec_raw))
+		name_program(sc, p, s->exec);
 	p->n[vid]++;
 	p->w[vid] += s->weight;
 	sc->ep->v[vid].nsamples++;

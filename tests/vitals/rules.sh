@@ -142,8 +142,8 @@ error_cases() {
 	status "rules: missing store" 1 "stp-vitals: $work/none.db: not a vital-signs store (No such file or directory)" \
 		-- rules "$work/none.db"
 	if "$vitals" rules --help >"$work/out" 2>&1 && grep -qx '  cpuu_high=500' "$work/out" &&
-		[ "$(grep -c '^  [a-z0-9_]*=' "$work/out")" = 17 ]; then
-		ok "rules --help: 17 thresholds with their defaults"
+		[ "$(grep -c '^  [a-z0-9_]*=' "$work/out")" = 18 ]; then
+		ok "rules --help: 18 thresholds with their defaults"
 	else
 		bad "rules --help"; sed 's/^/    /' "$work/out" | head
 	fi

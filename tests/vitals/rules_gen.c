@@ -257,7 +257,7 @@ static void low_memory(int yes)
 	samples(3, "umem", HOG, "touch+0x2 [hog]", 1,
 		"free_dma32=0 free_normal=10 free_swap=0 address=0");
 	samples(2, "l2mi", HOG, "touch+0x2 [hog]", 1, "pc=4198710");
-	samples(2, "blck", HOG, "io_schedule+0x1 [kernel]", 100000,
+	samples(3, "blck", HOG, "io_schedule+0x1 [kernel]", 100000,
 		"prio=120 age_ns=0");
 	if (yes)
 		samples(2, "blio", HOG, "swap_writepage+0x7 [kernel]", 1,
@@ -276,7 +276,7 @@ static void held(int yes)
 		total("cpuu", n ? 60000 : 6000, n ? 60000 : 6000);
 		total("l2mi", 60000, 60000);
 		total("sched", 6000000, 100);
-		samples(2, "sched", STARVED, "preempt_schedule+0x9 [kernel]",
+		samples(3, "sched", STARVED, "preempt_schedule+0x9 [kernel]",
 			50000, "prio=139 age_ns=0");
 		samples(4, "cpuu", 100, SPIN, 1, "pc=4198710");
 		if (!yes)
@@ -311,7 +311,7 @@ static void memory_init_or_load(int yes)
 		begin(n);
 		total("umem", yes ? 12000 : 600, yes ? 12000 : 600);
 		total("l2mi", n ? 60000 : 0, n ? 60000 : 0);
-		samples(2, "umem", INIT, "setup+0x3 [initd]", 1,
+		samples(3, "umem", INIT, "setup+0x3 [initd]", 1,
 			"free_dma32=0 free_normal=10 free_swap=0 address=0");
 		if (n)
 			samples(2, "l2mi", INIT, "setup+0x3 [initd]", 1,
@@ -366,7 +366,7 @@ static void missing(int yes)
 			absent("sched");
 		} else {
 			total("sched", 6000000, 100);
-			samples(2, "sched", STARVED, "preempt_schedule+0x9 [kernel]",
+			samples(3, "sched", STARVED, "preempt_schedule+0x9 [kernel]",
 				50000, "prio=139 age_ns=0");
 		}
 		samples(4, "cpuu", 100, SPIN, 1, "pc=4198710");
