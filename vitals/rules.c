@@ -82,9 +82,9 @@ static const struct rproc *top_proc(const struct repoch *ep, int vid)
 {
 	const struct rproc *best = NULL, *p;
 
-	for (uint32_t i = 0; i < ep->proc_cap; i++) {
+	for (uint32_t i = 0; i < ep->nproc; i++) {
 		p = &ep->proc[i];
-		if (p->pid && p->n[vid] && (!best || p->n[vid] > best->n[vid] ||
+		if (p->n[vid] && (!best || p->n[vid] > best->n[vid] ||
 					    (p->n[vid] == best->n[vid] &&
 					     p->pid < best->pid)))
 			best = p;
@@ -126,9 +126,9 @@ static void bad_blocks(struct rwalk *w)
 	w->blio_done += w->ep.blio_done;
 	if (!rwalk_needs(w, 3, RV_BLIO) || !w->ep.blio_done)
 		return;
-	for (uint32_t i = 0; i < w->ep.proc_cap; i++) {
+	for (uint32_t i = 0; i < w->ep.nproc; i++) {
 		p = &w->ep.proc[i];
-		if (!p->pid || !p->io_short)
+		if (!p->io_short)
 			continue;
 		rscan_top_sites(&w->ep, p->pid, RV_BLIO, sites, sizeof(sites));
 		snprintf(ev, sizeof(ev), "%u sampled blio requests got less"
@@ -273,10 +273,8 @@ static void per_process(struct rwalk *w)
 	int r9 = rwalk_needs(w, 9, RV_UMEM) && rwalk_needs(w, 9, RV_L2MI);
 	const struct rproc *p;
 
-	for (uint32_t i = 0; i < w->ep.proc_cap; i++) {
+	for (uint32_t i = 0; i < w->ep.nproc; i++) {
 		p = &w->ep.proc[i];
-		if (!p->pid)
-			continue;
 		if (r5)
 			blocking_source(w, p);
 		if (r6)

@@ -174,10 +174,8 @@ void rhist_epoch(struct rwalk *w)
 	const struct rproc *p;
 	struct rpast *h;
 
-	for (uint32_t i = 0; i < w->ep.proc_cap; i++) {
+	for (uint32_t i = 0; i < w->ep.nproc; i++) {
 		p = &w->ep.proc[i];
-		if (!p->pid)
-			continue;
 		h = past(w->hist, p->pid);
 		if (r2)
 			leak(w, h, p);

@@ -30,7 +30,7 @@ struct rvital {
 
 /* One process in the epoch: its samples by vital sign. */
 struct rproc {
-	int32_t pid;		/* 0: an empty slot */
+	int32_t pid;		/* the idle task's 0 as -2 */
 	const char *exec;	/* its latest sample's program (pooled) */
 	const void *exec_raw;	/* the reader's text it came from (only
 				 * compared: an address, never read) */
@@ -46,7 +46,7 @@ struct rproc {
 
 /* Samples by (process, vital, site): the evidence's top sites. */
 struct rsite {
-	int32_t pid;		/* 0: an empty slot */
+	int32_t pid;		/* rproc.pid */
 	int vid;
 	const char *site;
 	uint32_t n;
@@ -58,9 +58,11 @@ struct repoch {
 	struct rvital v[RV_N];
 	uint32_t user_cpuu;	/* cpuu samples whose PC is in user space */
 	uint32_t blio_done;	/* blio samples that say what they got */
-	struct rproc *proc;	/* hash by pid, cap a power of 2 */
+	struct rproc *proc;	/* nproc of them */
+	uint32_t *proc_idx;	/* by pid: their numbers + 1, cap a power of 2 */
 	uint32_t nproc, proc_cap;
-	struct rsite *site;
+	struct rsite *site;	/* nsite of them */
+	uint32_t *site_idx;
 	uint32_t nsite, site_cap;
 };
 

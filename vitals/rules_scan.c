@@ -56,14 +56,17 @@ static int data_num(const char *data, const char *key, long long *v)
 	return 0;
 }
 
+/*
+ * Processes and sites are dense arrays (loops go over what is there),
+ * found through open-addressing indexes of slot numbers plus one (0:
+ * empty), which are all that an epoch's clearing has to wipe.
+ */
 static void clear(struct repoch *ep)
 {
-	if (ep->proc)
-		for (uint32_t i = 0; i < ep->proc_cap; i++)
-			ep->proc[i].pid = 0;
-	if (ep->site)
-		for (uint32_t i = 0; i < ep->site_cap; i++)
-			ep->site[i].pid = 0;
+	if (ep->proc_idx)
+		memset(ep->proc_idx, 0, ep->proc_cap * sizeof(*ep->proc_idx));
+	if (ep->site_idx)
+		memset(ep->site_idx, 0, ep->site_cap * sizeof(*ep->site_idx));
 	ep->nproc = ep->nsite = 0;
 	memset(ep->v, 0, sizeof(ep->v));
 	ep->user_cpuu = ep->blio_done = 0;
@@ -72,94 +75,104 @@ static void clear(struct repoch *ep)
 void rscan_free(struct repoch *ep)
 {
 	free(ep->proc);
+	free(ep->proc_idx);
 	free(ep->site);
+	free(ep->site_idx);
 	memset(ep, 0, sizeof(*ep));
 }
 
-/*
- * A pid of 0 (the idle task) is kept as -2: 0 marks an empty slot.
- */
+/* A pid of 0 (the idle task) is kept as -2, apart from "no pid". */
 static int32_t key_pid(uint32_t pid)
 {
 	return pid ? (int32_t)pid : -2;
 }
 
-static struct rproc *proc_slot(struct rproc *t, uint32_t cap, int32_t pid)
+static uint32_t *proc_slot(const struct repoch *ep, const uint32_t *idx,
+			   uint32_t cap, int32_t pid)
 {
 	uint32_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
 
-	while (t[i].pid && t[i].pid != pid)
+	while (idx[i] && ep->proc[idx[i] - 1].pid != pid)
 		i = (i + 1) & (cap - 1);
-	return &t[i];
+	return (uint32_t *)&idx[i];
 }
 
-static void proc_grow(struct repoch *ep)
+/* Room for one more process, in the array and the index. */
+static void proc_room(struct repoch *ep)
 {
 	uint32_t cap = ep->proc_cap ? ep->proc_cap * 2 : 256;
-	struct rproc *t = vmust(calloc(cap, sizeof(*t)));
+	uint32_t *idx;
 
-	for (uint32_t i = 0; i < ep->proc_cap; i++)
-		if (ep->proc[i].pid)
-			*proc_slot(t, cap, ep->proc[i].pid) = ep->proc[i];
-	free(ep->proc);
-	ep->proc = t;
+	if ((ep->nproc + 1) * 2 <= ep->proc_cap)
+		return;
+	ep->proc = vmust(realloc(ep->proc, cap / 2 * sizeof(*ep->proc)));
+	idx = vmust(calloc(cap, sizeof(*idx)));
+	for (uint32_t i = 0; i < ep->nproc; i++)
+		*proc_slot(ep, idx, cap, ep->proc[i].pid) = i + 1;
+	free(ep->proc_idx);
+	ep->proc_idx = idx;
 	ep->proc_cap = cap;
 }
 
 static struct rproc *proc_get(struct repoch *ep, int32_t pid)
 {
-	struct rproc *p;
+	uint32_t *at;
 
-	if ((ep->nproc + 1) * 2 > ep->proc_cap)
-		proc_grow(ep);
-	p = proc_slot(ep->proc, ep->proc_cap, pid);
-	if (!p->pid) {
-		*p = (struct rproc){ .pid = pid };
-		ep->nproc++;
+	proc_room(ep);
+	at = proc_slot(ep, ep->proc_idx, ep->proc_cap, pid);
+	if (!*at) {
+		ep->proc[ep->nproc] = (struct rproc){ .pid = pid };
+		*at = ++ep->nproc;
 	}
-	return p;
+	return &ep->proc[*at - 1];
 }
 
-static struct rsite *site_slot(struct rsite *t, uint32_t cap, int32_t pid,
-			       int vid, const char *site)
+static uint32_t *site_slot(const struct repoch *ep, const uint32_t *idx,
+			   uint32_t cap, int32_t pid, int vid, const char *site)
 {
 	uint32_t i = (uint32_t)(((uintptr_t)site >> 4) * 31 + (uint32_t)pid *
 				2654435761u + (uint32_t)vid) & (cap - 1);
+	const struct rsite *s;
 
-	while (t[i].pid && (t[i].pid != pid || t[i].vid != vid ||
-			    t[i].site != site))
-		i = (i + 1) & (cap - 1);
-	return &t[i];
+	for (; idx[i]; i = (i + 1) & (cap - 1)) {
+		s = &ep->site[idx[i] - 1];
+		if (s->pid == pid && s->vid == vid && s->site == site)
+			break;
+	}
+	return (uint32_t *)&idx[i];
 }
 
-static void site_grow(struct repoch *ep)
+static void site_room(struct repoch *ep)
 {
 	uint32_t cap = ep->site_cap ? ep->site_cap * 2 : 1024;
-	struct rsite *t = vmust(calloc(cap, sizeof(*t)));
-	struct rsite *s;
+	const struct rsite *s;
+	uint32_t *idx;
 
-	for (uint32_t i = 0; i < ep->site_cap; i++) {
+	if ((ep->nsite + 1) * 2 <= ep->site_cap)
+		return;
+	ep->site = vmust(realloc(ep->site, cap / 2 * sizeof(*ep->site)));
+	idx = vmust(calloc(cap, sizeof(*idx)));
+	for (uint32_t i = 0; i < ep->nsite; i++) {
 		s = &ep->site[i];
-		if (s->pid)
-			*site_slot(t, cap, s->pid, s->vid, s->site) = *s;
+		*site_slot(ep, idx, cap, s->pid, s->vid, s->site) = i + 1;
 	}
-	free(ep->site);
-	ep->site = t;
+	free(ep->site_idx);
+	ep->site_idx = idx;
 	ep->site_cap = cap;
 }
 
 static void site_add(struct repoch *ep, int32_t pid, int vid, const char *site)
 {
-	struct rsite *s;
+	uint32_t *at;
 
-	if ((ep->nsite + 1) * 2 > ep->site_cap)
-		site_grow(ep);
-	s = site_slot(ep->site, ep->site_cap, pid, vid, site);
-	if (!s->pid) {
-		*s = (struct rsite){ .pid = pid, .vid = vid, .site = site };
-		ep->nsite++;
+	site_room(ep);
+	at = site_slot(ep, ep->site_idx, ep->site_cap, pid, vid, site);
+	if (!*at) {
+		ep->site[ep->nsite] = (struct rsite){ .pid = pid, .vid = vid,
+						      .site = site };
+		*at = ++ep->nsite;
 	}
-	s->n++;
+	ep->site[*at - 1].n++;
 }
 
 struct scan {
@@ -315,8 +328,8 @@ static size_t all_pids(const struct repoch *ep, int vid, struct rsite *sum)
 {
 	size_t n = 0, k = 0;
 
-	for (uint32_t i = 0; i < ep->site_cap; i++)
-		if (ep->site[i].pid && ep->site[i].vid == vid)
+	for (uint32_t i = 0; i < ep->nsite; i++)
+		if (ep->site[i].vid == vid)
 			sum[n++] = ep->site[i];
 	qsort(sum, n, sizeof(*sum), by_site);
 	for (size_t i = 0; i < n; i++) {
@@ -333,14 +346,14 @@ void rscan_top_sites(const struct repoch *ep, int32_t pid, int vid,
 {
 	const struct rsite *top[3] = { 0 };
 	struct rsite *sum = NULL;
-	const struct rproc *p;
+	const uint32_t *slot;
 	uint32_t all;
 	size_t at = 0, n;
 
 	if (pid) {
-		p = proc_slot(ep->proc, ep->proc_cap, pid);
-		all = p->pid ? p->n[vid] : 0;
-		for (uint32_t i = 0; i < ep->site_cap; i++)
+		slot = proc_slot(ep, ep->proc_idx, ep->proc_cap, pid);
+		all = *slot ? ep->proc[*slot - 1].n[vid] : 0;
+		for (uint32_t i = 0; i < ep->nsite; i++)
 			if (ep->site[i].pid == pid && ep->site[i].vid == vid)
 				rank(top, &ep->site[i]);
 	} else {
