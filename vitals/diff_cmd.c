@@ -142,11 +142,13 @@ static int both_hold(struct vread *r, const struct diff_args *a)
 void vcmd_diff_help(void)
 {
 	puts("A range is FROM..TO, two times T: the epochs that overlap"
-	     " [FROM, TO),\ne.g. -2h..-1h or 2026-11-24T18:00Z..2026-11-24T19:00Z.\n"
+	     " [FROM, TO),\ne.g. -2h..-1h or"
+	     " 2026-11-24T18:00:00Z..2026-11-24T19:00:00Z.\n"
 	     "Columns: kind, vital, weight per epoch in A, in B, score, name;"
 	     " the\nscore is |log2((|B| + 1) / (|A| + 1))|, larger first within"
 	     " each kind.\n--limit N shows N rows of each kind (default 10, 0:"
-	     " all).");
+	     " all).\n--vital A,B, --exec GLOB, --site GLOB, --uid N, --pid N:"
+	     " only those vital signs\nand samples.");
 }
 
 int vcmd_diff(const struct vcmd *c, int argc, char **argv)

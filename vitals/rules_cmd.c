@@ -133,8 +133,10 @@ static int put(void *arg, const struct vflag *f)
 void vcmd_rules_help(void)
 {
 	puts("Flags the paper's ten diagnosis rules raise, one a line"
-	     " (README.md,\n\"Diagnosis rules\").  --set NAME=VALUE sets a"
-	     " threshold (rates are per\nsecond of an epoch):");
+	     " (README.md,\n\"Diagnosis rules\").  --exec GLOB, --site GLOB,"
+	     " --uid N, --pid N, --vital A,B:\nonly the samples that match"
+	     " count.  --set NAME=VALUE sets a threshold\n(rates are per"
+	     " second of an epoch):");
 	vrules_describe(stdout, vrules_defaults());
 }
 
