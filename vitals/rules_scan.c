@@ -30,13 +30,23 @@ const char *rscan_name(int vid)
 
 int rscan_vid(const char *name)
 {
-	static int last;	/* samples come in runs of one vital */
+	int first, last;
 
-	if (name && !strcmp(names[last], name))
-		return last;
-	for (int i = 0; name && i < RV_N; i++)
-		if (!strcmp(names[i], name))
-			return last = i;
+	if (!name)
+		return -1;
+	/* names[] share first letters in runs: c l s b b k u s s s l */
+	switch (name[0]) {
+	case 'c': first = RV_CPUU, last = RV_CPUU; break;
+	case 'l': first = RV_L2MI, last = RV_LOCK; break;
+	case 's': first = RV_SCHED, last = RV_SOCK; break;
+	case 'b': first = RV_BLCK, last = RV_BLIO; break;
+	case 'k': first = RV_KMEM, last = RV_KMEM; break;
+	case 'u': first = RV_UMEM, last = RV_UMEM; break;
+	default: return -1;
+	}
+	for (int i = first; i <= last; i++)
+		if (names[i][0] == name[0] && !strcmp(names[i], name))
+			return i;
 	return -1;
 }
 
