@@ -10,8 +10,8 @@
 # exit status, and the aggregator against a direct computation at each
 # timescale: computed, then read back from its tables (a tampered kept
 # point shows through, so they are read), recomputed when its version
-# changes, and extended when epochs arrive; and its top sites, programs
-# and users of a small store, exactly.  The rules' cases and the
+# changes, and extended when epochs arrive, on a read-only store too; and
+# its top sites, programs and users of a small store, exactly.  The rules' cases and the
 # diff run again under ASan and UBSan.
 #
 #   tests/vitals/rules.sh          last line: "N passed, N failed"
@@ -22,7 +22,7 @@ export LC_ALL=C
 pass=0
 fail=0
 root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
+trap 'chattr -i "$root"/*/ro.db 2>/dev/null; rm -rf "$root"' EXIT
 work=$root/plain
 want=tests/vitals/rules
 vitals=./stp-vitals
@@ -160,6 +160,23 @@ agg() {
 	fi
 }
 
+# A store the aggregator cannot write (immutable, where the file system
+# has the attribute): the points are computed, and no table is added.
+read_only_case() {
+	local db=$work/ro.db
+	"$gen" agg "$db" 0 10
+	sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+	if ! chattr +i "$db" 2>/dev/null; then
+		echo "skip aggregator: read-only store (chattr +i not supported here)"
+		return
+	fi
+	agg "a read-only store" "$db"
+	chattr -i "$db"
+	[ -z "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name LIKE 'agg%'")" ] &&
+		ok "aggregator: nothing added to a read-only store" ||
+		bad "aggregator: tables added to a read-only store"
+}
+
 agg_cases() {
 	local db=$work/agg.db n
 	"$gen" agg "$db" 0 200
@@ -180,6 +197,7 @@ agg_cases() {
 	"$gen" agg "$db" 200 20
 	agg "extended by 20 epochs" "$db"
 	agg "a range inside" "$db" 1795500000 1795600000
+	read_only_case
 	db=$work/tops.db
 	"$gen" diff "$db"
 	local scale
