@@ -73,6 +73,7 @@ run_suite "conformance (pass 2)" tests/conformance/run-elab.sh "$STP"
 run_suite "caches (DWARF index, inlined copies, System.map)" tests/conformance/run-cache.sh "$STP"
 run_suite "stprun (command line)" tests/stprun/run.sh ./stprun
 run_suite "vital-signs store and stp-vitals (SIGKILL, ASan)" tests/vitals/run.sh
+run_suite "diagnosis rules, aggregator and diff (stp-vitals rules, diff)" tests/vitals/rules.sh
 run_suite "the web page in chromium, served and as a report (a guest's store)" tests/web/run.sh
 run_suite "transport and stprun (one guest)" tests/guest/transport/run.sh
 # Boots a guest per kernel line: only once there are scripts to run.

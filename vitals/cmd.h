@@ -14,6 +14,7 @@ struct vcmd {
 	int (*run)(const struct vcmd *c, int argc, char **argv);
 	const char *args;	/* after the name, for the usage line */
 	const char *summary;	/* one line for --help */
+	void (*help)(void);	/* more for NAME --help, or NULL */
 };
 
 /* "stp-vitals: NAME: message" and the usage line on stderr; returns 2. */
@@ -28,6 +29,10 @@ int vcmd_time(const struct vcmd *c, const char *opt, const char *v,
 	      int64_t *ns);
 
 int vcmd_dump(const struct vcmd *c, int argc, char **argv);
+int vcmd_rules(const struct vcmd *c, int argc, char **argv);
+void vcmd_rules_help(void);
+int vcmd_diff(const struct vcmd *c, int argc, char **argv);
+void vcmd_diff_help(void);
 int vcmd_report(const struct vcmd *c, int argc, char **argv);
 
 #endif
