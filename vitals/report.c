@@ -165,7 +165,8 @@ static void embed_epoch(struct report *rp, const struct rep_epoch *e,
 
 	if (*used >= SAMPLES_BUDGET)
 		return;
-	snprintf(query, sizeof(query), "at=%lld", (long long)e->start_ms);
+	/* web/samples.js's key: the ms after the start, cut down to a ms */
+	snprintf(query, sizeof(query), "at=%lld", (long long)e->start_ms + 1);
 	snprintf(key, sizeof(key), "/api/epoch?%s", query);
 	answer(rp, key, "/api/epoch", query);
 	snprintf(query, sizeof(query), "epoch=%lld", (long long)e->id);

@@ -30,9 +30,14 @@ function openBucket(t, vital) {
 	});
 }
 
-/* /api/epoch: the epoch that starts at start, as {id, start, end}. */
+/*
+ * /api/epoch: the epoch that starts at start, as {id, start, end}.  The
+ * API's times are cut down to the millisecond, so an epoch's true start
+ * can lie up to 1 ms after start, inside the previous epoch: ask for the
+ * millisecond after (stp-vitals report embeds that key).
+ */
 function epochId(start) {
-	return api('/api/epoch?at=' + start).then((e) =>
+	return api('/api/epoch?at=' + (start + 1)).then((e) =>
 		({ id: e.id, start: e.start, end: e.end }));
 }
 
