@@ -28,5 +28,7 @@ int vcmd_time(const struct vcmd *c, const char *opt, const char *v,
 	      int64_t *ns);
 
 int vcmd_dump(const struct vcmd *c, int argc, char **argv);
+int vcmd_serve(const struct vcmd *c, int argc, char **argv);
+int vcmd_metrics(const struct vcmd *c, int argc, char **argv);
 
 #endif

@@ -16,6 +16,10 @@
 static const struct vcmd cmds[] = {
 	{ "dump", vcmd_dump, "DB [--from T] [--to T]",
 	  "print the store's epochs as JSON lines" },
+	{ "serve", vcmd_serve, "DB [--listen ADDR:PORT] [--web DIR]",
+	  "serve the web page and its API (default 127.0.0.1:8463)" },
+	{ "metrics", vcmd_metrics, "DB",
+	  "print the newest epochs' figures as OpenMetrics text" },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
