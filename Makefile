@@ -58,7 +58,8 @@ STPRUN_OBJ = $(STPRUN_SRC:%.c=$(B)/%.o)
 
 # The vital-signs store (libvstore.a: stprun writes it) and stp-vitals,
 # which reads it: SQLite from Debian's libsqlite3, zlib for the HCA blobs.
-VSTORE_SRC = vitals/schema.c vitals/hca.c vitals/store.c vitals/trim.c
+VSTORE_SRC = vitals/schema.c vitals/hca.c vitals/sblock.c vitals/store.c vitals/trim.c \
+	vitals/read.c
 VSTORE_OBJ = $(VSTORE_SRC:%.c=$(B)/%.o)
 VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c \
 	vitals/api.c vitals/api_query.c vitals/api_meta.c vitals/api_series.c \

@@ -11,41 +11,13 @@
 
 #include "cmd.h"
 #include "json.h"
-#include "schema.h"
+#include "read.h"
 #include "when.h"
 
-static const char epochs_sql[] =
-	"SELECT id, start_ns, end_ns FROM epoch"
-	" WHERE end_ns > ?1 AND start_ns < ?2 ORDER BY start_ns, id";
-static const char vitals_sql[] =
-	"SELECT v.name, ev.weight, ev.events, ev.uniq, ev.samples,"
-	" ev.dropped, ev.t, ev.available, ev.why FROM epoch_vital ev"
-	" JOIN vital v ON v.id = ev.vital_id WHERE ev.epoch_id = ?1"
-	" ORDER BY ev.seq";
-static const char samples_sql[] =
-	"SELECT v.name, s.at_us, x.path, s.uid, s.pid, i.name, s.data,"
-	" s.weight, s.label, k.frames FROM sample s"
-	" JOIN vital v ON v.id = s.vital_id"
-	" LEFT JOIN exec x ON x.id = s.exec_id"
-	" LEFT JOIN site i ON i.id = s.site_id"
-	" LEFT JOIN stack k ON k.id = s.stack_id"
-	" WHERE s.epoch_id = ?1 ORDER BY s.seq";
-
 struct dump {
-	sqlite3 *db;
-	sqlite3_stmt *epochs, *vitals, *samples;
+	struct vread *r;
 	int64_t from, to;
 };
-
-static const char *text(sqlite3_stmt *s, int col)
-{
-	return (const char *)sqlite3_column_text(s, col);
-}
-
-static unsigned long long u64(sqlite3_stmt *s, int col)
-{
-	return (unsigned long long)sqlite3_column_int64(s, col);
-}
 
 static void put_time(const char *key, int64_t ns)
 {
@@ -54,105 +26,70 @@ static void put_time(const char *key, int64_t ns)
 	printf(",\"%s\":\"%s\"", key, when_format(ns, buf));
 }
 
-/* {"kind":"vital", ...} for the row of vitals_sql at s. */
-static void put_vital(sqlite3_stmt *s, int64_t start, int64_t end)
+static int put_vital(void *arg, const struct vr_epoch *e,
+		     const struct vr_vital *vr)
 {
-	int available = sqlite3_column_int(s, 7);
+	const struct vx_vital *v = &vr->v;
 
+	(void)arg;
 	fputs("{\"kind\":\"vital\"", stdout);
-	put_time("epoch_start", start);
-	put_time("epoch_end", end);
+	put_time("epoch_start", e->start_ns);
+	put_time("epoch_end", e->end_ns);
 	fputs(",\"vital\":", stdout);
-	json_str(stdout, text(s, 0));
+	json_str(stdout, v->vital);
 	printf(",\"weight\":%lld,\"events\":%llu,\"unique\":%llu,"
 	       "\"samples\":%llu,\"dropped\":%llu,\"t\":%llu,\"available\":%s",
-	       (long long)sqlite3_column_int64(s, 1), u64(s, 2), u64(s, 3),
-	       u64(s, 4), u64(s, 5), u64(s, 6), available ? "true" : "false");
-	if (!available) {
+	       (long long)v->weight, (unsigned long long)v->count,
+	       (unsigned long long)v->unique, (unsigned long long)v->samples,
+	       (unsigned long long)v->dropped, (unsigned long long)v->t,
+	       v->available ? "true" : "false");
+	if (!v->available) {
 		fputs(",\"why\":", stdout);
-		json_str(stdout, text(s, 8) ? text(s, 8) : "");
+		json_str(stdout, v->why ? v->why : "");
 	}
 	fputs("}\n", stdout);
+	return 0;
 }
 
-/* {"kind":"sample", ...} for the row of samples_sql at s. */
-static void put_sample(sqlite3_stmt *s, int64_t start)
+static int put_sample(void *arg, const struct vr_epoch *e,
+		      const struct vx_sample *s)
 {
+	(void)arg;
 	fputs("{\"kind\":\"sample\"", stdout);
-	put_time("epoch_start", start);
-	put_time("time", start + sqlite3_column_int64(s, 1) * 1000);
+	put_time("epoch_start", e->start_ns);
+	put_time("time", (int64_t)s->time_ns);
 	fputs(",\"vital\":", stdout);
-	json_str(stdout, text(s, 0));
+	json_str(stdout, s->vital);
 	fputs(",\"exec\":", stdout);
-	json_str(stdout, text(s, 2));
-	printf(",\"uid\":%llu,\"pid\":%llu,\"site\":", u64(s, 3), u64(s, 4));
-	json_str(stdout, text(s, 5));
+	json_str(stdout, s->exec);
+	printf(",\"uid\":%llu,\"pid\":%llu,\"site\":",
+	       (unsigned long long)s->uid, (unsigned long long)s->pid);
+	json_str(stdout, s->site);
 	fputs(",\"data\":", stdout);
-	json_str(stdout, text(s, 6));
+	json_str(stdout, s->data);
 	printf(",\"weight\":%lld,\"label\":%llu,\"stack\":",
-	       (long long)sqlite3_column_int64(s, 7), u64(s, 8));
-	json_lines(stdout, text(s, 9));
+	       (long long)s->weight, (unsigned long long)s->label);
+	json_lines(stdout, s->stack);
 	fputs("}\n", stdout);
+	return 0;
 }
 
-/* Step s (epoch id bound) through its rows; SQLite's result code. */
-static int each_row(sqlite3_stmt *s, sqlite3_int64 id, int is_vital,
-		    int64_t start, int64_t end)
+static int dump_epoch(void *arg, const struct vr_epoch *e)
 {
-	int rc;
+	struct dump *d = arg;
+	int rc = vread_vitals(d->r, e, put_vital, NULL);
 
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (is_vital)
-			put_vital(s, start, end);
-		else
-			put_sample(s, start);
-	}
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
-static int dump_epochs(struct dump *d)
-{
-	sqlite3_stmt *e = d->epochs;
-	sqlite3_int64 id;
-	int64_t start, end;
-	int rc;
-
-	sqlite3_bind_int64(e, 1, d->from);
-	sqlite3_bind_int64(e, 2, d->to);
-	while ((rc = sqlite3_step(e)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(e, 0);
-		start = sqlite3_column_int64(e, 1);
-		end = sqlite3_column_int64(e, 2);
-		rc = each_row(d->vitals, id, 1, start, end);
-		if (!rc)
-			rc = each_row(d->samples, id, 0, start, end);
-		if (rc)
-			return rc;
-	}
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+	return rc ? rc : vread_samples(d->r, e, put_sample, NULL);
 }
 
 static int dump_store(struct dump *d)
 {
-	int rc;
+	int rc = vread_begin(d->r);
 
-	rc = sqlite3_prepare_v2(d->db, epochs_sql, -1, &d->epochs, NULL);
 	if (!rc)
-		rc = sqlite3_prepare_v2(d->db, vitals_sql, -1, &d->vitals, NULL);
+		rc = vread_epochs(d->r, d->from, d->to, dump_epoch, d);
 	if (!rc)
-		rc = sqlite3_prepare_v2(d->db, samples_sql, -1, &d->samples,
-					NULL);
-	if (!rc)
-		rc = sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL);
-	if (!rc)
-		rc = dump_epochs(d);
-	if (!rc)
-		rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
-	sqlite3_finalize(d->epochs);
-	sqlite3_finalize(d->vitals);
-	sqlite3_finalize(d->samples);
+		rc = vread_end(d->r);
 	return rc;
 }
 
@@ -192,16 +129,16 @@ int vcmd_dump(const struct vcmd *c, int argc, char **argv)
 	path = dump_args(c, argc, argv, &d, &rc);
 	if (!path)
 		return rc;
-	d.db = vschema_open_read(path, &err);
-	if (!d.db) {
+	d.r = vread_open(path, &err);
+	if (!d.r) {
 		rc = vcmd_fail("%s", err);
 		free(err);
 		return rc;
 	}
 	rc = dump_store(&d);
 	if (rc)
-		rc = vcmd_fail("%s: %s", path, sqlite3_errmsg(d.db));
-	sqlite3_close(d.db);
+		rc = vcmd_fail("%s", vread_error(d.r));
+	vread_close(d.r);
 	if (fflush(stdout) || ferror(stdout))
 		rc = vcmd_fail("cannot write the dump");
 	return rc;

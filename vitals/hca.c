@@ -1,85 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The HCA blob's encoding: see hca.h. */
 #include <stdlib.h>
+#include <string.h>
 #include <zlib.h>
 
 #include "hca.h"
 
-#define VARINT_MAX 5	/* bytes of a 32-bit LEB128 varint */
-
-static size_t put_varint(unsigned char *p, uint32_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (unsigned char)v;
-	return n;
-}
+#define HOW_RAW 0
+#define HOW_DEFLATED 1
 
 unsigned char *vhca_encode(const uint32_t *c, uint32_t n, size_t *len)
 {
-	unsigned char *raw, *out;
-	uLongf outlen;
-	size_t rawlen = 0;
+	size_t nbytes = (n + 7) / 8;
+	unsigned char *bits, *out;
+	uLongf zlen;
 
 	*len = 0;
 	if (!n)
 		return NULL;
-	raw = malloc((size_t)n * VARINT_MAX);
-	outlen = compressBound((uLong)n * VARINT_MAX);
-	out = malloc(outlen);
-	if (!raw || !out)
+	bits = calloc(1, nbytes);
+	zlen = compressBound(nbytes);
+	out = malloc(zlen + 1 > nbytes + 1 ? zlen + 1 : nbytes + 1);
+	if (!bits || !out)
 		abort();
 	for (uint32_t i = 0; i < n; i++)
-		rawlen += put_varint(raw + rawlen, c[i]);
-	if (compress2(out, &outlen, raw, rawlen, Z_BEST_COMPRESSION) != Z_OK)
+		if (c[i])
+			bits[i / 8] |= (unsigned char)(1u << (i % 8));
+	if (compress2(out + 1, &zlen, bits, nbytes, Z_BEST_COMPRESSION) != Z_OK)
 		abort();	/* only for lack of memory or room, both ruled out */
-	free(raw);
-	*len = outlen;
+	if (zlen < nbytes) {
+		out[0] = HOW_DEFLATED;
+		*len = zlen + 1;
+	} else {
+		out[0] = HOW_RAW;
+		memcpy(out + 1, bits, nbytes);
+		*len = nbytes + 1;
+	}
+	free(bits);
 	return out;
 }
 
-/* The next varint at *p (before end) into *v; 0, or -1 if cut short. */
-static int get_varint(const unsigned char **p, const unsigned char *end,
-		      uint32_t *v)
+int vhca_decode(const void *blob, size_t len, uint64_t *occ, uint32_t n)
 {
-	uint32_t x = 0;
-
-	for (int shift = 0; shift < 7 * VARINT_MAX; shift += 7) {
-		if (*p == end)
-			return -1;
-		x |= (uint32_t)(**p & 0x7f) << shift;
-		if (!(*(*p)++ & 0x80)) {
-			*v = x;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int vhca_decode(const void *blob, size_t len, uint32_t *c, uint32_t n)
-{
-	uLongf rawlen = (uLongf)n * VARINT_MAX;
-	const unsigned char *p;
-	unsigned char *raw;
-	int rc = -1;
+	const unsigned char *b = blob;
+	size_t nbytes = (n + 7) / 8;
+	uLongf rawlen = nbytes;
+	unsigned char *bits;
+	int rc = 0;
 
 	if (!n)
 		return len ? -1 : 0;
-	raw = malloc(rawlen);
-	if (!raw)
+	if (!len)
+		return -1;
+	bits = malloc(nbytes);
+	if (!bits)
 		abort();
-	if (uncompress(raw, &rawlen, blob, len) == Z_OK) {
-		p = raw;
-		rc = 0;
-		for (uint32_t i = 0; i < n && !rc; i++)
-			rc = get_varint(&p, raw + rawlen, &c[i]);
-		if (!rc && p != raw + rawlen)
-			rc = -1;
-	}
-	free(raw);
+	if (b[0] == HOW_RAW && len == nbytes + 1)
+		memcpy(bits, b + 1, nbytes);
+	else if (b[0] != HOW_DEFLATED ||
+		 uncompress(bits, &rawlen, b + 1, len - 1) != Z_OK ||
+		 rawlen != nbytes)
+		rc = -1;
+	memset(occ, 0, (n + 63) / 64 * sizeof(*occ));
+	for (uint32_t i = 0; i < n && !rc; i++)
+		if (bits[i / 8] >> (i % 8) & 1)
+			occ[i / 64] |= 1ULL << (i % 64);
+	/* bits past n in the last byte must be clear */
+	if (!rc && n % 8 && bits[nbytes - 1] >> (n % 8))
+		rc = -1;
+	free(bits);
 	return rc;
 }

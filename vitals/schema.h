@@ -9,7 +9,7 @@
 
 #include <sqlite3.h>
 
-#define VSTORE_SCHEMA_VERSION 1
+#define VSTORE_SCHEMA_VERSION 2
 
 /* Create the tables in an empty database; SQLITE_OK or an error code. */
 int vschema_create(sqlite3 *db);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hca.h"
+#include "sblock.h"
 #include "schema.h"
 #include "store_int.h"
 
@@ -24,17 +25,21 @@ static const char *const stmt_sql[VS_NSTMT] = {
 	"INSERT INTO epoch(start_ns, end_ns, host) VALUES(?1, ?2, ?3)",
 	"INSERT INTO epoch_vital VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
 	" ?10, ?11, ?12, ?13)",
-	"INSERT INTO sample VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-	" ?11, ?12)",
-	/* vital names are short: found by the name itself (?1 unused) */
-	"SELECT id FROM vital WHERE name = ?2",
+	"INSERT INTO sample_block VALUES(?1, ?2, ?3)",
+	/* vital names are short and never trimmed: found by the name itself
+	 * (?1 unused), and their touch does nothing */
+	"SELECT id, ?3 FROM vital WHERE name = ?2",
 	"INSERT INTO vital(name) VALUES(?2)",
-	"SELECT id FROM exec WHERE hash = ?1 AND path = ?2",
-	"INSERT INTO exec(hash, path) VALUES(?1, ?2)",
-	"SELECT id FROM site WHERE hash = ?1 AND name = ?2",
-	"INSERT INTO site(hash, name) VALUES(?1, ?2)",
-	"SELECT id FROM stack WHERE hash = ?1 AND frames = ?2",
-	"INSERT INTO stack(hash, frames) VALUES(?1, ?2)",
+	"SELECT 1 WHERE 0 AND ?1 AND ?2",
+	"SELECT id, last_epoch FROM exec WHERE hash = ?1 AND path = ?2",
+	"INSERT INTO exec(hash, path, last_epoch) VALUES(?1, ?2, ?3)",
+	"UPDATE exec SET last_epoch = ?2 WHERE id = ?1",
+	"SELECT id, last_epoch FROM site WHERE hash = ?1 AND name = ?2",
+	"INSERT INTO site(hash, name, last_epoch) VALUES(?1, ?2, ?3)",
+	"UPDATE site SET last_epoch = ?2 WHERE id = ?1",
+	"SELECT id, last_epoch FROM stack WHERE hash = ?1 AND frames = ?2",
+	"INSERT INTO stack(hash, frames, last_epoch) VALUES(?1, ?2, ?3)",
+	"UPDATE stack SET last_epoch = ?2 WHERE id = ?1",
 };
 
 int vstore_exec(struct vstore *st, const char *sql)
@@ -71,14 +76,16 @@ static int step(sqlite3_stmt *s)
 }
 
 /*
- * The id of text in the table whose statements are get and get + 1
- * (VS_*_GET, VS_*_ADD), added if new; 0 in *id for no text.
+ * The id of text in the table whose statements are get, get + 1 and
+ * get + 2 (VS_*_GET, VS_*_ADD, VS_*_TOUCH), added if new, and marked as
+ * named by epoch; 0 in *id for no text.
  */
 static int intern(struct vstore *st, enum vstore_stmt get, const char *text,
-		  sqlite3_int64 *id)
+		  sqlite3_int64 epoch, sqlite3_int64 *id)
 {
 	sqlite3_stmt *g = st->stmt[get], *a = st->stmt[get + 1];
-	sqlite3_int64 h;
+	sqlite3_stmt *t = st->stmt[get + 2];
+	sqlite3_int64 h, last = epoch;
 	int rc;
 
 	*id = 0;
@@ -87,26 +94,26 @@ static int intern(struct vstore *st, enum vstore_stmt get, const char *text,
 	h = (sqlite3_int64)fnv1a(text);
 	sqlite3_bind_int64(g, 1, h);
 	sqlite3_bind_text(g, 2, text, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(g, 3, epoch);
 	rc = sqlite3_step(g);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(g, 0);
+		last = sqlite3_column_int64(g, 1);
+	}
 	sqlite3_reset(g);
+	if (rc == SQLITE_ROW && last != epoch) {
+		sqlite3_bind_int64(t, 1, *id);
+		sqlite3_bind_int64(t, 2, epoch);
+		return step(t);
+	}
 	if (rc != SQLITE_DONE)
 		return rc == SQLITE_ROW ? SQLITE_OK : rc;
 	sqlite3_bind_int64(a, 1, h);
 	sqlite3_bind_text(a, 2, text, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(a, 3, epoch);
 	rc = step(a);
 	*id = sqlite3_last_insert_rowid(st->db);
 	return rc;
-}
-
-/* Bind id, or NULL for no text (id 0). */
-static void bind_ref(sqlite3_stmt *s, int col, sqlite3_int64 id)
-{
-	if (id)
-		sqlite3_bind_int64(s, col, id);
-	else
-		sqlite3_bind_null(s, col);
 }
 
 static int put_vital(struct vstore *st, sqlite3_int64 epoch, int seq,
@@ -118,7 +125,7 @@ static int put_vital(struct vstore *st, sqlite3_int64 epoch, int seq,
 	size_t len;
 	int rc;
 
-	rc = intern(st, VS_VITAL_GET, v->vital, &vid);
+	rc = intern(st, VS_VITAL_GET, v->vital, epoch, &vid);
 	if (rc)
 		return rc;
 	hca = vhca_encode(v->hca, v->hca ? v->hca_len : 0, &len);
@@ -139,47 +146,58 @@ static int put_vital(struct vstore *st, sqlite3_int64 epoch, int seq,
 	return step(s);
 }
 
-/* The sample's texts' ids: exec, site, stack. */
-static int sample_refs(struct vstore *st, const struct vx_sample *x,
-		       sqlite3_int64 ref[3])
+/* The sample as a block's row: its texts interned, named by epoch. */
+static int sample_row(struct vstore *st, const struct vx_epoch *e,
+		      sqlite3_int64 epoch, const struct vx_sample *x,
+		      struct sb_row *r)
 {
+	sqlite3_int64 id[4];
 	int rc;
 
-	rc = intern(st, VS_EXEC_GET, x->exec, &ref[0]);
+	rc = intern(st, VS_VITAL_GET, x->vital, epoch, &id[0]);
 	if (!rc)
-		rc = intern(st, VS_SITE_GET, x->site, &ref[1]);
+		rc = intern(st, VS_EXEC_GET, x->exec, epoch, &id[1]);
 	if (!rc)
-		rc = intern(st, VS_STACK_GET, x->stack, &ref[2]);
+		rc = intern(st, VS_SITE_GET, x->site, epoch, &id[2]);
+	if (!rc)
+		rc = intern(st, VS_STACK_GET, x->stack, epoch, &id[3]);
+	*r = (struct sb_row){
+		.vital_id = (uint64_t)id[0],
+		/* microseconds from the epoch's start */
+		.at_us = ((int64_t)x->time_ns - (int64_t)e->start_ns) / 1000,
+		.label = x->label, .weight = x->weight,
+		.exec_id = (uint64_t)id[1], .site_id = (uint64_t)id[2],
+		.stack_id = (uint64_t)id[3], .uid = x->uid, .pid = x->pid,
+		.data = x->data,
+	};
 	return rc;
 }
 
-static int put_sample(struct vstore *st, const struct vx_epoch *e,
-		      sqlite3_int64 epoch, int seq, const struct vx_sample *x)
+static int put_samples(struct vstore *st, const struct vx_epoch *e,
+		       sqlite3_int64 epoch)
 {
-	sqlite3_stmt *s = st->stmt[VS_SAMPLE];
-	sqlite3_int64 vid, ref[3];
-	int rc;
+	sqlite3_stmt *s = st->stmt[VS_SAMPLE_BLOCK];
+	struct sb_row *rows;
+	unsigned char *block;
+	size_t len;
+	int rc = SQLITE_OK;
 
-	rc = intern(st, VS_VITAL_GET, x->vital, &vid);
-	if (!rc)
-		rc = sample_refs(st, x, ref);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(s, 1, epoch);
-	sqlite3_bind_int(s, 2, seq);
-	sqlite3_bind_int64(s, 3, vid);
-	/* microseconds from the epoch's start: four bytes, not eight */
-	sqlite3_bind_int64(s, 4, ((sqlite3_int64)x->time_ns -
-				  (sqlite3_int64)e->start_ns) / 1000);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)x->label);
-	sqlite3_bind_int64(s, 6, x->weight);
-	bind_ref(s, 7, ref[0]);
-	sqlite3_bind_int64(s, 8, x->uid);
-	sqlite3_bind_int64(s, 9, x->pid);
-	bind_ref(s, 10, ref[1]);
-	sqlite3_bind_text(s, 11, x->data, -1, SQLITE_STATIC);
-	bind_ref(s, 12, ref[2]);
-	return step(s);
+	if (!e->nsamples)
+		return SQLITE_OK;
+	rows = calloc(e->nsamples, sizeof(*rows));
+	if (!rows)
+		abort();
+	for (uint32_t i = 0; i < e->nsamples && !rc; i++)
+		rc = sample_row(st, e, epoch, &e->samples[i], &rows[i]);
+	if (!rc) {
+		block = sblock_encode(rows, e->nsamples, &len);
+		sqlite3_bind_int64(s, 1, epoch);
+		sqlite3_bind_int64(s, 2, e->nsamples);
+		sqlite3_bind_blob(s, 3, block, (int)len, free);
+		rc = step(s);
+	}
+	free(rows);
+	return rc;
 }
 
 static int put_epoch(struct vstore *st, const struct vx_epoch *e)
@@ -195,8 +213,8 @@ static int put_epoch(struct vstore *st, const struct vx_epoch *e)
 	id = sqlite3_last_insert_rowid(st->db);
 	for (uint32_t i = 0; i < e->nvitals && !rc; i++)
 		rc = put_vital(st, id, (int)i, &e->vitals[i]);
-	for (uint32_t i = 0; i < e->nsamples && !rc; i++)
-		rc = put_sample(st, e, id, (int)i, &e->samples[i]);
+	if (!rc)
+		rc = put_samples(st, e, id);
 	return rc;
 }
 

@@ -11,15 +11,19 @@
 enum vstore_stmt {
 	VS_EPOCH,		/* a new epoch row */
 	VS_EPOCH_VITAL,		/* one vital sign's figures in an epoch */
-	VS_SAMPLE,		/* one sample */
+	VS_SAMPLE_BLOCK,	/* the epoch's samples */
 	VS_VITAL_GET,		/* the interned texts: get by hash and text, */
-	VS_VITAL_ADD,		/* or add */
+	VS_VITAL_ADD,		/* add, */
+	VS_VITAL_TOUCH,		/* or mark as named by this epoch */
 	VS_EXEC_GET,
 	VS_EXEC_ADD,
+	VS_EXEC_TOUCH,
 	VS_SITE_GET,
 	VS_SITE_ADD,
+	VS_SITE_TOUCH,
 	VS_STACK_GET,
 	VS_STACK_ADD,
+	VS_STACK_TOUCH,
 	VS_NSTMT
 };
 

@@ -9,19 +9,14 @@
  * the file shrinks at the next checkpoint (and the WAL file beside it is
  * cut back to 4 MB then).
  *
- * The texts no sample names any more go in a sweep that reads every
- * sample (0.5 s for a day of busy epochs), so it runs once SWEEP_EPOCHS
- * epochs have gone, not at every trim; the count is kept in meta, so a
- * collector that opens the store at each epoch, or restarts, counts them
- * all.  The size limit sweeps at once when deleting epochs cannot get
- * under it.
+ * The texts no epoch names any more go in the same transaction: each text
+ * keeps the newest epoch that named it, so those older than every epoch
+ * left are the ones to drop, found without reading a sample.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "store_int.h"
-
-#define SWEEP_EPOCHS 60
 
 /* The epochs that go: a condition on epoch's columns, with ?1. */
 #define NOT_NEWEST \
@@ -32,37 +27,19 @@ static const char oldest[] =
 
 /* ORDER: samples and vital rows before their epoch. */
 static const char *const delete_sql[] = {
-	"DELETE FROM sample WHERE epoch_id IN (SELECT id FROM epoch WHERE %s)",
+	"DELETE FROM sample_block WHERE epoch_id IN"
+	" (SELECT id FROM epoch WHERE %s)",
 	"DELETE FROM epoch_vital WHERE epoch_id IN"
 	" (SELECT id FROM epoch WHERE %s)",
 	"DELETE FROM epoch WHERE %s",
 };
 
-/* NOT IN over a column with NULLs would match nothing: hence IS NOT NULL */
+/* Epoch ids only grow, so a text last named before the oldest epoch left
+ * is named by none. */
 static const char orphans_sql[] =
-	"DELETE FROM exec WHERE id NOT IN"
-	" (SELECT exec_id FROM sample WHERE exec_id IS NOT NULL);"
-	"DELETE FROM site WHERE id NOT IN"
-	" (SELECT site_id FROM sample WHERE site_id IS NOT NULL);"
-	"DELETE FROM stack WHERE id NOT IN"
-	" (SELECT stack_id FROM sample WHERE stack_id IS NOT NULL);"
-	"PRAGMA incremental_vacuum;";
-
-static const char unswept_sql[] =
-	"SELECT value FROM meta WHERE key = 'unswept_epochs'";
-static const char count_sql[] =
-	"INSERT INTO meta VALUES('unswept_epochs', ?1) ON CONFLICT(key)"
-	" DO UPDATE SET value = value + ?1";
-
-static int sweep(struct vstore *st)
-{
-	int rc = vstore_exec(st, orphans_sql);
-
-	if (!rc)
-		rc = vstore_exec(st, "UPDATE meta SET value = '0'"
-				 " WHERE key = 'unswept_epochs'");
-	return rc;
-}
+	"DELETE FROM exec WHERE last_epoch < (SELECT min(id) FROM epoch);"
+	"DELETE FROM site WHERE last_epoch < (SELECT min(id) FROM epoch);"
+	"DELETE FROM stack WHERE last_epoch < (SELECT min(id) FROM epoch);";
 
 static sqlite3_int64 query_int(struct vstore *st, const char *sql)
 {
@@ -116,7 +93,7 @@ static int delete_epochs(struct vstore *st, const char *cond,
 		if (delete_step(st, i, cond, arg))
 			return -1;
 	gone = sqlite3_changes(st->db);
-	if (gone && bind_step(st, count_sql, gone))
+	if (gone && vstore_exec(st, orphans_sql))
 		return -1;
 	return gone;
 }
@@ -141,8 +118,8 @@ static sqlite3_int64 bytes_used(struct vstore *st)
 
 /*
  * Delete the oldest epochs until the pages in use fit max_bytes, guessing
- * each round's count from the mean epoch's size.  With one epoch left,
- * sweep the texts the deleted ones named, and stop.
+ * each round's count from the mean epoch's size; with one epoch left,
+ * stop.
  */
 static int trim_size(struct vstore *st, uint64_t max_bytes)
 {
@@ -155,7 +132,7 @@ static int trim_size(struct vstore *st, uint64_t max_bytes)
 		if (used <= max)
 			return gone;
 		if (n <= 1)
-			return query_int(st, unswept_sql) && sweep(st) ? -1 : gone;
+			return gone;
 		k = (used - max + used / n - 1) / (used / n);
 		k = k < 1 ? 1 : k > n - 1 ? n - 1 : k;
 		d = delete_epochs(st, oldest, k);
@@ -177,8 +154,6 @@ int vstore_trim(struct vstore *st, uint64_t max_bytes, uint64_t max_age_s,
 	if (age >= 0 && max_bytes)
 		size = trim_size(st, max_bytes);
 	if (age < 0 || size < 0)
-		return vstore_fail(st, "cannot trim", err);
-	if (query_int(st, unswept_sql) >= SWEEP_EPOCHS && sweep(st))
 		return vstore_fail(st, "cannot trim", err);
 	if (age + size && vstore_exec(st, "PRAGMA incremental_vacuum"))
 		return vstore_fail(st, "cannot reclaim space", err);

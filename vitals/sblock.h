@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * An epoch's samples as the store keeps them (sblock.c): one block per
+ * epoch, column by column (all vital ids, then all times, ...), each
+ * number an LEB128 varint (signed ones zigzagged, times as differences),
+ * texts as ids into the exec, site and stack tables or, for data, inline,
+ * the whole deflated with zlib.  Columns put like values side by side,
+ * which is what lets deflate take a busy epoch's samples to about a
+ * fifth of what a row per sample took.
+ */
+#ifndef STP_VITALS_SBLOCK_H
+#define STP_VITALS_SBLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One sample with its texts as ids (0: none) and its time from the epoch's
+ * start. */
+struct sb_row {
+	uint64_t vital_id;
+	int64_t at_us;
+	uint64_t label;
+	int64_t weight;
+	uint64_t exec_id, site_id, stack_id;
+	uint32_t uid, pid;
+	const char *data;	/* NULL: none */
+};
+
+/* The block of n rows: malloc'd, its size in *len. */
+unsigned char *sblock_encode(const struct sb_row *rows, uint32_t n,
+			     size_t *len);
+/*
+ * Decode a block of n rows into rows[] (n of them); data points into
+ * *arena (malloc'd, the caller frees it after the rows).  0, or -1 when
+ * the block is not n rows.
+ */
+int sblock_decode(const void *blob, size_t len, struct sb_row *rows,
+		  uint32_t n, char **arena);
+
+#endif
