@@ -154,16 +154,16 @@ static const struct {
 	{ "stp_vitals_available", "1 when the machine can measure the vital sign, 0 when it cannot." },
 };
 
-static long long figure(const struct mvital *v, int k)
+/* The k-th figure of vital_families[] as the value of a line. */
+static void figure(FILE *f, const struct mvital *v, int k)
 {
-	switch (k) {
-	case 0: return v->weight;
-	case 1: return (long long)v->events;
-	case 2: return (long long)v->unique;
-	case 3: return (long long)v->samples;
-	case 4: return (long long)v->dropped;
-	default: return v->available != 0;
-	}
+	const uint64_t u[] = { 0, v->events, v->unique, v->samples,
+			       v->dropped, v->available != 0 };
+
+	if (k == 0)
+		fprintf(f, " %lld\n", (long long)v->weight);
+	else
+		fprintf(f, " %llu\n", (unsigned long long)u[k]);
 }
 
 static void put_vitals(FILE *f, const struct mstore *m)
@@ -177,7 +177,8 @@ static void put_vitals(FILE *f, const struct mstore *m)
 				fprintf(f, "%s{", vital_families[k].name);
 				label(f, "host", m->host[i].name, 1);
 				label(f, "vital", v->name, 0);
-				fprintf(f, "} %lld\n", figure(v, (int)k));
+				fputc('}', f);
+				figure(f, v, (int)k);
 			}
 	}
 }
