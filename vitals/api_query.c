@@ -21,30 +21,41 @@ static int hex(int c)
 	return -1;
 }
 
-/* s[0..n) decoded (%XX, '+' as space); NULL on a bad escape or a NUL. */
-static char *decode(const char *s, size_t n)
+/* The byte of the escape at s[i] ('%'), or -1 when it is not one. */
+static int escape_at(const char *s, size_t n, size_t i)
+{
+	int hi = i + 2 < n ? hex(s[i + 1]) : -1;
+	int lo = hi >= 0 ? hex(s[i + 2]) : -1;
+
+	return lo < 0 ? -1 : hi * 16 + lo;
+}
+
+/*
+ * s[0..n) decoded (%XX, '+' as space) into *out; 0, or the error: 400
+ * for a bad escape or a NUL, 500 out of memory.
+ */
+static int decode(struct vapi_req *q, const char *s, size_t n, char **out)
 {
 	char *d = malloc(n + 1), *o = d;
-	int hi, lo;
+	int c;
 
+	*out = NULL;
 	if (!d)
-		return NULL;
+		return vapi_fail(q, 500, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '+') {
-			*o++ = ' ';
-		} else if (s[i] != '%') {
-			*o++ = s[i];
-		} else if (i + 2 < n && (hi = hex(s[i + 1])) >= 0 &&
-			   (lo = hex(s[i + 2])) >= 0 && (hi || lo)) {
-			*o++ = (char)(hi * 16 + lo);
-			i += 2;
-		} else {
+		c = s[i] == '+' ? ' ' : s[i] != '%' ? (unsigned char)s[i] :
+		    escape_at(s, n, i);
+		if (c <= 0) {
 			free(d);
-			return NULL;
+			return vapi_fail(q, 400, c ? "a bad escape in the query" :
+					 "a NUL (%%00) in the query");
 		}
+		*o++ = (char)c;
+		i += s[i] == '%' ? 2 : 0;
 	}
 	*o = 0;
-	return d;
+	*out = d;
+	return 0;
 }
 
 static int add_param(struct vapi_req *q, const char *s, size_t n)
@@ -52,18 +63,19 @@ static int add_param(struct vapi_req *q, const char *s, size_t n)
 	const char *eq = memchr(s, '=', n);
 	size_t kn = eq ? (size_t)(eq - s) : n;
 	struct vapi_param *p;
+	int rc;
 
 	if (q->nparam == VAPI_MAX_PARAMS)
 		return vapi_fail(q, 400, "more than %d parameters",
 				 VAPI_MAX_PARAMS);
 	p = &q->param[q->nparam];
-	p->key = decode(s, kn);
-	p->val = eq ? decode(eq + 1, n - kn - 1) : strdup("");
-	if (!p->key || !p->val) {
+	rc = decode(q, s, kn, &p->key);
+	if (!rc)
+		rc = decode(q, eq ? eq + 1 : "", eq ? n - kn - 1 : 0, &p->val);
+	if (rc) {
 		free(p->key);
-		free(p->val);
-		p->key = p->val = NULL;
-		return vapi_fail(q, 400, "bad escape in the query");
+		p->key = NULL;
+		return rc;
 	}
 	q->nparam++;
 	for (int i = 0; i < q->nparam - 1; i++)
@@ -111,18 +123,18 @@ const char *vapi_param(const struct vapi_req *q, const char *key)
 
 int vapi_num(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *v)
 {
-	int64_t x = 0;
+	uint64_t x = 0;		/* 19 digits fit, not always in int64 */
 
-	if (n == 0 || n > 19)
+	if (n == 0 || n > 19 || lo < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
-		x = x * 10 + (s[i] - '0');	/* 19 digits fit */
+		x = x * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (x < lo || x > hi)
+	if (x < (uint64_t)lo || x > (uint64_t)hi)
 		return -1;
-	*v = x;
+	*v = (int64_t)x;
 	return 0;
 }
 

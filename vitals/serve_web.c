@@ -28,7 +28,7 @@ static int hexval(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Decode n bytes of s into d; -1 on a bad escape or a NUL. */
+/* Decode n bytes of s into d; -1 on a bad escape, -2 on a NUL. */
 static int unescape(const char *s, size_t n, char *d)
 {
 	int hi, lo;
@@ -39,8 +39,10 @@ static int unescape(const char *s, size_t n, char *d)
 			continue;
 		}
 		if (i + 2 >= n || (hi = hexval(s[i + 1])) < 0 ||
-		    (lo = hexval(s[i + 2])) < 0 || !(hi | lo))
+		    (lo = hexval(s[i + 2])) < 0)
 			return -1;
+		if (!(hi | lo))
+			return -2;
 		*d++ = (char)(hi * 16 + lo);
 		i += 2;
 	}
@@ -62,13 +64,16 @@ static int has_dot_segment(const char *p)
 int vweb_path(const char *raw, size_t n, char **path, const char **why)
 {
 	char *d = malloc(n + 1);
+	int bad = d ? unescape(raw, n, d) : 0;
 
 	*path = NULL;
 	*why = NULL;
 	if (!d)
 		*why = "out of memory";
-	else if (unescape(raw, n, d))
-		*why = "bad escape in the path";
+	else if (bad == -2)
+		*why = "a NUL (%00) in the path";
+	else if (bad)
+		*why = "a bad escape in the path";
 	else if (d[0] != '/')
 		*why = "the path does not start with '/'";
 	else if (strchr(d, '\\'))
