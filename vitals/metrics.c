@@ -105,20 +105,30 @@ static int on_flag(void *arg, const struct vflag *g)
 	return 0;
 }
 
-static int read_store(struct vread *r, struct mstore *m)
+/* The hosts' newest epochs and their vitals, in one consistent view. */
+static int read_epochs(struct vread *r, struct mstore *m)
 {
 	int rc = vread_begin(r);
 
-	for (int i = 1; i <= VRULES_N; i++)
-		m->evaluated[i] = 1;
 	if (!rc)
 		rc = vread_epochs(r, INT64_MIN, INT64_MAX, on_epoch, m);
 	for (int i = 0; !rc && i < m->nhost; i++)
 		rc = vread_vitals(r, &m->host[i].e, on_vital, &m->host[i]);
+	if (vread_end(r) && !rc)
+		rc = -1;
+	return rc;
+}
+
+/* The rules take their own view of the store (vrules_run begins one). */
+static int read_store(struct vread *r, struct mstore *m)
+{
+	int rc = read_epochs(r, m);
+
+	for (int i = 1; i <= VRULES_N; i++)
+		m->evaluated[i] = 1;
 	if (!rc && m->nhost)
 		rc = vrules_run(r, vrules_defaults(), m->newest_end - HOUR_NS,
 				m->newest_end, on_flag, m);
-	vread_end(r);
 	return rc;
 }
 

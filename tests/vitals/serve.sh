@@ -228,7 +228,7 @@ opened_cases() {
 	store=$(realpath "$work/store.db")
 	sed -n 's/.*open[a-z0-9]*([^"]*"\([^"]*\)".*/\1/p' "$work/trace" |
 		sort -u >"$work/opened"
-	grep -v -e '^/etc/ld\.so\.' -e '^/etc/localtime$' -e '^/lib/' -e '^/lib64/' -e '^/usr/lib/' \
+	grep -v -e '^/etc/ld\.so\.' -e '^/etc/localtime$' -e '^/dev/urandom$' -e "^$work\$" -e "^$(dirname "$store")\$" -e '^/lib/' -e '^/lib64/' -e '^/usr/lib/' \
 		-e "^$store\(-wal\|-shm\|-journal\)\?$" -e "^$work/store.db\(-wal\|-shm\|-journal\)\?$" \
 		-e "^$web/" -e '^/proc/sys/' -e '^/proc/self/' -e '^/sys/devices/system/cpu' \
 		"$work/opened" >"$work/outside"
