@@ -3,7 +3,9 @@
 # stp-vitals serve on the store of tests/vitals/writer.c's fixture, a
 # Prometheus on loopback with a temporary config and data directory
 # scraping it every second, and the series read back through
-# Prometheus's HTTP API (/api/v1/query), each with its exact value.
+# Prometheus's HTTP API (/api/v1/query), each with its exact value; and
+# every query of the Grafana dashboard (examples/grafana-vitals.json)
+# answered by that Prometheus.
 #
 #   tests/vitals/prometheus.sh          last line: "N passed, N failed"
 set -uo pipefail
@@ -129,11 +131,32 @@ series_cases() {
 	value "every series of the job" 'count({job="stp-vitals",__name__=~"stp_vitals_.*"})' 42
 }
 
+# Every query of examples/grafana-vitals.json, its variables as "all":
+# Prometheus takes it, and one that is not a filter (== 0, > 0) has data.
+dashboard_cases() {
+	local n=0 e body
+	while IFS= read -r e; do
+		n=$((n + 1))
+		e=${e//\$host/.*}; e=${e//\$vital/.*}; e=${e//\$instance/.*}
+		body=$(curl -s -G --data-urlencode "query=$e" "$api/query")
+		if [[ $body != '{"status":"success"'* ]]; then
+			bad "dashboard query $n: $e: $body"
+		elif [[ $e != *'=='* && $e != *'> 0'* && $body == *'"result":[]'* ]]; then
+			bad "dashboard query $n: $e: no data"
+		else
+			ok "dashboard query $n: $e"
+		fi
+	done < <(sed -n 's/^ *"expr": "\(.*\)",\?$/\1/p' examples/grafana-vitals.json |
+		sed 's/\\"/"/g')
+	[ "$n" -ge 9 ] || bad "dashboard: only $n queries found"
+}
+
 if ! command -v prometheus >/dev/null; then
 	bad "no prometheus (make deps installs it)"
 elif build/tests/vitals_writer fixture "$work/store.db" &&
      start_server && start_prometheus && wait_scrape; then
 	series_cases
+	dashboard_cases
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
