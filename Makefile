@@ -68,7 +68,8 @@ VITALS_OBJ = $(VITALS_SRC:%.c=$(B)/%.o)
 VITALS_LIBS = -lsqlite3 -lz
 # stp-vitals serve: libmicrohttpd, in the dynamic stp-vitals only (its
 # static link would pull in GnuTLS); the static one has serve_static.c.
-SERVE_SRC = vitals/serve.c vitals/serve_web.c vitals/serve_cache.c
+SERVE_SRC = vitals/serve.c vitals/serve_web.c vitals/serve_cache.c \
+	vitals/serve_warm.c
 SERVE_OBJ = $(SERVE_SRC:%.c=$(B)/%.o)
 SERVE_LIBS = -lmicrohttpd
 VITALS_HEADERS = $(wildcard vitals/*.h)

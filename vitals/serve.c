@@ -2,8 +2,9 @@
 /*
  * stp-vitals serve DB [--listen ADDR:PORT] [--web DIR]: the web page and
  * its API over HTTP (README.md, "Serving the vital signs").  Debian's
- * libmicrohttpd runs one thread that answers each request in turn, so
- * the store's one read-only connection is never shared between threads.
+ * libmicrohttpd answers each request in turn in the command's own thread
+ * (no thread of its own), so the store's one connection is never shared
+ * between threads, and the page's first view is warmed between requests.
  * The raw request target is kept from the URI callback, because
  * libmicrohttpd decodes the path before the handler sees it, and the
  * checks here must see "%2e%2e" as what it was sent as.
@@ -13,17 +14,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "cmd.h"
 #include "serve_int.h"
 
+#define WARM_WHILE_VIEWED 600	/* s after a page's last /api/meta */
+
 struct server {
 	struct vread *r;
 	char *web;		/* the web directory's real path, or NULL */
 	struct vcache *cache;
+	time_t viewed;		/* a page's last /api/meta (monotonic s) */
+	int64_t warmed;		/* the newest epoch's end when warmed */
 };
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
 
 static void *keep_uri(void *cls, const char *uri, struct MHD_Connection *con)
 {
@@ -110,14 +133,17 @@ static enum MHD_Result send_api(struct server *s, struct MHD_Connection *con,
 static enum MHD_Result send_file(struct server *s, struct MHD_Connection *con,
 				 const char *path)
 {
+	struct MHD_Response *resp;
 	struct vweb_file f;
 
 	if (!s->web)
 		return send_error(con, 404, "no web page: its directory was not found");
 	if (vweb_open(s->web, path, &f) != 200)
 		return send_error(con, 404, "no such file");
-	return reply(con, 200, MHD_create_response_from_fd64(f.size, f.fd),
-		    f.type);
+	resp = MHD_create_response_from_fd64(f.size, f.fd);	/* owns fd */
+	if (!resp)
+		close(f.fd);
+	return reply(con, 200, resp, f.type);
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *con,
@@ -140,6 +166,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *con,
 	q = strchrnul(raw, '?');
 	if (vweb_path(raw, (size_t)(q - raw), &path, &why))
 		return send_error(con, 400, why);
+	if (!strcmp(path, "/api/meta"))
+		s->viewed = now_s();
 	if (!strncmp(path, "/api/", 5) || !strcmp(path, "/metrics"))
 		rc = send_api(s, con, path, raw, *q ? q + 1 : NULL);
 	else
@@ -205,7 +233,7 @@ static int parse_listen(const struct vcmd *c, const char *s,
 
 static struct MHD_Daemon *start(struct server *s, const struct addrinfo *ai)
 {
-	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+	unsigned flags = MHD_USE_AUTO | MHD_USE_ERROR_LOG;
 
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
@@ -219,23 +247,12 @@ static struct MHD_Daemon *start(struct server *s, const struct addrinfo *ai)
 				MHD_OPTION_END);
 }
 
-/* Run until SIGINT or SIGTERM (blocked before the server's thread starts). */
-static int run(struct server *s, const struct opts *o,
-	       const struct addrinfo *ai)
+static void announce(struct MHD_Daemon *d, const struct opts *o,
+		     const struct addrinfo *ai)
 {
 	const union MHD_DaemonInfo *info;
-	struct MHD_Daemon *d;
-	sigset_t set;
 	char host[NI_MAXHOST];
-	int sig;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	d = start(s, ai);
-	if (!d)
-		return vcmd_fail("serve: cannot listen on %s", o->listen);
 	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof(host), NULL,
 			0, NI_NUMERICHOST))
@@ -245,7 +262,32 @@ static int run(struct server *s, const struct opts *o,
 	       ai->ai_family == AF_INET6 ? "]" : "",
 	       info ? info->port : 0);
 	fflush(stdout);
-	sigwait(&set, &sig);
+}
+
+/*
+ * Answer requests until SIGINT or SIGTERM, in this thread, and between
+ * them warm the page's first view: once before saying where it serves,
+ * then for each new epoch while a page has been open in the last
+ * WARM_WHILE_VIEWED s.
+ */
+static int run(struct server *s, const struct opts *o,
+	       const struct addrinfo *ai)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct MHD_Daemon *d;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	d = start(s, ai);
+	if (!d)
+		return vcmd_fail("serve: cannot listen on %s", o->listen);
+	vwarm_first_view(s->cache, s->r, &s->warmed);
+	announce(d, o, ai);	/* listening already: early requests wait */
+	while (!stopping) {
+		MHD_run_wait(d, 500);
+		if (s->viewed && now_s() - s->viewed < WARM_WHILE_VIEWED)
+			vwarm_first_view(s->cache, s->r, &s->warmed);
+	}
 	MHD_stop_daemon(d);
 	return 0;
 }

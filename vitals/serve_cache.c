@@ -78,24 +78,54 @@ static int64_t data_version(struct vread *r)
 	return v;
 }
 
+int vcache_sync(struct vcache *c, struct vread *r)
+{
+	int64_t v = data_version(r);
+
+	if (v >= 0 && v == c->version)
+		return 0;
+	clear(c);
+	c->version = v;
+	return 1;
+}
+
+static struct entry *find(struct vcache *c, const char *key)
+{
+	for (int i = 0; i < CACHE_N; i++)
+		if (c->e[i].key && !strcmp(c->e[i].key, key))
+			return &c->e[i];
+	return NULL;
+}
+
 const struct vbuf *vcache_get(struct vcache *c, struct vread *r,
 			      const char *key, int *status,
 			      const char **type)
 {
-	int64_t v = data_version(r);
+	struct entry *e;
 
-	if (v < 0 || v != c->version) {
-		clear(c);
-		c->version = v;
+	if (vcache_sync(c, r) || !(e = find(c, key)))
 		return NULL;
-	}
-	for (int i = 0; i < CACHE_N; i++)
-		if (c->e[i].key && !strcmp(c->e[i].key, key)) {
-			*status = c->e[i].status;
-			*type = c->e[i].type;
-			return &c->e[i].body;
-		}
-	return NULL;
+	*status = e->status;
+	*type = e->type;
+	return &e->body;
+}
+
+const struct vbuf *vcache_fill(struct vcache *c, struct vread *r,
+			       const char *key, const char *path,
+			       const char *query)
+{
+	struct vbuf out = { 0 };
+	const char *type;
+	struct entry *e = find(c, key);
+	int status;
+
+	if (e)
+		return &e->body;
+	status = vapi_get(r, path, query, &out, &type);
+	vcache_put(c, key, status, type, &out);
+	free(out.p);
+	e = find(c, key);
+	return e ? &e->body : NULL;
 }
 
 void vcache_put(struct vcache *c, const char *key, int status,

@@ -56,5 +56,23 @@ const struct vbuf *vcache_get(struct vcache *c, struct vread *r,
 /* Keep an answer (status 200 only); out stays the caller's. */
 void vcache_put(struct vcache *c, const char *key, int status,
 		const char *type, const struct vbuf *out);
+/* Drop every answer if the store changed since; 1 if it did. */
+int vcache_sync(struct vcache *c, struct vread *r);
+/*
+ * Answer path?query into the cache under key unless it is there; its
+ * body stays in the cache (NULL if it could not be answered).
+ */
+const struct vbuf *vcache_fill(struct vcache *c, struct vread *r,
+			       const char *key, const char *path,
+			       const char *query);
+
+/*
+ * The page's first view answered in advance (serve_warm.c): /api/meta,
+ * and the epoch series and flags over the whole store as web/main.js's
+ * start() asks for them, so that a page opened (or reloaded) after a
+ * new epoch finds them cached.  *last: the newest epoch's end when last
+ * warmed (0 at first); nothing is done while it is the same.
+ */
+void vwarm_first_view(struct vcache *c, struct vread *r, int64_t *last);
 
 #endif
