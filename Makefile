@@ -62,10 +62,14 @@ VSTORE_SRC = vitals/schema.c vitals/hca.c vitals/sblock.c vitals/store.c vitals/
 	vitals/read.c
 VSTORE_OBJ = $(VSTORE_SRC:%.c=$(B)/%.o)
 VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c \
+	vitals/strpool.c vitals/hca_count.c vitals/rules.c vitals/rules_cfg.c \
+	vitals/rules_flags.c vitals/rules_hist.c vitals/rules_scan.c \
+	vitals/rules_cmd.c vitals/diff.c vitals/diff_cmd.c vitals/agg.c \
+	vitals/agg_keep.c vitals/agg_top.c vitals/filter.c \
 	vitals/api.c vitals/api_query.c vitals/api_meta.c vitals/api_series.c \
 	vitals/api_epoch.c vitals/api_samples.c vitals/api_rules.c vitals/metrics.c
 VITALS_OBJ = $(VITALS_SRC:%.c=$(B)/%.o)
-VITALS_LIBS = -lsqlite3 -lz
+VITALS_LIBS = -lsqlite3 -lz -lm
 # stp-vitals serve: libmicrohttpd, in the dynamic stp-vitals only (its
 # static link would pull in GnuTLS); the static one has serve_static.c.
 SERVE_SRC = vitals/serve.c vitals/serve_web.c vitals/serve_cache.c \
@@ -75,7 +79,7 @@ SERVE_LIBS = -lmicrohttpd
 VITALS_HEADERS = $(wildcard vitals/*.h)
 # tests/vitals: the store's writer for the tests, and both under ASan
 VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
-	$(B)/asan/stp-vitals
+	$(B)/asan/stp-vitals $(B)/tests/rules_gen $(B)/tests/agg_check
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 # rt_host.c is the tests' host support, linked into each, not a test.
@@ -133,6 +137,17 @@ $(B)/asan/stp-vitals: $(VITALS_SRC) $(SERVE_SRC) $(VSTORE_SRC) $(VITALS_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g $(SANITIZE) \
 		-o $@ $(VITALS_SRC) $(SERVE_SRC) $(VSTORE_SRC) $(VITALS_LIBS) $(SERVE_LIBS)
+
+# the stores built for the rules, the aggregator's check (rules.sh)
+$(B)/tests/rules_gen: tests/vitals/rules_gen.c $(B)/libvstore.a $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ivitals -o $@ $< $(B)/libvstore.a $(VITALS_LIBS)
+
+AGG_OBJ = $(B)/vitals/agg.o $(B)/vitals/agg_keep.o $(B)/vitals/agg_top.o $(B)/vitals/hca_count.o \
+	$(B)/vitals/strpool.o
+$(B)/tests/agg_check: tests/vitals/agg_check.c $(AGG_OBJ) $(B)/libvstore.a $(VITALS_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ivitals -o $@ $< $(AGG_OBJ) $(B)/libvstore.a $(VITALS_LIBS)
 
 vitals-tests: stp-vitals $(VITALS_TESTS)
 

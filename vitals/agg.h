@@ -38,4 +38,30 @@ int vagg_series(struct vread *r, enum vagg_scale scale, int64_t from,
 		int64_t to, int (*fn)(void *arg, const struct vagg_point *p),
 		void *arg);
 
+/*
+ * The top sites, programs and users of a vital sign over one bucket, by
+ * samples (ties: by name), VAGG_TOP_N of each kind.
+ */
+#define VAGG_TOP_N 5
+
+struct vagg_top {
+	int64_t start_ns;	/* the bucket: [start_ns, end_ns) */
+	int64_t end_ns;
+	const char *vital;
+	const char *kind;	/* "site", "program" or "user" */
+	unsigned rank;		/* 1.. */
+	const char *name;	/* the site, program path, or uid as text */
+	uint64_t samples;
+	int64_t weight;		/* the samples' weights added */
+};
+
+/*
+ * Each bucket's tops, as vagg_series' buckets (kept, or computed and
+ * kept), oldest first; within a bucket by vital (the store's order),
+ * then kind (site, program, user), then rank.
+ */
+int vagg_tops(struct vread *r, enum vagg_scale scale, int64_t from,
+	      int64_t to, int (*fn)(void *arg, const struct vagg_top *t),
+	      void *arg);
+
 #endif

@@ -14,6 +14,7 @@ struct vcmd {
 	int (*run)(const struct vcmd *c, int argc, char **argv);
 	const char *args;	/* after the name, for the usage line */
 	const char *summary;	/* one line for --help */
+	void (*help)(void);	/* more for NAME --help, or NULL */
 };
 
 /* "stp-vitals: NAME: message" and the usage line on stderr; returns 2. */
@@ -30,5 +31,9 @@ int vcmd_time(const struct vcmd *c, const char *opt, const char *v,
 int vcmd_dump(const struct vcmd *c, int argc, char **argv);
 int vcmd_serve(const struct vcmd *c, int argc, char **argv);
 int vcmd_metrics(const struct vcmd *c, int argc, char **argv);
+int vcmd_rules(const struct vcmd *c, int argc, char **argv);
+void vcmd_rules_help(void);
+int vcmd_diff(const struct vcmd *c, int argc, char **argv);
+void vcmd_diff_help(void);
 
 #endif

@@ -25,4 +25,12 @@ int vdiff_run(struct vread *r, int64_t a_from, int64_t a_to, int64_t b_from,
 	      int64_t b_to, unsigned limit,
 	      int (*fn)(void *arg, const struct vdiff_row *row), void *arg);
 
+/* The same over the samples and vital signs filter keeps (filter.h). */
+struct vfilter;
+int vdiff_run_filtered(struct vread *r, int64_t a_from, int64_t a_to,
+		       int64_t b_from, int64_t b_to, unsigned limit,
+		       const struct vfilter *filter,
+		       int (*fn)(void *arg, const struct vdiff_row *row),
+		       void *arg);
+
 #endif

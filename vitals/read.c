@@ -143,37 +143,99 @@ int vread_end(struct vread *r)
 	return 0;
 }
 
+static const char *text_of(struct vread *r, int t, uint64_t id, int *bad);
+
+/*
+ * A stack's text from its blob of frame ids (varints, sites): the
+ * frames' names, a newline between each two.  malloc'd, or NULL (*bad)
+ * when a frame is lost or the blob cut short.
+ */
+static char *stack_text(struct vread *r, const unsigned char *p, size_t n,
+			int *bad)
+{
+	const unsigned char *end = p + n;
+	size_t len = 0, cap = 256;
+	char *out = malloc(cap);
+	const char *frame;
+	uint64_t id;
+	int shift;
+
+	if (!out)
+		abort();
+	out[0] = 0;
+	while (p < end && !*bad) {
+		for (id = 0, shift = 0; p < end && shift < 64; shift += 7) {
+			id |= (uint64_t)(*p & 0x7f) << shift;
+			if (!(*p++ & 0x80))
+				break;
+		}
+		frame = text_of(r, T_SITE, id, bad);
+		if (!frame) {
+			*bad = 1;
+			break;
+		}
+		n = strlen(frame);
+		if (len + n + 2 > cap) {
+			cap = (len + n + 2) * 2;
+			out = realloc(out, cap);
+			if (!out)
+				abort();
+		}
+		if (len)
+			out[len++] = '\n';
+		memcpy(out + len, frame, n + 1);
+		len += n;
+	}
+	if (!*bad)
+		return out;
+	free(out);
+	return NULL;
+}
+
+/* Grow c to hold id. */
+static void cache_room(struct text_cache *c, uint64_t id)
+{
+	size_t n;
+
+	if (id < c->n)
+		return;
+	n = id < 64 ? 128 : id * 2;
+	c->text = realloc(c->text, n * sizeof(*c->text));
+	if (!c->text)
+		abort();
+	memset(c->text + c->n, 0, (n - c->n) * sizeof(*c->text));
+	c->n = n;
+}
+
 /* The text of id in table t, read once; NULL for id 0 or a lost id. */
 static const char *text_of(struct vread *r, int t, uint64_t id, int *bad)
 {
 	struct text_cache *c = &r->cache[t];
 	sqlite3_stmt *s = r->text_stmt[t];
-	size_t n;
+	char *text = NULL;
 	int rc;
 
 	if (!id)
 		return NULL;
 	if (id < c->n && c->text[id])
 		return c->text[id];
-	if (id >= c->n) {
-		n = id < 64 ? 128 : id * 2;
-		c->text = realloc(c->text, n * sizeof(*c->text));
-		if (!c->text)
-			abort();
-		memset(c->text + c->n, 0, (n - c->n) * sizeof(*c->text));
-		c->n = n;
-	}
 	sqlite3_bind_int64(s, 1, (sqlite3_int64)id);
 	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		c->text[id] = strdup((const char *)sqlite3_column_text(s, 0));
-		if (!c->text[id])
-			abort();
-	} else {
-		*bad = 1;
-	}
+	if (rc == SQLITE_ROW && t == T_STACK)
+		text = stack_text(r, sqlite3_column_blob(s, 0),
+				  (size_t)sqlite3_column_bytes(s, 0), bad);
+	else if (rc == SQLITE_ROW && !(text = strdup(
+			(const char *)sqlite3_column_text(s, 0))))
+		abort();
 	sqlite3_reset(s);
-	return c->text[id];
+	if (!text) {
+		*bad = 1;
+		return NULL;
+	}
+	/* the stack's frames may have grown the caches: room only now */
+	cache_room(c, id);
+	c->text[id] = text;
+	return text;
 }
 
 static void epoch_row(sqlite3_stmt *s, struct vr_epoch *e)

@@ -11,10 +11,13 @@
 #define STP_VITALS_RULES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "read.h"
 
 #define VRULES_N 10
+
+struct vfilter;		/* filter.h */
 
 struct vflag {
 	int rule;		/* 1..10 */
@@ -28,9 +31,40 @@ struct vflag {
 	const char *evidence;	/* vitals, values against thresholds, sites */
 };
 
-struct vrules_cfg;	/* defaults: vrules_defaults() */
+/*
+ * The thresholds.  Rates are per second of an epoch.  A process's figure
+ * for a vital sign is the vital's weighted sum (for kmem, its events)
+ * times the process's share of the vital's samples: the store keeps a
+ * process's events only as samples.  ORDER: rules_cfg.c's table names
+ * each field, with its default and its meaning.
+ */
+struct vrules_cfg {
+	double cpuu_high;	/* 1, 4, 7: system cpuu events/s */
+	double l2mi_low;	/* 1: l2mi events per cpuu event */
+	double proc_share;	/* 1: a program's share of cpuu samples */
+	double leak_epochs;	/* 2: epochs in a row with net allocation */
+	double leak_pages;	/* 2: pages allocated over them */
+	double user_cpuu_low;	/* 4: share of cpuu samples in user code */
+	double sched_high;	/* 4: system sched delay, us/s */
+	double blck_high;	/* 5, 6: a process's blck, us/s */
+	double umem_high;	/* 6, 9: a process's umem, pages/s */
+	double blio_high;	/* 6: a process's blio, weight/s */
+	double proc_cpuu_low;	/* 7: a process's cpuu events/s */
+	double proc_sched_high;	/* 7: a process's sched delay, us/s */
+	double syscall_high;	/* 8: a process's system calls/s */
+	double kmem_per_syscall; /* 8: kmem events per system call */
+	double l2mi_per_umem;	/* 9: l2mi events per umem page */
+	double die_min_epochs;	/* 10: epochs seen before a silent stop */
+	double die_gap;		/* 10: epochs without a sample: stopped */
+	double min_samples;	/* 5-9: a process's samples of the vital */
+	const struct vfilter *filter;	/* the samples counted; NULL: all */
+};
 
 const struct vrules_cfg *vrules_defaults(void);
+/* Set the threshold NAME from VALUE; 0, or -1 (unknown name, bad value). */
+int vrules_set(struct vrules_cfg *cfg, const char *name, const char *value);
+/* The thresholds, one "  NAME=VALUE  meaning" line each, into f. */
+void vrules_describe(FILE *f, const struct vrules_cfg *cfg);
 /* Flags over the epochs overlapping [from, to), in time order. */
 int vrules_run(struct vread *r, const struct vrules_cfg *cfg, int64_t from,
 	       int64_t to, int (*fn)(void *arg, const struct vflag *f),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The store's tables.  Long text (exec paths, sites, stacks) is kept once
- * in its own table and found again by a 64-bit hash, so a path that
+ * in its own table and found again by a 64-bit hash (a stack as the ids of
+ * its frames, which are sites), so a path that
  * thousands of samples share costs its bytes once and an index entry of
  * a few bytes, not a copy of the text in a UNIQUE index.  Each text
  * remembers the newest epoch that named it (last_epoch), so trimming can
@@ -42,7 +43,7 @@ static const char schema_sql[] =
 	" name TEXT NOT NULL, last_epoch INTEGER NOT NULL);"
 	"CREATE INDEX site_hash ON site(hash);"
 	"CREATE TABLE stack(id INTEGER PRIMARY KEY, hash INTEGER NOT NULL,"
-	" frames TEXT NOT NULL, last_epoch INTEGER NOT NULL);"
+	" frames BLOB NOT NULL, last_epoch INTEGER NOT NULL);"
 	"CREATE INDEX stack_hash ON stack(hash);"
 	"CREATE TABLE sample_block(epoch_id INTEGER PRIMARY KEY,"
 	" n INTEGER NOT NULL, block BLOB NOT NULL);"

@@ -57,12 +57,13 @@ int vstore_fail(struct vstore *st, const char *what, char **err)
 	return -1;
 }
 
-static uint64_t fnv1a(const char *s)
+static uint64_t fnv1a(const void *p, size_t n)
 {
+	const unsigned char *b = p;
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ULL;
 	return h;
 }
 
@@ -76,24 +77,24 @@ static int step(sqlite3_stmt *s)
 }
 
 /*
- * The id of text in the table whose statements are get, get + 1 and
- * get + 2 (VS_*_GET, VS_*_ADD, VS_*_TOUCH), added if new, and marked as
- * named by epoch; 0 in *id for no text.
+ * The id of the text or blob key (n bytes) in the table whose statements
+ * are get, get + 1 and get + 2 (VS_*_GET, VS_*_ADD, VS_*_TOUCH), added if
+ * new, and marked as named by epoch.
  */
-static int intern(struct vstore *st, enum vstore_stmt get, const char *text,
-		  sqlite3_int64 epoch, sqlite3_int64 *id)
+static int intern_key(struct vstore *st, enum vstore_stmt get,
+		      const void *key, size_t n, int is_blob,
+		      sqlite3_int64 epoch, sqlite3_int64 *id)
 {
 	sqlite3_stmt *g = st->stmt[get], *a = st->stmt[get + 1];
 	sqlite3_stmt *t = st->stmt[get + 2];
-	sqlite3_int64 h, last = epoch;
+	sqlite3_int64 h = (sqlite3_int64)fnv1a(key, n), last = epoch;
 	int rc;
 
-	*id = 0;
-	if (!text)
-		return SQLITE_OK;
-	h = (sqlite3_int64)fnv1a(text);
 	sqlite3_bind_int64(g, 1, h);
-	sqlite3_bind_text(g, 2, text, -1, SQLITE_STATIC);
+	if (is_blob)
+		sqlite3_bind_blob(g, 2, key, (int)n, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(g, 2, key, (int)n, SQLITE_STATIC);
 	sqlite3_bind_int64(g, 3, epoch);
 	rc = sqlite3_step(g);
 	if (rc == SQLITE_ROW) {
@@ -109,10 +110,71 @@ static int intern(struct vstore *st, enum vstore_stmt get, const char *text,
 	if (rc != SQLITE_DONE)
 		return rc == SQLITE_ROW ? SQLITE_OK : rc;
 	sqlite3_bind_int64(a, 1, h);
-	sqlite3_bind_text(a, 2, text, -1, SQLITE_STATIC);
+	if (is_blob)
+		sqlite3_bind_blob(a, 2, key, (int)n, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(a, 2, key, (int)n, SQLITE_STATIC);
 	sqlite3_bind_int64(a, 3, epoch);
 	rc = step(a);
 	*id = sqlite3_last_insert_rowid(st->db);
+	return rc;
+}
+
+/* The id of text (0 for none): see intern_key. */
+static int intern(struct vstore *st, enum vstore_stmt get, const char *text,
+		  sqlite3_int64 epoch, sqlite3_int64 *id)
+{
+	*id = 0;
+	if (!text)
+		return SQLITE_OK;
+	return intern_key(st, get, text, strlen(text), 0, epoch, id);
+}
+
+static size_t put_varint(unsigned char *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+/*
+ * A stack's id (0 for none).  Its frames are sites: each is interned in
+ * the site table, and the stack is kept as their ids (varints), so a
+ * frame that many stacks share costs its text once.
+ */
+static int intern_stack(struct vstore *st, const char *text,
+			sqlite3_int64 epoch, sqlite3_int64 *id)
+{
+	size_t nframes = 1, len = 0;
+	unsigned char *key;
+	sqlite3_int64 site;
+	char *frame, *copy, *rest;
+	int rc = SQLITE_OK;
+
+	*id = 0;
+	if (!text)
+		return SQLITE_OK;
+	for (const char *p = text; *p; p++)
+		nframes += *p == '\n';
+	key = malloc(nframes * 10);
+	copy = strdup(text);
+	if (!key || !copy)
+		abort();
+	/* every piece between newlines, empty ones too, so text comes back */
+	for (rest = copy; rest && !rc;) {
+		frame = strsep(&rest, "\n");
+		rc = intern(st, VS_SITE_GET, frame, epoch, &site);
+		len += put_varint(key + len, (uint64_t)site);
+	}
+	if (!rc)
+		rc = intern_key(st, VS_STACK_GET, key, len, 1, epoch, id);
+	free(copy);
+	free(key);
 	return rc;
 }
 
@@ -160,7 +222,7 @@ static int sample_row(struct vstore *st, const struct vx_epoch *e,
 	if (!rc)
 		rc = intern(st, VS_SITE_GET, x->site, epoch, &id[2]);
 	if (!rc)
-		rc = intern(st, VS_STACK_GET, x->stack, epoch, &id[3]);
+		rc = intern_stack(st, x->stack, epoch, &id[3]);
 	*r = (struct sb_row){
 		.vital_id = (uint64_t)id[0],
 		/* microseconds from the epoch's start */

@@ -15,11 +15,18 @@
 
 static const struct vcmd cmds[] = {
 	{ "dump", vcmd_dump, "DB [--from T] [--to T]",
-	  "print the store's epochs as JSON lines" },
+	  "print the store's epochs as JSON lines", NULL },
+	{ "rules", vcmd_rules, "DB [--from T] [--to T] [--json] [--set NAME=VALUE]..."
+	  " [--exec GLOB] [--site GLOB] [--uid N] [--pid N] [--vital A,B]",
+	  "the diagnosis rules' flags, as text or JSON lines", vcmd_rules_help },
+	{ "diff", vcmd_diff, "DB A_FROM..A_TO B_FROM..B_TO [--limit N] [--json]"
+	  " [--vital A,B] [--exec GLOB] [--site GLOB] [--uid N] [--pid N]",
+	  "the vital signs, programs and sites that changed most from range A to B",
+	  vcmd_diff_help },
 	{ "serve", vcmd_serve, "DB [--listen ADDR:PORT] [--web DIR]",
-	  "serve the web page and its API (default 127.0.0.1:8463)" },
+	  "serve the web page and its API (default 127.0.0.1:8463)", NULL },
 	{ "metrics", vcmd_metrics, "DB",
-	  "print the newest epochs' figures as OpenMetrics text" },
+	  "print the newest epochs' figures as OpenMetrics text", NULL },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -45,6 +52,8 @@ static int cmd_help(const struct vcmd *c)
 {
 	printf("usage: stp-vitals %s %s\n%s\nT is %s.\n", c->name, c->args,
 	       c->summary, WHEN_FORMS);
+	if (c->help)
+		c->help();
 	return 0;
 }
 

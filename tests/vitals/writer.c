@@ -377,6 +377,14 @@ static void hca(const char *fixture_db)
 	exit(hca_failed != 0);
 }
 
+static void name_text(sqlite3_stmt *s, int k, const char *text, int n)
+{
+	sqlite3_bind_int(s, 1, k);
+	sqlite3_bind_text(s, 2, text, n, SQLITE_STATIC);
+	sqlite3_step(s);
+	sqlite3_reset(s);
+}
+
 /* Each text the samples name, into the temp table named. */
 static int name_texts(void *arg, const struct vr_epoch *e,
 		      const struct vx_sample *x)
@@ -385,13 +393,13 @@ static int name_texts(void *arg, const struct vr_epoch *e,
 	const char *text[3] = { x->exec, x->site, x->stack };
 
 	(void)e;
-	for (int k = 0; k < 3; k++) {
-		if (!text[k])
-			continue;
-		sqlite3_bind_int(s, 1, k);
-		sqlite3_bind_text(s, 2, text[k], -1, SQLITE_STATIC);
-		sqlite3_step(s);
-		sqlite3_reset(s);
+	for (int k = 0; k < 3; k++)
+		if (text[k])
+			name_text(s, k, text[k], -1);
+	/* a stack's frames are sites */
+	for (const char *f = x->stack, *nl; f; f = nl ? nl + 1 : NULL) {
+		nl = strchr(f, '\n');
+		name_text(s, 1, f, nl ? (int)(nl - f) : -1);
 	}
 	return 0;
 }
@@ -410,8 +418,9 @@ static void orphans(const char *path)
 		" (SELECT t FROM temp.named WHERE k = 0)) +"
 		" (SELECT count(*) FROM site WHERE name NOT IN"
 		" (SELECT t FROM temp.named WHERE k = 1)) +"
-		" (SELECT count(*) FROM stack WHERE frames NOT IN"
-		" (SELECT t FROM temp.named WHERE k = 2))";
+		/* a stack is its frames' ids: one row per text named */
+		" (SELECT count(*) FROM stack) -"
+		" (SELECT count(DISTINCT t) FROM temp.named WHERE k = 2)";
 	char *err;
 	struct vread *r = vread_open(path, &err);
 	sqlite3_stmt *ins, *count;
