@@ -36,6 +36,9 @@ PACKAGES=(
 	# npm ci of web/package-lock.json (uPlot, playwright-core), and node
 	# to run the browser test
 	nodejs
+	# tests/vitals/serve.sh: requests by curl, the files the server opens
+	# by strace
+	curl strace
 )
 # Debian's npm, unless the nodejs installed brings its own (NodeSource's)
 command -v npm >/dev/null || PACKAGES+=(npm)
