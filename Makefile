@@ -13,12 +13,14 @@ BINDIR = $(PREFIX)/bin
 TAPSETDIR = $(PREFIX)/share/stp/tapset
 RUNTIMEDIR = $(PREFIX)/share/stp/runtime
 SCRIPTDIR = $(PREFIX)/share/stp/scripts
+WEBDIR = $(PREFIX)/share/stp/web
 LIBEXECDIR = $(PREFIX)/libexec/stp
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CPPFLAGS += -DTAPSET_DIR='"$(TAPSETDIR)"' -DSCRIPT_DIR='"$(SCRIPTDIR)"'
+CPPFLAGS += -DWEB_DIR='"$(WEBDIR)"'
 
 B = build
 # stp's libraries: libdw/libelf (DWARF, ELF), libbpf (BTF), and the
@@ -63,9 +65,17 @@ VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c \
 	vitals/strpool.c vitals/hca_count.c vitals/rules.c vitals/rules_cfg.c \
 	vitals/rules_flags.c vitals/rules_hist.c vitals/rules_scan.c \
 	vitals/rules_cmd.c vitals/diff.c vitals/diff_cmd.c vitals/agg.c \
-	vitals/agg_keep.c vitals/agg_top.c vitals/filter.c
+	vitals/agg_keep.c vitals/agg_top.c vitals/filter.c \
+	vitals/api.c vitals/api_query.c vitals/api_meta.c vitals/api_series.c \
+	vitals/api_epoch.c vitals/api_samples.c vitals/api_rules.c vitals/metrics.c
 VITALS_OBJ = $(VITALS_SRC:%.c=$(B)/%.o)
 VITALS_LIBS = -lsqlite3 -lz -lm
+# stp-vitals serve: libmicrohttpd, in the dynamic stp-vitals only (its
+# static link would pull in GnuTLS); the static one has serve_static.c.
+SERVE_SRC = vitals/serve.c vitals/serve_web.c vitals/serve_cache.c \
+	vitals/serve_warm.c
+SERVE_OBJ = $(SERVE_SRC:%.c=$(B)/%.o)
+SERVE_LIBS = -lmicrohttpd
 VITALS_HEADERS = $(wildcard vitals/*.h)
 # tests/vitals: the store's writer for the tests, and both under ASan
 VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
@@ -101,12 +111,12 @@ $(B)/vitals/%.o: vitals/%.c $(VITALS_HEADERS)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(B)/stp-vitals: $(VITALS_OBJ) $(B)/libvstore.a
-	$(CC) $(CFLAGS) -o $@ $(VITALS_OBJ) $(B)/libvstore.a $(VITALS_LIBS)
+$(B)/stp-vitals: $(VITALS_OBJ) $(SERVE_OBJ) $(B)/libvstore.a
+	$(CC) $(CFLAGS) -o $@ $(VITALS_OBJ) $(SERVE_OBJ) $(B)/libvstore.a $(VITALS_LIBS) $(SERVE_LIBS)
 
 # the same, static, for the guests of the tests and the demo
-$(B)/stp-vitals.static: $(VITALS_OBJ) $(B)/libvstore.a
-	$(CC) $(CFLAGS) -static -o $@ $(VITALS_OBJ) $(B)/libvstore.a $(VITALS_LIBS) -lm \
+$(B)/stp-vitals.static: $(VITALS_OBJ) $(B)/vitals/serve_static.o $(B)/libvstore.a
+	$(CC) $(CFLAGS) -static -o $@ $(VITALS_OBJ) $(B)/vitals/serve_static.o $(B)/libvstore.a $(VITALS_LIBS) -lm \
 		2>$@.ld || { cat $@.ld; exit 1; }
 	@grep -v "dlopen\|statically linked\|unixDlOpen" $@.ld || true
 
@@ -123,10 +133,10 @@ $(B)/tests/asan/vitals_writer: tests/vitals/writer.c vitals/when.c $(VSTORE_SRC)
 	$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g $(SANITIZE) \
 		-Ivitals -o $@ $< vitals/when.c $(VSTORE_SRC) $(VITALS_LIBS)
 
-$(B)/asan/stp-vitals: $(VITALS_SRC) $(VSTORE_SRC) $(VITALS_HEADERS)
+$(B)/asan/stp-vitals: $(VITALS_SRC) $(SERVE_SRC) $(VSTORE_SRC) $(VITALS_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g $(SANITIZE) \
-		-o $@ $(VITALS_SRC) $(VSTORE_SRC) $(VITALS_LIBS)
+		-o $@ $(VITALS_SRC) $(SERVE_SRC) $(VSTORE_SRC) $(VITALS_LIBS) $(SERVE_LIBS)
 
 # the stores built for the rules, the aggregator's check (rules.sh)
 $(B)/tests/rules_gen: tests/vitals/rules_gen.c $(B)/libvstore.a $(VITALS_HEADERS)

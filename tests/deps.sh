@@ -33,6 +33,9 @@ PACKAGES=(
 	# Prometheus to scrape /metrics, and Chromium for the page's browser
 	# test (driven by playwright-core from web/package-lock.json)
 	libmicrohttpd-dev prometheus chromium
+	# tests/vitals/serve.sh: requests by curl, the files the server opens
+	# by strace
+	curl strace
 )
 
 missing=()

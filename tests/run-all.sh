@@ -74,6 +74,8 @@ run_suite "caches (DWARF index, inlined copies, System.map)" tests/conformance/r
 run_suite "stprun (command line)" tests/stprun/run.sh ./stprun
 run_suite "vital-signs store and stp-vitals (SIGKILL, ASan)" tests/vitals/run.sh
 run_suite "diagnosis rules, aggregator and diff (stp-vitals rules, diff)" tests/vitals/rules.sh
+run_suite "stp-vitals serve: the API, hostile requests (ASan)" tests/vitals/serve.sh
+run_suite "stp-vitals metrics scraped by a real Prometheus" tests/vitals/prometheus.sh
 run_suite "transport and stprun (one guest)" tests/guest/transport/run.sh
 # Boots a guest per kernel line: only once there are scripts to run.
 if compgen -G 'tests/guest/e2e/*.stp' >/dev/null; then

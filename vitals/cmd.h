@@ -29,6 +29,8 @@ int vcmd_time(const struct vcmd *c, const char *opt, const char *v,
 	      int64_t *ns);
 
 int vcmd_dump(const struct vcmd *c, int argc, char **argv);
+int vcmd_serve(const struct vcmd *c, int argc, char **argv);
+int vcmd_metrics(const struct vcmd *c, int argc, char **argv);
 int vcmd_rules(const struct vcmd *c, int argc, char **argv);
 void vcmd_rules_help(void);
 int vcmd_diff(const struct vcmd *c, int argc, char **argv);

@@ -23,6 +23,10 @@ static const struct vcmd cmds[] = {
 	  " [--vital A,B] [--exec GLOB] [--site GLOB] [--uid N] [--pid N]",
 	  "the vital signs, programs and sites that changed most from range A to B",
 	  vcmd_diff_help },
+	{ "serve", vcmd_serve, "DB [--listen ADDR:PORT] [--web DIR]",
+	  "serve the web page and its API (default 127.0.0.1:8463)", NULL },
+	{ "metrics", vcmd_metrics, "DB",
+	  "print the newest epochs' figures as OpenMetrics text", NULL },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
