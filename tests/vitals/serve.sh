@@ -16,6 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 [ -x build/asan/stp-vitals ] || make -s vitals-tests >/dev/null
+[ -x build/tests/rules_gen ] || make -s build/tests/rules_gen >/dev/null
 export LC_ALL=C
 # a server that closes a connection early must not end the script
 trap '' PIPE
@@ -255,6 +256,25 @@ metrics_cases() {
 	fi
 }
 
+# The flag counts of a store built to trigger rule 2 (memory leak) in
+# its newest epochs: 1 for rule 2, 0 for the others, all evaluated.
+flag_metrics_cases() {
+	local want
+	build/tests/rules_gen case memory-leak-yes "$work/leak.db" >/dev/null ||
+		{ bad "metrics: rules_gen failed"; return; }
+	want=$(for r in $(seq 10); do
+		echo "stp_vitals_flags{rule=\"$r\"} $((r == 2))"; done
+		for r in $(seq 10); do
+		echo "stp_vitals_rule_evaluated{rule=\"$r\"} 1"; done)
+	if [ "$("$vitals" metrics "$work/leak.db" |
+		grep '^stp_vitals_\(flags\|rule_evaluated\){')" = "$want" ]; then
+		ok "metrics: a memory leak's flag counted under rule 2"
+	else
+		bad "metrics: the leak's flag counts"
+		"$vitals" metrics "$work/leak.db" | grep '^stp_vitals_flags{' | sed 's/^/    /'
+	fi
+}
+
 usage_cases() {
 	local out
 	out=$("$vitals" serve 2>&1 >/dev/null; echo "rc=$?")
@@ -277,6 +297,7 @@ suite() {
 	api_cases
 	hostile_cases
 	metrics_cases
+	flag_metrics_cases
 	alive_cases
 	opened_cases
 }
