@@ -260,7 +260,10 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 	if (vid < 0 || (sc->filter && !vfilter_sample(sc->filter, s)))
 		return 0;
 	p = proc_get(sc->ep, key_pid(s->pid));
-	if (s->time_ns >= p->last_ns && (!p->exec || s->exec != p->exec_raw))
+	/* the latest sample names the program; an earlier one's path still
+	 * beats a "[comm]" (samples taken while the process exits have none) */
+	if ((s->time_ns >= p->last_ns && (!p->exec || s->exec != p->exec_raw)) ||
+	    (p->exec && p->exec[0] == '[' && s->exec && s->exec[0] != '['))
 		name_program(sc, p, s->exec);
 	p->n[vid]++;
 	p->w[vid] += s->weight;

@@ -25,9 +25,12 @@ flagged() {
 	else
 		echo "rule $1 does not flag $2:"
 		grep "\"rule\":$1," /tmp/vr.json | head -5
+		grep "SIG" /tmp/vr.json
 		# what the store holds of the program, to tell why
 		/files/stp-vitals dump /tmp/vr.db | grep "/files/$2" |
-			sed 's/.*"vital":"\([a-z0-9]*\)".*"data":"\([^"]*\)".*/\1 \2/' | sort | uniq -c | head -20
+			sed 's/.*"vital":"\([a-z0-9]*\)".*"data":"\([^"]*\)".*/\1/' | sort | uniq -c
+		/files/stp-vitals dump /tmp/vr.db | grep '"kind":"sample".*"vital":"sig"' |
+			sed 's/.*"time":"\([^"]*\)".*"exec":\([^,]*\),.*"pid":\([0-9]*\).*"data":"\([^"]*\)".*/sig sample \1 \2 \3 \4/' 
 		/files/stp-vitals dump /tmp/vr.db | grep '"kind":"vital".*"vital":"sig"' |
 			sed 's/.*"epoch_start":"\([^"]*\)".*"events":\([0-9]*\).*"samples":\([0-9]*\),"dropped":\([0-9]*\).*/sig \1 events \2 samples \3 dropped \4/' 
 	fi
