@@ -243,7 +243,7 @@ check: deps stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals
 deps:
 	@tests/deps.sh
 
-demo: deps stp stprun $(B)/stp-vitals.static
+demo: deps stp stprun stp-vitals web $(B)/stp-vitals.static
 	@tests/demo.sh
 
 bench: stp

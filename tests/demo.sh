@@ -59,11 +59,27 @@ stp-vitals dump /tmp/vitals.db | grep '"kind":"vital"'
 echo
 echo '$ stp-vitals dump /tmp/vitals.db | grep "\"vital\":\"cpuu\"" | grep vitals_spin | head -2   (samples: the spinner)'
 stp-vitals dump /tmp/vitals.db | grep '"kind":"sample".*"vital":"cpuu"' | grep vitals_spin | head -2
+# the store comes back to the host for the report (demo.sh takes these
+# lines out of what it shows)
+echo STORE-BEGIN; base64 /tmp/vitals.db; echo STORE-END
 S
 echo
 echo "=== running them in a guest (QEMU, TCG) booting Debian's $KREL"
 staprun/stp-qemu --kernel "$SYSROOT/boot/vmlinuz-$KREL" --smp 2 "$work/run.sh" "$work"/*.ko \
-	"$work/vitals_load" || exit 1
+	"$work/vitals_load" >"$work/guest.out" || { cat "$work/guest.out"; exit 1; }
+sed '/^STORE-BEGIN$/,/^STORE-END$/d' "$work/guest.out"
+mkdir -p build/demo
+sed -n '/^STORE-BEGIN$/,/^STORE-END$/p' "$work/guest.out" | sed '1d;$d' | base64 -d >build/demo/vitals.db
+
+echo
+echo "=== reading the vital signs the guest collected (its store, copied to build/demo/vitals.db)"
+echo '$ stp-vitals rules build/demo/vitals.db   (the diagnosis rules: what they flag, and what they cannot evaluate here)'
+./stp-vitals rules build/demo/vitals.db
+echo "(exit status $?)"
+echo
+echo '$ stp-vitals report build/demo/vitals.db -o build/demo/report.html'
+./stp-vitals report build/demo/vitals.db -o build/demo/report.html &&
+	echo "written: open file://$PWD/build/demo/report.html in a browser, or serve the store: ./stp-vitals serve build/demo/vitals.db"
 
 echo
 echo "=== a one-liner, in its own guest: stp --remote=qemu -e '...'"
