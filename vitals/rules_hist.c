@@ -23,6 +23,7 @@ struct rpast {
 	long last;		/* the last of them (the walk's number) */
 	int64_t last_start, last_end;
 	int gone;		/* its death is flagged */
+	int had_path;		/* a sample named its program by path */
 	long leak_run;		/* epochs in a row with net allocation */
 	int64_t leak_start;
 	double leak_pages;
@@ -151,12 +152,16 @@ static void died(struct rwalk *w, struct rpast *h, const struct rproc *p)
 	h->gone = 1;
 }
 
-/* 10, from silence: seen long enough, then no sample for die_gap epochs. */
+/*
+ * 10, from silence: seen long enough, then no sample for die_gap epochs.
+ * Not for a kernel thread (no sample ever named a program, only its
+ * "[comm]"): it sleeps for minutes and is still there.
+ */
 static void stopped(struct rwalk *w, struct rpast *h)
 {
 	char ev[1024];
 
-	if (h->gone || h->seen < w->c->die_min_epochs ||
+	if (h->gone || !h->had_path || h->seen < w->c->die_min_epochs ||
 	    (double)(w->idx - h->last) < w->c->die_gap)
 		return;
 	snprintf(ev, sizeof(ev), "no samples for %ld epochs >= %g after %ld"
@@ -184,7 +189,11 @@ void rhist_epoch(struct rwalk *w)
 		h->last = w->idx;
 		h->last_start = w->ep.start_ns;
 		h->last_end = w->ep.end_ns;
-		h->exec = p->exec;
+		/* a path seen once names it still when it exits as "[comm]" */
+		if (p->exec && p->exec[0] != '[')
+			h->had_path = 1;
+		if (!h->had_path || (p->exec && p->exec[0] != '['))
+			h->exec = p->exec;
 		h->last_site = p->last_site;
 		died(w, h, p);
 	}
