@@ -234,6 +234,7 @@ notrace void cx_event(struct cx_sketch *s, int vi, u64 label, s64 weight,
 		return;
 	}
 	op->smp = &c->samples[slot];
+	op->smp->count = new;
 }
 
 /* Move v's shift by delta within [CX_SHIFT_MIN, CX_SHIFT_MAX]. */

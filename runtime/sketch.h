@@ -65,6 +65,8 @@ struct cx_sample {
 	u16 nu;			/* ustack[] entries; 0 when not resident */
 	u32 ready;		/* set last, by cx_done */
 	u32 exec_dev;		/* and its file system's dev_t (kernel's) */
+	u32 count;		/* the label's counter with this event: how
+				 * often (how much weight) it had been seen */
 	void *pin;		/* the caller's reference to release (vitals.c) */
 	char comm[16];
 	s64 data[CX_NDATA];	/* the vital's data, named by cx_vital.names */

@@ -426,6 +426,7 @@ static size_t stp_cx_sample_rec(char *p, int vi, const struct cx_sample *s)
 	r->uid = s->uid;
 	r->nk = s->nk;
 	r->nu = s->nu;
+	r->count = s->count;
 	r->time_ns = s->time_ns;
 	r->label = s->label;
 	r->exec_dev = s->exec ? huge_encode_dev(s->exec_dev) : 0;

@@ -64,6 +64,8 @@ struct stp_cx_sample {
 	__u32 uid;
 	__u16 nk;		/* kernel frames in the text */
 	__u16 nu;		/* ustack[] entries */
+	__u32 count;		/* the label's counter when it was sampled */
+	__u32 reserved;
 	__u64 time_ns;		/* CLOCK_REALTIME */
 	__u64 label;
 	__u64 exec_dev;		/* the executable: its st_dev (user encoding) */

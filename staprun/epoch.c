@@ -178,7 +178,19 @@ static char *user_sym(int pid, const char *exe, uint64_t a)
 	return asprintf(&r, "0x%llx", (unsigned long long)a) < 0 ? NULL : r;
 }
 
-/* "prio=120 age_ns=5000": the data's numbers by their names. */
+/* Data that are addresses, shown in hex as addresses are. */
+static int is_address(const char *name)
+{
+	static const char *const names[] = { "pc", "handler", "end_io",
+					     "address", "owner" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/* "prio=120 age_ns=5000 pc=0x401136": the data's numbers by their names. */
 static char *data_text(const char *names, const __s64 *d)
 {
 	char buf[512] = "", nm[64];
@@ -192,8 +204,12 @@ static char *data_text(const char *names, const __s64 *d)
 		if (sscanf(p, "%63s%n", nm, &k) != 1)
 			break;
 		p += k;
-		at += snprintf(buf + at, sizeof(buf) - at, "%s%s=%lld", at ? " " : "", nm,
-			       (long long)d[i]);
+		if (is_address(nm))
+			at += snprintf(buf + at, sizeof(buf) - at, "%s%s=0x%llx",
+				       at ? " " : "", nm, (unsigned long long)d[i]);
+		else
+			at += snprintf(buf + at, sizeof(buf) - at, "%s%s=%lld",
+				       at ? " " : "", nm, (long long)d[i]);
 		if (at >= sizeof(buf))
 			break;
 	}
@@ -236,6 +252,7 @@ static int add_sample(struct epochs *e, struct epoch *ep, const struct stp_cx_sa
 	o->time_ns = s->time_ns;
 	o->label = s->label;
 	o->weight = s->weight;
+	o->count = s->count;
 	if (exe)
 		o->exec = strdup(exe);
 	else if (asprintf((char **)&o->exec, "[%.16s]", s->comm) < 0)

@@ -67,8 +67,9 @@ static int put_sample(void *arg, const struct vr_epoch *e,
 	json_str(stdout, s->site);
 	fputs(",\"data\":", stdout);
 	json_str(stdout, s->data);
-	printf(",\"weight\":%lld,\"label\":%llu,\"stack\":",
-	       (long long)s->weight, (unsigned long long)s->label);
+	printf(",\"weight\":%lld,\"count\":%lu,\"label\":%llu,\"stack\":",
+	       (long long)s->weight, (unsigned long)s->count,
+	       (unsigned long long)s->label);
 	json_lines(stdout, s->stack);
 	fputs("}\n", stdout);
 	return 0;

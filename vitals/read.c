@@ -355,7 +355,7 @@ static int to_sample(struct vread *r, const struct vr_epoch *e,
 		.exec = text_of(r, T_EXEC, x->exec_id, &bad),
 		.uid = x->uid, .pid = x->pid,
 		.site = text_of(r, T_SITE, x->site_id, &bad),
-		.data = x->data,
+		.data = x->data, .count = x->count,
 		.stack = text_of(r, T_STACK, x->stack_id, &bad),
 	};
 	return bad ? fail_bad(r, "a sample's text", e->id) : 0;

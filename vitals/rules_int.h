@@ -25,7 +25,9 @@ struct rvital {
 	const char *why;	/* when not available (pooled) */
 	int64_t weight;
 	uint64_t events;
+	uint64_t t;		/* the sampling threshold at its end */
 	uint32_t nsamples;	/* samples read back */
+	uint32_t counted;	/* of them, those that carry their count */
 };
 
 /* One process in the epoch: its samples by vital sign. */
@@ -36,6 +38,7 @@ struct rproc {
 				 * compared: an address, never read) */
 	uint32_t n[RV_N];	/* samples */
 	int64_t w[RV_N];	/* their weights' sum */
+	double c[RV_N];		/* their labels' counts' sum */
 	int fatal_sig;		/* a signal delivered to its default action */
 	int exited;		/* an exit or exit_group call sampled */
 	uint32_t io_short;	/* blio requests answered with less data */

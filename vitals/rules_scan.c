@@ -59,7 +59,9 @@ static int data_num(const char *data, const char *key, long long *v)
 		while (*p == ' ')
 			p++;
 		if (!strncmp(p, key, n) && p[n] == '=') {
-			*v = strtoll(p + n + 1, NULL, 0);
+			/* unsigned: a kernel address in hex comes back as the
+			 * negative number it is as a long */
+			*v = (long long)strtoull(p + n + 1, NULL, 0);
 			return 1;
 		}
 	}
@@ -207,6 +209,7 @@ static int on_vital(void *arg, const struct vr_epoch *e,
 	v->why = vpool_get(sc->pool, rv->v.why);
 	v->weight = rv->v.weight;
 	v->events = rv->v.count;
+	v->t = rv->v.t;
 	return 0;
 }
 
@@ -267,7 +270,9 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 		name_program(sc, p, s->exec);
 	p->n[vid]++;
 	p->w[vid] += s->weight;
+	p->c[vid] += s->count;
 	sc->ep->v[vid].nsamples++;
+	sc->ep->v[vid].counted += s->count != 0;
 	site = vpool_get(sc->pool, s->site ? s->site : "?");
 	if (s->time_ns >= p->last_ns) {
 		p->last_ns = s->time_ns;
@@ -295,14 +300,31 @@ int rscan_epoch(struct vread *r, struct vpool *pool,
 	return vread_samples(r, e, on_sample, &sc) ? -1 : 0;
 }
 
+/*
+ * A process's figure for a vital sign, from the store's samples, two
+ * ways, and the smaller taken, since each errs upwards for a process with
+ * few events:
+ *   - its share of the vital's samples times the vital's sum (for kmem,
+ *     its events: frees subtract from the sum): the sampler takes every
+ *     label's first events, so a rare process gets more than its share;
+ *   - its labels' counts when sampled: a label sampled at 1, t, t^2, ...
+ *     sums to about t / (t - 1) times its last count, the label's weight
+ *     so far; a label whose counter it shares with a busier one is
+ *     counted with that one's weight.
+ */
 double rscan_est(const struct repoch *ep, const struct rproc *p, int vid)
 {
 	const struct rvital *v = &ep->v[vid];
 	double total = vid == RV_KMEM ? (double)v->events : (double)v->weight;
+	double share, t = v->t >= 2 ? (double)v->t : 2, counted;
 
 	if (!v->nsamples)
 		return 0;
-	return total * p->n[vid] / v->nsamples;
+	share = total * p->n[vid] / v->nsamples;
+	if (vid == RV_KMEM || v->counted < v->nsamples)
+		return share;
+	counted = p->c[vid] * (t - 1) / t;
+	return counted < share ? counted : share;
 }
 
 /* Is x before y in a top list: more samples, then by name? */

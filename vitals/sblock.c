@@ -83,6 +83,8 @@ unsigned char *sblock_encode(const struct sb_row *rows, uint32_t n,
 			put_u(&raw, column(&rows[i], i ? &rows[i - 1] : NULL, c));
 	for (uint32_t i = 0; i < n; i++)
 		put_data(&raw, rows[i].data);
+	for (uint32_t i = 0; i < n; i++)
+		put_u(&raw, rows[i].count);
 	zlen = compressBound(raw.len);
 	z = malloc(zlen + 1);
 	if (!z)
@@ -205,6 +207,9 @@ int sblock_decode(const void *blob, size_t len, struct sb_row *rows,
 		abort();
 	if (!in.bad)
 		get_data(&in, rows, n, *arena);
+	/* the counts: a block written before them ends here */
+	for (uint32_t i = 0; i < n && !in.bad && in.p < in.end; i++)
+		rows[i].count = (uint32_t)get_u(&in);
 	free(raw);
 	if (in.bad || in.p != in.end) {
 		free(*arena);

@@ -2,7 +2,8 @@
 /*
  * An epoch's samples as the store keeps them (sblock.c): one block per
  * epoch, column by column (all vital ids, then all times, ...), each
- * number an LEB128 varint (signed ones zigzagged, times as differences),
+ * number an LEB128 varint (signed ones zigzagged, times as differences;
+ * the counts last, so a block of schema 2 without them still reads),
  * texts as ids into the exec, site and stack tables or, for data, inline,
  * the whole deflated with zlib.  Columns put like values side by side,
  * which is what lets deflate take a busy epoch's samples to about a
@@ -23,6 +24,7 @@ struct sb_row {
 	int64_t weight;
 	uint64_t exec_id, site_id, stack_id;
 	uint32_t uid, pid;
+	uint32_t count;
 	const char *data;	/* NULL: none */
 };
 

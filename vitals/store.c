@@ -230,7 +230,7 @@ static int sample_row(struct vstore *st, const struct vx_epoch *e,
 		.label = x->label, .weight = x->weight,
 		.exec_id = (uint64_t)id[1], .site_id = (uint64_t)id[2],
 		.stack_id = (uint64_t)id[3], .uid = x->uid, .pid = x->pid,
-		.data = x->data,
+		.count = x->count, .data = x->data,
 	};
 	return rc;
 }

@@ -39,6 +39,9 @@ struct vx_sample {
 	const char *site;	/* symbolized: "func+0x1a [module]" */
 	const char *data;	/* the vital's data, as text */
 	const char *stack;	/* kernel frames then user frames, '\n' between */
+	/* the label's counter with this event: the weight its label (and
+	 * any label hashed to the same counter) had reached; 0: unknown */
+	uint32_t count;
 };
 
 struct vx_epoch {

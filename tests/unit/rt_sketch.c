@@ -203,6 +203,29 @@ TEST(selection_with_weights)
 	free(s);
 }
 
+/* A sample carries its label's counter with the event: at t=2, weight 3
+ * crosses a power of 2 at 3, 6 and 9, not at 12. */
+TEST(sample_carries_count)
+{
+	struct cx_sketch *s = new_sketch(0, 0);
+	int vi = cx_vital(s, "blck");
+	char got[64];
+	size_t len = 0;
+	struct cx_op op;
+
+	stp_atomic_set(&s->v[vi].shift, 1);
+	for (int i = 0; i < 4; i++) {
+		cx_event(s, vi, 7, -3, &op);
+		if (op.smp)
+			len += (size_t)snprintf(got + len, sizeof(got) - len,
+						"%s%u", len ? " " : "",
+						op.smp->count);
+		cx_done(s, &op, 0);
+	}
+	CHECK_EQ_STR(got, "3 6 9");
+	free(s);
+}
+
 /* The sum takes the signed weight, the counter its magnitude. */
 TEST(weights_signed_sum_and_magnitude)
 {

@@ -84,24 +84,24 @@ static const struct vx_sample fixture_samples1[] = {
 	{ "cpuu", BASE_NS + 67201500123456ULL, 0xffffffff81234500ULL, 1,
 	  "/usr/bin/spin", 1000, 4242, "main+0x10 [spin]", "pc=0x401136",
 	  "asm_sysvec_apic_timer_interrupt+0x16 [kernel]\nmain+0x10 [spin]\n"
-	  "__libc_start_call_main+0x7a [libc.so.6]" },
+	  "__libc_start_call_main+0x7a [libc.so.6]", 4096 },
 	{ "cpuu", BASE_NS + 67259999999999ULL, UINT64_MAX, 1, "[kworker/0:1]",
 	  0, 12, "memset_orig+0x33 [kernel]", "pc=0xffffffff81a0b2c3",
-	  "memset_orig+0x33 [kernel]" },
+	  "memset_orig+0x33 [kernel]", UINT32_MAX },
 	{ "kmem", BASE_NS + 67230000000000ULL, 7, -2,
 	  "/tmp/odd \"quoted\"\\back\tslash", 65534, 1,
 	  "line\nbreak\r\b\f [x]",
 	  "ctl=\x01\x1f\x7f utf8=\xc3\xb1\xe2\x82\xac\xf0\x9f\x98\x80 "
 	  "ls=\xe2\x80\xa8 ps=\xe2\x80\xa9",
-	  NULL },
+	  NULL, 1 },
 	{ "kmem", BASE_NS + 67230000000000ULL, 8, 3,
 	  "bad=\xff \xc0\x80 \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82", 1, 2,
-	  "", "", "a\n\nb\n" },
+	  "", "", "a\n\nb\n", 0 },
 };
 
 static const struct vx_sample fixture_samples3[] = {
 	{ "cpuu", BASE_NS + 67320000000000ULL, 0, 0, NULL, 0, 0, NULL, NULL,
-	  NULL },
+	  NULL, 0 },
 };
 
 static void fixture(const char *path)
@@ -197,7 +197,7 @@ static void gen_sample(unsigned i, uint64_t n, int busy, uint64_t start)
 	*x = (struct vx_sample){ vital_names[v], start + rnd() % MIN_NS,
 		label, 1 + (int64_t)(rnd() % 8), gen_exec[i],
 		(uint32_t)skewed(5) * 1000, 1000 + skewed(200), gen_site[i],
-		gen_data[i], gen_stack[i] };
+		gen_data[i], gen_stack[i], 1u << skewed(20) };
 }
 
 static void gen_vital(unsigned v, uint32_t counters, unsigned nsamples)
