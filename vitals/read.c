@@ -48,6 +48,9 @@ struct vread {
 	char *err;
 	sqlite3_stmt *stmt[NSTMT], *text_stmt[NTEXT];
 	struct text_cache cache[NTEXT];
+	struct sb_buf buf;	/* a block's bytes and texts, reused */
+	struct sb_row *rows;
+	uint32_t rows_cap;
 };
 
 static int fail(struct vread *r, const char *what)
@@ -119,6 +122,8 @@ void vread_close(struct vread *r)
 		free(r->cache[i].text);
 	}
 	sqlite3_close(r->db);
+	sblock_buf_free(&r->buf);
+	free(r->rows);
 	free(r->path);
 	free(r->err);
 	free(r);
@@ -366,24 +371,23 @@ static int each_sample(struct vread *r, const struct vr_epoch *e,
 		       int (*fn)(void *arg, const struct vr_epoch *e,
 				 const struct vx_sample *s), void *arg)
 {
-	struct sb_row *rows = calloc(n ? n : 1, sizeof(*rows));
 	struct vx_sample s;
-	char *arena;
 	int stop = 0;
 
-	if (!rows)
-		abort();
-	if (sblock_decode(blob, len, rows, n, &arena)) {
-		free(rows);
-		return fail_bad(r, "the samples", e->id);
+	if (n > r->rows_cap) {
+		free(r->rows);
+		r->rows_cap = n * 2;
+		r->rows = calloc(r->rows_cap, sizeof(*r->rows));
+		if (!r->rows)
+			abort();
 	}
+	if (sblock_decode(blob, len, r->rows, n, &r->buf))
+		return fail_bad(r, "the samples", e->id);
 	for (uint32_t i = 0; i < n && !stop; i++) {
-		stop = to_sample(r, e, &rows[i], &s);
+		stop = to_sample(r, e, &r->rows[i], &s);
 		if (!stop)
 			stop = fn(arg, e, &s);
 	}
-	free(arena);
-	free(rows);
 	return stop;
 }
 

@@ -8,7 +8,11 @@
  *
  * Callbacks return 0 to go on; anything else stops the walk and is
  * returned.  A read that fails returns -1 and vread_error() says why.
- * Pointers handed to a callback live until it returns.
+ * Pointers handed to a callback live until it returns, except a
+ * sample's vital, exec, site and stack: those texts are read once per
+ * reader and live until vread_close, the same text always at the same
+ * address (a reader may compare them by pointer and keep them).
+ * vread_samples must not be called from inside its own callback.
  */
 #ifndef STP_VITALS_READ_H
 #define STP_VITALS_READ_H

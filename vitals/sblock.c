@@ -115,19 +115,25 @@ static uint64_t get_u(struct in *in)
 	return 0;
 }
 
-static void set_column(struct sb_row *r, const struct sb_row *prev, int c,
-		       uint64_t v)
+/* Column c of every row, as kept (sblock_encode's column()). */
+static void get_column(struct in *in, struct sb_row *rows, uint32_t n, int c)
 {
-	switch (c) {
-	case 0: r->vital_id = v; break;
-	case 1: r->at_us = unzigzag(v) + (prev ? prev->at_us : 0); break;
-	case 2: r->label = v; break;
-	case 3: r->weight = unzigzag(v); break;
-	case 4: r->exec_id = v; break;
-	case 5: r->site_id = v; break;
-	case 6: r->stack_id = v; break;
-	case 7: r->uid = (uint32_t)v; break;
-	default: r->pid = (uint32_t)v; break;
+	int64_t at = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = get_u(in);
+
+		switch (c) {
+		case 0: rows[i].vital_id = v; break;
+		case 1: rows[i].at_us = at += unzigzag(v); break;
+		case 2: rows[i].label = v; break;
+		case 3: rows[i].weight = unzigzag(v); break;
+		case 4: rows[i].exec_id = v; break;
+		case 5: rows[i].site_id = v; break;
+		case 6: rows[i].stack_id = v; break;
+		case 7: rows[i].uid = (uint32_t)v; break;
+		default: rows[i].pid = (uint32_t)v; break;
+		}
 	}
 }
 
@@ -153,68 +159,67 @@ static void get_data(struct in *in, struct sb_row *rows, uint32_t n,
 	}
 }
 
-/* The raw bytes of a block, inflated: malloc'd, or NULL if not a block. */
-static unsigned char *inflate_block(const void *blob, size_t len,
-				    size_t *rawlen)
+static void *room(void *p, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return p;
+	*cap = need * 2;
+	p = realloc(p, *cap);
+	if (!p)
+		abort();
+	return p;
+}
+
+/* Inflate a block into buf->raw; its size, or -1 if not a block. */
+static long inflate_block(const void *blob, size_t len, struct sb_buf *buf)
 {
 	z_stream z = { .next_in = (Bytef *)blob, .avail_in = (uInt)len };
-	size_t cap = len * 8 + 64;
-	unsigned char *raw = NULL;
 	int rc = Z_OK;
 
 	if (inflateInit(&z) != Z_OK)
 		abort();
+	buf->raw = room(buf->raw, &buf->raw_cap, len * 8 + 64);
 	while (rc == Z_OK) {
-		raw = realloc(raw, cap);
-		if (!raw)
-			abort();
-		z.next_out = raw + z.total_out;
-		z.avail_out = (uInt)(cap - z.total_out);
+		z.next_out = buf->raw + z.total_out;
+		z.avail_out = (uInt)(buf->raw_cap - z.total_out);
 		rc = inflate(&z, Z_FINISH);
-		if (rc == Z_BUF_ERROR && z.avail_out == 0)
+		if (rc == Z_BUF_ERROR && z.avail_out == 0) {
+			buf->raw = room(buf->raw, &buf->raw_cap,
+					buf->raw_cap + 1);
 			rc = Z_OK;
-		cap *= 2;
+		}
 	}
-	*rawlen = z.total_out;
 	inflateEnd(&z);
-	if (rc != Z_STREAM_END || z.avail_in) {
-		free(raw);
-		return NULL;
-	}
-	return raw;
+	if (rc != Z_STREAM_END || z.avail_in)
+		return -1;
+	return (long)z.total_out;
 }
 
 int sblock_decode(const void *blob, size_t len, struct sb_row *rows,
-		  uint32_t n, char **arena)
+		  uint32_t n, struct sb_buf *buf)
 {
+	long rawlen = inflate_block(blob, len, buf);
 	struct in in;
-	unsigned char *raw;
-	size_t rawlen;
 
-	*arena = NULL;
-	raw = inflate_block(blob, len, &rawlen);
-	if (!raw)
+	if (rawlen < 0)
 		return -1;
-	in = (struct in){ raw, raw + rawlen, 0 };
+	in = (struct in){ buf->raw, buf->raw + rawlen, 0 };
 	memset(rows, 0, sizeof(*rows) * n);
 	for (int c = 0; c < NUM_COLS && !in.bad; c++)
-		for (uint32_t i = 0; i < n && !in.bad; i++)
-			set_column(&rows[i], i ? &rows[i - 1] : NULL, c,
-				   get_u(&in));
+		get_column(&in, rows, n, c);
 	/* every text fits in the raw bytes left, with its NUL */
-	*arena = malloc(rawlen + n + 1);
-	if (!*arena)
-		abort();
+	buf->arena = room(buf->arena, &buf->arena_cap, (size_t)rawlen + n + 1);
 	if (!in.bad)
-		get_data(&in, rows, n, *arena);
+		get_data(&in, rows, n, buf->arena);
 	/* the counts: a block written before them ends here */
 	for (uint32_t i = 0; i < n && !in.bad && in.p < in.end; i++)
 		rows[i].count = (uint32_t)get_u(&in);
-	free(raw);
-	if (in.bad || in.p != in.end) {
-		free(*arena);
-		*arena = NULL;
-		return -1;
-	}
-	return 0;
+	return in.bad || in.p != in.end ? -1 : 0;
+}
+
+void sblock_buf_free(struct sb_buf *buf)
+{
+	free(buf->raw);
+	free(buf->arena);
+	*buf = (struct sb_buf){ 0 };
 }

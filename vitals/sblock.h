@@ -31,12 +31,21 @@ struct sb_row {
 /* The block of n rows: malloc'd, its size in *len. */
 unsigned char *sblock_encode(const struct sb_row *rows, uint32_t n,
 			     size_t *len);
+/* Room a reader keeps from one block to the next: no malloc per block. */
+struct sb_buf {
+	unsigned char *raw;	/* the inflated bytes */
+	size_t raw_cap;
+	char *arena;		/* the data texts */
+	size_t arena_cap;
+};
+
 /*
  * Decode a block of n rows into rows[] (n of them); data points into
- * *arena (malloc'd, the caller frees it after the rows).  0, or -1 when
- * the block is not n rows.
+ * buf->arena, good until the next decode with buf.  0, or -1 when the
+ * block is not n rows.
  */
 int sblock_decode(const void *blob, size_t len, struct sb_row *rows,
-		  uint32_t n, char **arena);
+		  uint32_t n, struct sb_buf *buf);
+void sblock_buf_free(struct sb_buf *buf);
 
 #endif
