@@ -30,7 +30,7 @@ if [ ! -s "$db" ] || [ -n "${VITALS_BENCH_NEW:-}" ]; then
 fi
 srv=
 # the servers started, all of them stopped at the end whatever happens
-trap 'for p in $(cat build/bench/pids 2>/dev/null); do kill "$p" 2>/dev/null; done; true' EXIT
+trap 'for p in $(cat build/bench/pids 2>/dev/null); do kill "$p" 2>/dev/null || true; done' EXIT
 : >build/bench/pids
 
 # A new server; returns when it says where it serves (sets $url).
