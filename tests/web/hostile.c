@@ -21,9 +21,9 @@
 
 static const struct vx_sample samples[] = {
 	{ "cpuu", T0 + 1000000, 1, 1, "/tmp/" END_SCRIPT, 0, 7, TAG,
-	  COMMENT, "x+0x1 [kernel]\n" END_SCRIPT " [prog]" },
+	  COMMENT, "x+0x1 [kernel]\n" END_SCRIPT " [prog]", 1 },
 	{ "cpuu", T0 + 2000000, 2, 1, TAG, 0, 8, END_SCRIPT,
-	  "</style><style>*{display:none}</style>", COMMENT " [kernel]" },
+	  "</style><style>*{display:none}</style>", COMMENT " [kernel]", 1 },
 };
 
 int main(int argc, char **argv)
