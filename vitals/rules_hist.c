@@ -90,6 +90,10 @@ static void leak(struct rwalk *w, struct rpast *h, const struct rproc *p)
 	char ev[1024];
 	struct vflag *f;
 
+	/* an epoch with no memory sample of it says nothing either way: the
+	 * sample lists may have filled before its events came */
+	if (!p->n[RV_UMEM] && !p->n[RV_KMEM] && h->last == w->idx - 1)
+		return;
 	if (net <= 0 || h->last != w->idx - 1 || !h->leak_run) {
 		h->leak_run = 0;
 		h->leak_pages = 0;

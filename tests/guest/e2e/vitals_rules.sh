@@ -26,6 +26,8 @@ flagged() {
 		echo "rule $1 does not flag $2:"
 		grep "\"rule\":$1," /tmp/vr.json | head -5
 		grep "SIG" /tmp/vr.json
+		# the store itself, to read it back on the host
+		base64 /tmp/vr.db | sed 's/^/db64 /'
 		# what the store holds of the program, to tell why
 		/files/stp-vitals dump /tmp/vr.db | grep "/files/$2" |
 			sed 's/.*"vital":"\([a-z0-9]*\)".*"data":"\([^"]*\)".*/\1/' | sort | uniq -c
