@@ -27,43 +27,8 @@ vitals=./stp-vitals
 writer=build/tests/vitals_writer
 tag=
 
-ok() { echo "ok $tag$1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $tag$1"; fail=$((fail + 1)); }
-
-# same NAME EXPECTED-FILE -- ARGS...: "stp-vitals ARGS" exits 0 with
-# nothing on stderr and prints EXPECTED-FILE exactly
-same() {
-	local name=$1 want=$2
-	shift 3
-	if ! "$vitals" "$@" >"$work/out" 2>"$work/err"; then
-		bad "$name: exit $?"; sed 's/^/    /' "$work/err"
-	elif [ -s "$work/err" ]; then
-		bad "$name: stderr"; sed 's/^/    /' "$work/err"
-	elif ! diff -u "$want" "$work/out" >"$work/diff"; then
-		bad "$name: output differs"; sed 's/^/    /' "$work/diff" | head -20
-	else
-		ok "$name"
-	fi
-}
-
-# status NAME STATUS 'STDERR' -- ARGS...: exit STATUS, stderr exactly
-# STDERR (lines joined by \n), nothing on stdout
-status() {
-	local name=$1 want=$2 msg=$3 rc
-	shift 4
-	"$vitals" "$@" >"$work/out" 2>"$work/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		bad "$name: exit $rc, want $want"; sed 's/^/    /' "$work/err"
-	elif [ "$(cat "$work/err")" != "$(printf '%b' "$msg")" ]; then
-		bad "$name: stderr is not:"; printf '%b\n' "$msg" | sed 's/^/    want: /'
-		sed 's/^/    have: /' "$work/err"
-	elif [ -s "$work/out" ]; then
-		bad "$name: stdout not empty"
-	else
-		ok "$name"
-	fi
-}
+# shellcheck source=lib.sh
+. tests/vitals/lib.sh
 
 # The fixture's lines whose epoch starts at one of the minutes given.
 fixture_at() {
