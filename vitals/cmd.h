@@ -24,6 +24,9 @@ int vcmd_usage(const struct vcmd *c, const char *fmt, ...)
 int vcmd_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The option's value: --opt=V or --opt V (moving *i); NULL if none. */
 const char *vcmd_value(int argc, char **argv, int *i, const char *opt);
+struct vread;
+/* The store at path, read-only; NULL after saying why (exit status 1). */
+struct vread *vcmd_open(const char *path);
 /* A time option's value (when.h's forms) into *ns; 0, or the usage error. */
 int vcmd_time(const struct vcmd *c, const char *opt, const char *v,
 	      int64_t *ns);

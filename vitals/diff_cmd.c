@@ -155,19 +155,15 @@ int vcmd_diff(const struct vcmd *c, int argc, char **argv)
 {
 	struct diff_args a = { .limit = 10 };
 	struct vread *r;
-	char *err;
 	int rc;
 
 	vfilter_init(&a.filter);
 	rc = parse(c, argc, argv, &a);
 	if (rc)
 		return rc;
-	r = vread_open(a.db, &err);
-	if (!r) {
-		rc = vcmd_fail("%s", err);
-		free(err);
-		return rc;
-	}
+	r = vcmd_open(a.db);
+	if (!r)
+		return 1;
 	rc = both_hold(r, &a);
 	if (!rc && !a.json)
 		printf("%-7s %-8s %14s %14s %6s  %s\n", "kind", "vital",

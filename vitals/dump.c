@@ -124,18 +124,14 @@ int vcmd_dump(const struct vcmd *c, int argc, char **argv)
 {
 	struct dump d = { .from = INT64_MIN, .to = INT64_MAX };
 	const char *path;
-	char *err;
 	int rc;
 
 	path = dump_args(c, argc, argv, &d, &rc);
 	if (!path)
 		return rc;
-	d.r = vread_open(path, &err);
-	if (!d.r) {
-		rc = vcmd_fail("%s", err);
-		free(err);
-		return rc;
-	}
+	d.r = vcmd_open(path);
+	if (!d.r)
+		return 1;
 	rc = dump_store(&d);
 	if (rc)
 		rc = vcmd_fail("%s", vread_error(d.r));

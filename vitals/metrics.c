@@ -250,7 +250,6 @@ int vmetrics_write(struct vread *r, FILE *f)
 int vcmd_metrics(const struct vcmd *c, int argc, char **argv)
 {
 	struct vread *r;
-	char *err = NULL;
 	int rc;
 
 	if (argc < 2)
@@ -259,12 +258,9 @@ int vcmd_metrics(const struct vcmd *c, int argc, char **argv)
 		return vcmd_usage(c, "unknown option '%s'", argv[1]);
 	if (argc > 2)
 		return vcmd_usage(c, "one store, not '%s' too", argv[2]);
-	r = vread_open(argv[1], &err);
-	if (!r) {
-		rc = vcmd_fail("%s", err);
-		free(err);
-		return rc;
-	}
+	r = vcmd_open(argv[1]);
+	if (!r)
+		return 1;
 	rc = vmetrics_write(r, stdout) ? vcmd_fail("%s", vread_error(r)) : 0;
 	vread_close(r);
 	if (fflush(stdout) || ferror(stdout))

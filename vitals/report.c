@@ -447,18 +447,15 @@ static int report_args(const struct vcmd *c, int argc, char **argv,
 int vcmd_report(const struct vcmd *c, int argc, char **argv)
 {
 	struct report rp = { .from = INT64_MIN, .to = INT64_MAX };
-	char dir[PATH_MAX], *err;
+	char dir[PATH_MAX];
 	int rc = report_args(c, argc, argv, &rp);
 
 	if (rc)
 		return rc;
 	rp.web = web_dir(rp.web, dir, sizeof(dir));
-	rp.r = vread_open(rp.db, &err);
-	if (!rp.r) {
-		rc = vcmd_fail("%s", err);
-		free(err);
-		return rc;
-	}
+	rp.r = vcmd_open(rp.db);
+	if (!rp.r)
+		return 1;
 	/* not in one transaction: each answer is one of vapi_get's */
 	rc = embed_all(&rp);
 	if (!rc)

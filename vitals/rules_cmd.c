@@ -146,7 +146,6 @@ int vcmd_rules(const struct vcmd *c, int argc, char **argv)
 				.cfg = *vrules_defaults() };
 	struct out o = { 0 };
 	struct vread *r;
-	char *err;
 	int rc = 0;
 
 	vfilter_init(&a.filter);
@@ -157,12 +156,9 @@ int vcmd_rules(const struct vcmd *c, int argc, char **argv)
 		rc = vcmd_usage(c, "no store given");
 	if (rc)
 		return rc;
-	r = vread_open(a.db, &err);
-	if (!r) {
-		rc = vcmd_fail("%s", err);
-		free(err);
-		return rc;
-	}
+	r = vcmd_open(a.db);
+	if (!r)
+		return 1;
 	o.json = a.json;
 	if (vrules_run(r, &a.cfg, a.from, a.to, put, &o))
 		rc = vcmd_fail("%s", vread_error(r));

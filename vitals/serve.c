@@ -298,19 +298,16 @@ int vcmd_serve(const struct vcmd *c, int argc, char **argv)
 	struct server s = { 0 };
 	struct addrinfo *ai = NULL;
 	const char *tried;
-	char *err = NULL;
 	int rc = serve_args(c, argc, argv, &o);
 
 	if (!rc)
 		rc = parse_listen(c, o.listen, &ai);
 	if (rc)
 		return rc;
-	s.r = vread_open(o.db, &err);
+	s.r = vcmd_open(o.db);
 	if (!s.r) {
-		rc = vcmd_fail("%s", err);
-		free(err);
 		freeaddrinfo(ai);
-		return rc;
+		return 1;
 	}
 	s.web = vweb_dir(o.web, &tried);
 	if (!s.web)

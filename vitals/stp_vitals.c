@@ -7,10 +7,12 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cmd.h"
+#include "read.h"
 #include "when.h"
 
 static const struct vcmd cmds[] = {
@@ -81,6 +83,18 @@ int vcmd_fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return 1;
+}
+
+struct vread *vcmd_open(const char *path)
+{
+	char *err;
+	struct vread *r = vread_open(path, &err);
+
+	if (!r) {
+		vcmd_fail("%s", err);
+		free(err);
+	}
+	return r;
 }
 
 const char *vcmd_value(int argc, char **argv, int *i, const char *opt)
