@@ -13,6 +13,7 @@
 #include "read.h"
 #include "sblock.h"
 #include "schema.h"
+#include "varint.h"
 
 enum { T_VITAL, T_EXEC, T_SITE, T_STACK, NTEXT };
 
@@ -163,18 +164,13 @@ static char *stack_text(struct vread *r, const unsigned char *p, size_t n,
 	char *out = malloc(cap);
 	const char *frame;
 	uint64_t id;
-	int shift;
 
 	if (!out)
 		abort();
 	out[0] = 0;
 	while (p < end && !*bad) {
-		for (id = 0, shift = 0; p < end && shift < 64; shift += 7) {
-			id |= (uint64_t)(*p & 0x7f) << shift;
-			if (!(*p++ & 0x80))
-				break;
-		}
-		frame = text_of(r, T_SITE, id, bad);
+		id = varint_get(&p, end, bad);
+		frame = *bad ? NULL : text_of(r, T_SITE, id, bad);
 		if (!frame) {
 			*bad = 1;
 			break;

@@ -5,8 +5,8 @@
 #include <zlib.h>
 
 #include "sblock.h"
+#include "varint.h"
 
-#define VARINT_MAX 10	/* bytes of a 64-bit LEB128 varint */
 #define NUM_COLS 9
 
 struct out {
@@ -27,11 +27,7 @@ static void reserve(struct out *o, size_t more)
 static void put_u(struct out *o, uint64_t v)
 {
 	reserve(o, VARINT_MAX);
-	while (v >= 0x80) {
-		o->p[o->len++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	o->p[o->len++] = (unsigned char)v;
+	o->len += varint_put(o->p + o->len, v);
 }
 
 static uint64_t zigzag(int64_t v)
@@ -104,15 +100,7 @@ struct in {
 
 static uint64_t get_u(struct in *in)
 {
-	uint64_t x = 0;
-
-	for (int shift = 0; shift < 64 && in->p < in->end; shift += 7) {
-		x |= (uint64_t)(*in->p & 0x7f) << shift;
-		if (!(*in->p++ & 0x80))
-			return x;
-	}
-	in->bad = 1;
-	return 0;
+	return varint_get(&in->p, in->end, &in->bad);
 }
 
 /* Column c of every row, as kept (sblock_encode's column()). */

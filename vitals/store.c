@@ -16,6 +16,7 @@
 #include "sblock.h"
 #include "schema.h"
 #include "store_int.h"
+#include "varint.h"
 
 #define BUSY_MS 5000
 #define WAL_LIMIT (4 << 20)	/* the WAL file is cut back to this */
@@ -130,18 +131,6 @@ static int intern(struct vstore *st, enum vstore_stmt get, const char *text,
 	return intern_key(st, get, text, strlen(text), 0, epoch, id);
 }
 
-static size_t put_varint(unsigned char *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (unsigned char)v;
-	return n;
-}
-
 /*
  * A stack's id (0 for none).  Its frames are sites: each is interned in
  * the site table, and the stack is kept as their ids (varints), so a
@@ -161,7 +150,7 @@ static int intern_stack(struct vstore *st, const char *text,
 		return SQLITE_OK;
 	for (const char *p = text; *p; p++)
 		nframes += *p == '\n';
-	key = malloc(nframes * 10);
+	key = malloc(nframes * VARINT_MAX);
 	copy = strdup(text);
 	if (!key || !copy)
 		abort();
@@ -169,7 +158,7 @@ static int intern_stack(struct vstore *st, const char *text,
 	for (rest = copy; rest && !rc;) {
 		frame = strsep(&rest, "\n");
 		rc = intern(st, VS_SITE_GET, frame, epoch, &site);
-		len += put_varint(key + len, (uint64_t)site);
+		len += varint_put(key + len, (uint64_t)site);
 	}
 	if (!rc)
 		rc = intern_key(st, VS_STACK_GET, key, len, 1, epoch, id);
