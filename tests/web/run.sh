@@ -24,8 +24,9 @@ pass=0
 fail=0
 server=
 
-ok() { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+tag=
+# shellcheck source=../vitals/lib.sh
+. tests/vitals/lib.sh
 finish() {
 	[ -z "$server" ] || kill "$server" 2>/dev/null
 	echo "$pass passed, $fail failed"
@@ -155,21 +156,8 @@ else
 	bad "report --from --to: exit $?"; sed 's/^/    /' "$out/range.err"
 fi
 
-# status NAME STATUS 'STDERR' -- ARGS...: exit STATUS, stderr exactly
-status() {
-	local name=$1 want=$2 msg=$3 rc
-	shift 4
-	"$vitals" "$@" >"$out/st.out" 2>"$out/st.err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		bad "$name: exit $rc, want $want"; sed 's/^/    /' "$out/st.err"
-	elif [ "$(cat "$out/st.err")" != "$(printf '%b' "$msg")" ]; then
-		bad "$name: stderr is not:"; printf '%b\n' "$msg" | sed 's/^/    want: /'
-		sed 's/^/    have: /' "$out/st.err"
-	else
-		ok "$name"
-	fi
-}
+# status (tests/vitals/lib.sh) runs stp-vitals with its output in $work
+work=$out
 use='usage: stp-vitals report DB -o FILE [--from T] [--to T] [--web DIR]'
 status "report: no -o" 2 "stp-vitals: report: no output file given (-o report.html)\n$use" -- report "$db"
 status "report: -o without a file" 2 "stp-vitals: report: -o needs a value\n$use" -- report "$db" -o
