@@ -77,6 +77,14 @@ static int step(sqlite3_stmt *s)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+static void bind_key(sqlite3_stmt *s, const void *key, size_t n, int is_blob)
+{
+	if (is_blob)
+		sqlite3_bind_blob(s, 2, key, (int)n, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(s, 2, key, (int)n, SQLITE_STATIC);
+}
+
 /*
  * The id of the text or blob key (n bytes) in the table whose statements
  * are get, get + 1 and get + 2 (VS_*_GET, VS_*_ADD, VS_*_TOUCH), added if
@@ -92,10 +100,7 @@ static int intern_key(struct vstore *st, enum vstore_stmt get,
 	int rc;
 
 	sqlite3_bind_int64(g, 1, h);
-	if (is_blob)
-		sqlite3_bind_blob(g, 2, key, (int)n, SQLITE_STATIC);
-	else
-		sqlite3_bind_text(g, 2, key, (int)n, SQLITE_STATIC);
+	bind_key(g, key, n, is_blob);
 	sqlite3_bind_int64(g, 3, epoch);
 	rc = sqlite3_step(g);
 	if (rc == SQLITE_ROW) {
@@ -111,10 +116,7 @@ static int intern_key(struct vstore *st, enum vstore_stmt get,
 	if (rc != SQLITE_DONE)
 		return rc == SQLITE_ROW ? SQLITE_OK : rc;
 	sqlite3_bind_int64(a, 1, h);
-	if (is_blob)
-		sqlite3_bind_blob(a, 2, key, (int)n, SQLITE_STATIC);
-	else
-		sqlite3_bind_text(a, 2, key, (int)n, SQLITE_STATIC);
+	bind_key(a, key, n, is_blob);
 	sqlite3_bind_int64(a, 3, epoch);
 	rc = step(a);
 	*id = sqlite3_last_insert_rowid(st->db);
