@@ -24,6 +24,8 @@ struct walk {
 	int have_type;
 	int bit_size, bit_off;	/* a bitfield */
 	int reg_part;		/* a member of a value held in registers */
+	int cast_base;		/* @cast's object, not yet walked: [i] takes
+				 * its pointer as an array's */
 };
 
 /* Through a pointer (and pointers to it) to the struct it points to:
@@ -87,6 +89,16 @@ static int bitfield(struct tv *t, struct walk *w, struct node *c, Dwarf_Die *mem
 	return 1;
 }
 
+/* A struct or union only declared where the walk met it (a pointer to
+ * it in another type's CU): its definition elsewhere, by name. */
+static int complete_type(struct tv *t, Dwarf_Die *agg)
+{
+	const char *name = dwarf_diename(agg);
+	const char *kind = dwarf_tag(agg) == DW_TAG_union_type ? "union" : "struct";
+
+	return name && dw_find_type(t->f, ar_printf("%s %s", kind, name), agg);
+}
+
 /* ->name or .name of the value walked so far (p its peeled type). */
 static int walk_member(struct tv *t, struct walk *w, struct node *c, Dwarf_Die *p)
 {
@@ -101,7 +113,7 @@ static int walk_member(struct tv *t, struct walk *w, struct node *c, Dwarf_Die *
 			dw_type_text(&w->type), c->name);
 		return 0;
 	}
-	if (!dwarf_hasattr(&agg, DW_AT_byte_size)) {
+	if (!dwarf_hasattr(&agg, DW_AT_byte_size) && !complete_type(t, &agg)) {
 		tv_fail(t, &c->loc, "'%s' is an incomplete type ('%s'): its members are not known "
 			"here", t->what, dw_type_text(&agg));
 		return 0;
@@ -145,6 +157,16 @@ static int walk_index(struct tv *t, struct walk *w, struct node *c, Dwarf_Die *p
 		idx = ar_printf("(long)STAP_ARG_i%d", t->nparams++);
 		vec_push_ar(&t->n->args, c->lhs);
 	}
+	if (w->cast_base && w->v.w == W_MEM) {
+		/* @cast(p, "T")[i]: the i-th T from p on */
+		if (!(size = dw_byte_size(p))) {
+			tv_fail(t, &c->loc, "'%s' is '%s', whose size is not known", t->what,
+				dw_type_text(&w->type));
+			return 0;
+		}
+		w->v.expr = ar_printf("(%s + %s * %d)", w->v.expr, idx, size);
+		return 1;
+	}
 	if (tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) {
 		tv_fail(t, &c->loc, "'%s' is '%s', which cannot be indexed", t->what,
 			dw_type_text(&w->type));
@@ -174,6 +196,7 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 		if (!(c->kind == N_MEMBER ? walk_member(t, w, c, p) : walk_index(t, w, c, p)) ||
 		    t->err)
 			return 0;
+		w->cast_base = 0;
 		t->what = c->kind == N_MEMBER ? ar_printf("%s->%s", t->what, c->name)
 					      : ar_printf("%s[...]", t->what);
 	}
@@ -693,6 +716,7 @@ static int at_expr(struct tv *t, int write, int quiet)
 		w.have_type = 1;
 		w.v.w = W_MEM;
 		w.v.expr = "(unsigned long)STAP_ARG_i0";
+		w.cast_base = 1;
 		return value_chain(t, &w, write, quiet);
 	}
 }
