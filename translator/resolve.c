@@ -464,6 +464,15 @@ static int dw_defined(struct scope *sc, struct node *arg)
 {
 	struct node probe_copy;
 
+	if (arg->kind == N_AT && !strcmp(arg->name, "@entry") && arg->args.len == 1) {
+		/* @defined(@entry($x)): whether $x is there on entry */
+		int was = sc->in_entry, k;
+
+		sc->in_entry = 1;
+		k = dw_defined(sc, arg->args.v[0]);
+		sc->in_entry = was;
+		return k;
+	}
 	if (arg->kind != N_TARGET && !is_cast_or_var(arg))
 		return -1;
 	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_NETFILTER) {
