@@ -53,6 +53,7 @@ struct run {
 	int detach, attach;	/* -F, -A */
 	int detached;		/* -F without -o: left it running */
 	long rotate_mb, rotate_n;	/* -S */
+	int stdin_asked;	/* looked for the script's __stdin file */
 };
 
 void warnx_(const char *fmt, ...)
@@ -633,8 +634,16 @@ static int session(struct run *r)
 		ctl_poll(r);
 		if (traces_pump(r->tr, r->out, 0))
 			r->failed = 1;
+		if (r->started && !r->stdin_asked && !r->detach) {
+			r->stdin_asked = 1;
+			if (stdin_start(r->name) < 0)
+				warnx_("cannot open the script's standard input: %s", strerror(errno));
+		}
+		if (stdin_pump())
+			r->failed = 1;
 		child_check(r);
 	}
+	stdin_stop();
 	epochs_drain(r);	/* the last epoch, closed after the one before was read */
 	if (traces_pump(r->tr, r->out, 1))
 		r->failed = 1;

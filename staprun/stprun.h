@@ -14,6 +14,7 @@
  *   usym.c     symbols of user addresses in print_ubacktrace's output
  *   epoch.c    Chopstix epochs: read from the module, stored (vitals/)
  *   epoch_sum.c  their terminal summary
+ *   stdin.c    standard input to input.char and input.line probes
  */
 #ifndef STPRUN_H
 #define STPRUN_H
@@ -66,6 +67,12 @@ void usym_write(const char *p, size_t n, FILE *out);
 void usym_text(char *out, size_t n, int pid, uint64_t addr);
 /* The same from a non-PIE executable's file, when the process is gone. */
 void usym_exe_text(char *out, size_t n, const char *exe, uint64_t addr);
+
+/* stdin.c: 1 when the module reads standard input (and it is passed
+ * on from now), 0 when it does not, -1 when its file cannot be opened. */
+int stdin_start(const char *modname);
+int stdin_pump(void);		/* what standard input has now, to it */
+void stdin_stop(void);
 
 /* epoch.c and epoch_*.c: closed Chopstix epochs, to the terminal and the store */
 struct epochs;
