@@ -20,6 +20,7 @@
 #include "netfilter.c"
 #include "procfs.c"
 #include "perf.c"
+#include "hwbkpt.c"
 #include "perf_task.c"
 #include "throttle.c"
 #ifdef STP_SKETCH	/* the script uses tapsets/chopstix.stp */

@@ -185,6 +185,8 @@ static int stp_arm(void)
 		rc = stp_procfs_arm();
 	if (!rc)
 		rc = stp_perf_arm();
+	if (!rc)
+		rc = stp_hwbkpt_arm();
 	return rc ? rc : stp_timers_arm();
 }
 
@@ -193,6 +195,7 @@ static void stp_disarm(void)
 	stp_procfs_disarm();
 	stp_timers_disarm();
 	stp_perf_disarm();
+	stp_hwbkpt_disarm();
 	stp_procprobes_disarm();
 	stp_uprobes_disarm();
 	stp_netfilter_disarm();

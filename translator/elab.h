@@ -76,6 +76,7 @@ enum probe_family {
 	PF_NETFILTER,		/* netfilter.hook(H).pf(F); nf_* */
 	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
 	PF_PERF,		/* perf.*; the perf_ fields */
+	PF_HWBKPT,		/* kernel.data(...).write/.rw; hw_* */
 };
 
 struct dwarf_file;
@@ -144,6 +145,11 @@ struct derived_probe {
 	/* PF_PROCESS (process.c): */
 	int proc_event;			/* enum proc_event (process.h) */
 	int64_t proc_pid;		/* process(PID), else 0 */
+	/* kernel.data(...) (hwbkpt.c): */
+	uint64_t hw_addr;		/* the address, or the symbol's at link time */
+	const char *hw_symbol;		/* "SYMBOL", or NULL */
+	uint64_t hw_base;		/* _printk at link time, with a symbol */
+	int hw_len, hw_rw;		/* bytes; .rw, else .write */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */
