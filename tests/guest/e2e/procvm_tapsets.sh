@@ -14,7 +14,7 @@ until [ -e /tmp/procvm_ready ]; do :; done
 kill -USR1 $p
 kill -HUP $p
 kill -KILL $p
-wait $p
+wait $p 2>/dev/null	# not the shell's "Killed"
 /files/pagesleep 0 0 3
 exit 0
 WORK
