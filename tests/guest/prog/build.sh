@@ -5,6 +5,8 @@
 #   add           add.c, static, -g -O0: uprobe_* tests
 #   depth         depth.c, static, -g -O0: calls nested deeper than slots
 #   faults        faults.c, static: N page faults (perf_page_faults)
+#   pagesleep     pagesleep.c, static: faults at a known place, sleeps,
+#                 an exit code (procvm_tapsets)
 #   threads       threads.c, static, -g -O0: process.thread.* and .syscall
 #                 tests
 #   net_load      net_load.c, static: exact loopback TCP/UDP traffic
@@ -48,6 +50,7 @@ cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
 "${cc[@]}" -static -o "$tmp/add" add.c
 "${cc[@]}" -static -o "$tmp/depth" depth.c
 "${cc[@]}" -static -o "$tmp/faults" faults.c
+"${cc[@]}" -static -o "$tmp/pagesleep" pagesleep.c
 "${cc[@]}" -static -pthread -o "$tmp/threads" threads.c
 "${cc[@]}" -static -Wl,--section-start=.vitals_spin=0x800000 -o "$tmp/vitals_load" vitals_load.c
 "${cc[@]}" -static -o "$tmp/net_load" net_load.c
@@ -73,7 +76,8 @@ for lib in libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	cp -L "$(g++ -print-file-name=$lib)" "$tmp/$lib"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add depth faults threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim loop addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
+for f in add depth faults pagesleep threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim loop addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
+	sdt throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	sdt throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
