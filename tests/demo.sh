@@ -21,6 +21,20 @@ for f in examples/*.stp; do
 		{ echo "demo: building $f failed"; exit 1; }
 	echo "  $f -> $name.ko"
 done
+# tapset one-liners (tapsets/linux/): a system-call top, bytes read by
+# file, signals sent
+oneliner() {
+	(cd "$work" && "$OLDPWD/stp" "${K[@]}" -p4 -m "$1" -e "$2" >/dev/null) ||
+		{ echo "demo: building the one-liner $1 failed"; exit 1; }
+	echo "  stp -e '...' -> $1.ko"
+}
+oneliner syscall_top 'global calls
+probe syscall.* { calls[name]++ }
+probe timer.s(2) { foreach (n in calls- limit 6) printf("%-12s %6d\n", n, calls[n]); exit() }'
+oneliner vfs_read_files 'global bytes
+probe vfs.read.return { if (bytes_read > 0) bytes[execname(), __file_filename(file)] += bytes_read }
+probe end { foreach ([p, f] in bytes- limit 6) printf("%-8s %-12s %7d bytes\n", p, f, bytes[p, f]) }'
+oneliner signals_sent 'probe signal.send { printf("%s(%d) sends %s to %s(%d)\n", execname(), pid(), sig_name, pid_name, sig_pid) }'
 # the vital signs' workload (vitals_spin at a fixed address, as the tests
 # build it), and brd for its block I/O
 gcc -O2 -static -Wl,--section-start=.vitals_spin=0x800000 -o "$work/vitals_load" \
@@ -50,6 +64,12 @@ run 'stp examples/files-read.stp -c "for f in /proc/version /proc/cpuinfo /proc/
 	-c 'for f in /proc/version /proc/cpuinfo /proc/meminfo; do while read l; do :; done <$f; done' files_read.ko
 run 'stp examples/topsys.stp   (while a shell loop lists directories)' \
 	-c "i=0; while [ \$i -lt 2000 ]; do ls / >/dev/null; i=\$((i+1)); done" topsys.ko
+run 'stp -e "global calls; probe syscall.* { calls[name]++ } probe timer.s(2) { ...top 6...; exit() }"   (while a shell loop lists directories)' \
+	-c 'i=0; while [ $i -lt 500 ]; do ls / >/dev/null; i=$((i+1)); done' syscall_top.ko
+run 'stp -e "global bytes; probe vfs.read.return { bytes[execname(), __file_filename(file)] += bytes_read } probe end { ...top 6... }" -c "cat /proc/cpuinfo /proc/version /proc/meminfo"' \
+	-c 'cat /proc/cpuinfo /proc/version /proc/meminfo >/dev/null' vfs_read_files.ko
+run 'stp -e "probe signal.send { printf(...execname(), pid(), sig_name, pid_name, sig_pid) }" -c "sleep 9 & kill -USR1 $!; sleep 1; kill $!"' \
+	-c 'sleep 9 & kill -USR1 $!; sleep 1; kill $!' signals_sent.ko
 [ ! -f /files/brd.ko ] || insmod /files/brd.ko rd_nr=1 rd_size=4096
 run 'stp vitals.stp -G chopstix_epoch_ms=2000 -c "vitals_load"   (the 11 vital signs, in 2-second epochs, while a workload exercises each)' \
 	--vitals-db /tmp/vitals.db -G chopstix_epoch_ms=2000 -c "/files/vitals_load all" vitals.ko
