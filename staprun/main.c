@@ -507,6 +507,34 @@ static void end_child(struct run *r)
 	waitpid(r->child, NULL, 0);
 }
 
+/*
+ * system(): cmd (len bytes, no NUL) run by sh -c in the background, as
+ * SystemTap runs it: a grandchild, so stprun neither waits for it nor
+ * leaves a zombie; it writes to stprun's own stdout and stderr.
+ */
+static void run_system(const char *cmd, size_t len)
+{
+	char *c = strndup(cmd, len);
+	pid_t pid;
+
+	if (!c)
+		return;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (fork() == 0) {
+			execl("/bin/sh", "sh", "-c", c, (char *)NULL);
+			_exit(127);
+		}
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	else
+		warnx_("system(): cannot start '%s': %s", c, strerror(errno));
+	free(c);
+}
+
 static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 {
 	struct stp_msg_started s;
@@ -527,6 +555,9 @@ static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 	case STP_MSG_ERROR:
 	case STP_MSG_WARNING:
 		fwrite(p, 1, h->len, stderr);
+		break;
+	case STP_MSG_SYSTEM:
+		run_system(p, h->len);
 		break;
 	case STP_MSG_CX_EPOCH:
 		if (!r->epochs)
