@@ -535,6 +535,39 @@ static void run_system(const char *cmd, size_t len)
 	free(c);
 }
 
+/*
+ * switch_file(): the output read so far stays in this file, what follows
+ * goes to the next: FILE.N+1 with -S, else FILE.1, FILE.2, ... after
+ * FILE.  Without -o there is no file to switch: said once.
+ */
+static void switch_output(struct run *r)
+{
+	static long n;
+	char name[4096];
+	FILE *f;
+
+	if (!r->out_path) {
+		if (!n++)
+			warnx_("switch_file(): the output goes to no file (-o FILE): nothing to switch");
+		return;
+	}
+	traces_pump(r->tr, r->out, 0);
+	if (r->rotate_mb) {
+		if (rotate_next(r->out))
+			warnx_("switch_file(): cannot go to the next file: %s", strerror(errno));
+		return;
+	}
+	snprintf(name, sizeof(name), "%s.%ld", r->out_path, ++n);
+	f = fopen(name, "we");
+	if (!f) {
+		warnx_("switch_file(): cannot write %s: %s", name, strerror(errno));
+		return;
+	}
+	if (fclose(r->out))
+		r->failed = 1;
+	r->out = f;
+}
+
 static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 {
 	struct stp_msg_started s;
@@ -558,6 +591,9 @@ static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 		break;
 	case STP_MSG_SYSTEM:
 		run_system(p, h->len);
+		break;
+	case STP_MSG_SWITCH_FILE:
+		switch_output(r);
 		break;
 	case STP_MSG_CX_EPOCH:
 		if (!r->epochs)
