@@ -145,6 +145,13 @@ static int walk_index(struct tv *t, struct walk *w, struct node *c, Dwarf_Die *p
 		idx = ar_printf("(long)STAP_ARG_i%d", t->nparams++);
 		vec_push_ar(&t->n->args, c->lhs);
 	}
+	/* As in SystemTap, a struct in memory indexes as an array of its
+	 * type: &@cast(0, "T")[1] is T's size (@cast_module_sizeof). */
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
+	    w->v.w == W_MEM && !w->bit_size && (size = dw_byte_size(p)) > 0) {
+		w->v.expr = ar_printf("(%s + %s * %d)", w->v.expr, idx, size);
+		return 1;
+	}
 	if (tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) {
 		tv_fail(t, &c->loc, "'%s' is '%s', which cannot be indexed", t->what,
 			dw_type_text(&w->type));
