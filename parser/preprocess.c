@@ -234,6 +234,11 @@ static int parse_define(struct walk *w, const struct token *t, int i, int n)
 	m->params = (const char **)params.v;
 	map = w->src->is_macro_lib ? &w->pp->lib : w->local;
 	prev = pmap_get(map, m->name);
+	/* A library file read later (a -I directory's, after the installed
+	 * library's) replaces a macro of another file: SystemTap's own
+	 * tapset directory given with -I defines @choose_defined too. */
+	if (prev && w->src->is_macro_lib && prev->loc.src != m->loc.src)
+		prev = NULL;
 	if (prev) {
 		diag_at(&m->loc, "parse error", "macro '@%s' is already defined",
 			m->name);

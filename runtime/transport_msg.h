@@ -74,6 +74,10 @@ enum stp_msg_type {
 	STP_MSG_DONE = 20,	/* struct stp_msg_done; the traceN files
 				 * hold all remaining output */
 	STP_MSG_ATTACHED = 21,	/* struct stp_msg_attached */
+	STP_MSG_SYSTEM = 22,	/* text: a shell command for stprun to start
+				 * in the background (system()) */
+	STP_MSG_SWITCH_FILE = 23, /* no payload: what follows goes to the
+				 * next output file (switch_file()) */
 	STP_MSG_CX_EPOCH = 32,	/* no payload: a Chopstix epoch closed; read
 				 * the vitals file (vitals_msg.h) */
 };

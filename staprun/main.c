@@ -508,6 +508,67 @@ static void end_child(struct run *r)
 	waitpid(r->child, NULL, 0);
 }
 
+/*
+ * system(): cmd (len bytes, no NUL) run by sh -c in the background, as
+ * SystemTap runs it: a grandchild, so stprun neither waits for it nor
+ * leaves a zombie; it writes to stprun's own stdout and stderr.
+ */
+static void run_system(const char *cmd, size_t len)
+{
+	char *c = strndup(cmd, len);
+	pid_t pid;
+
+	if (!c)
+		return;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (fork() == 0) {
+			execl("/bin/sh", "sh", "-c", c, (char *)NULL);
+			_exit(127);
+		}
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	else
+		warnx_("system(): cannot start '%s': %s", c, strerror(errno));
+	free(c);
+}
+
+/*
+ * switch_file(): the output read so far stays in this file, what follows
+ * goes to the next: FILE.N+1 with -S, else FILE.1, FILE.2, ... after
+ * FILE.  Without -o there is no file to switch: said once.
+ */
+static void switch_output(struct run *r)
+{
+	static long n;
+	char name[4096];
+	FILE *f;
+
+	if (!r->out_path) {
+		if (!n++)
+			warnx_("switch_file(): the output goes to no file (-o FILE): nothing to switch");
+		return;
+	}
+	traces_pump(r->tr, r->out, 0);
+	if (r->rotate_mb) {
+		if (rotate_next(r->out))
+			warnx_("switch_file(): cannot go to the next file: %s", strerror(errno));
+		return;
+	}
+	snprintf(name, sizeof(name), "%s.%ld", r->out_path, ++n);
+	f = fopen(name, "we");
+	if (!f) {
+		warnx_("switch_file(): cannot write %s: %s", name, strerror(errno));
+		return;
+	}
+	if (fclose(r->out))
+		r->failed = 1;
+	r->out = f;
+}
+
 static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 {
 	struct stp_msg_started s;
@@ -528,6 +589,12 @@ static void on_msg(struct run *r, const struct stp_msg_hdr *h, const char *p)
 	case STP_MSG_ERROR:
 	case STP_MSG_WARNING:
 		fwrite(p, 1, h->len, stderr);
+		break;
+	case STP_MSG_SYSTEM:
+		run_system(p, h->len);
+		break;
+	case STP_MSG_SWITCH_FILE:
+		switch_output(r);
 		break;
 	case STP_MSG_CX_EPOCH:
 		if (!r->epochs)

@@ -114,10 +114,17 @@ static ssize_t rotate_write(void *cookie, const char *p, size_t n)
 	return n;
 }
 
+/* The stream rotate_open gave last, for rotate_next (switch_file()). */
+static struct rotate *last;
+static FILE *last_stream;
+
 static int rotate_close(void *cookie)
 {
 	struct rotate *r = cookie;
 	int rc = r->fd >= 0 ? close(r->fd) : 0;
+
+	if (r == last)
+		last = NULL, last_stream = NULL;
 
 	free(r->path);
 	free(r);
@@ -142,5 +149,18 @@ FILE *rotate_open(const char *path, long size, long count)
 		rotate_close(r);
 		return NULL;
 	}
+	last = r;
+	last_stream = f;
 	return f;
+}
+
+int rotate_next(FILE *f)
+{
+	if (!last || f != last_stream) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (fflush(f))
+		return -1;
+	return rotate_file(last, last->n + 1);
 }

@@ -23,4 +23,8 @@ int rotate_parse(const char *arg, long *size_mb, long *count);
  */
 FILE *rotate_open(const char *path, long size, long count);
 
+/* Go on to the next file now (switch_file()): 0, or -1 with errno set;
+ * f is the stream rotate_open gave. */
+int rotate_next(FILE *f);
+
 #endif

@@ -231,10 +231,47 @@ void usym_exe_text(char *out, size_t n, const char *exe, uint64_t addr)
 			 (unsigned long long)(addr - fstart), (unsigned long long)fsize, exe);
 }
 
+/*
+ * The usymname() family (tapsets/usym.stp) marks "pid hexaddr KIND": one
+ * part of what usym_text gives (" : name+0xoff/0xsize [path]" or
+ * " [path+0xoff/0xsize]"), or the address in hex when it is not known.
+ *   n  the function's name (usymname)
+ *   d  "name+0xoff/0xsize [path]", else "0xaddr [path+0xoff/0xsize]" (usymdata)
+ *   m  the file's name without its directory (umodname)
+ *   x  nothing known beyond the address: no line tables here (usymfileline)
+ */
+static void usym_part(FILE *out, const char *text, unsigned long long addr, char kind)
+{
+	const char *open = strstr(text, " ["), *plus, *path, *end;
+
+	if (kind == 'n' && !strncmp(text, " : ", 3) && open &&
+	    (plus = memrchr(text, '+', open - text))) {
+		fprintf(out, "%.*s", (int)(plus - text - 3), text + 3);
+		return;
+	}
+	if (kind == 'd' && !strncmp(text, " : ", 3)) {
+		fputs(text + 3, out);
+		return;
+	}
+	if (kind == 'd' && open) {
+		fprintf(out, "0x%llx%s", addr, text);
+		return;
+	}
+	if (kind == 'm' && open) {
+		path = open + 2;
+		end = path + strcspn(path, "+]");
+		plus = memrchr(path, '/', end - path);
+		path = plus ? plus + 1 : path;
+		fprintf(out, "%.*s", (int)(end - path), path);
+		return;
+	}
+	fprintf(out, "0x%llx", addr);
+}
+
 /* One marker's text (between OPEN and CLOSE) replaced. */
 static void usym_marker(const char *m, size_t len, FILE *out)
 {
-	char buf[USYM_MAX + 1], text[8192];
+	char buf[USYM_MAX + 1], text[8192], kind = 0;
 	unsigned long long addr;
 	int pid;
 
@@ -242,10 +279,13 @@ static void usym_marker(const char *m, size_t len, FILE *out)
 		return;
 	memcpy(buf, m, len);
 	buf[len] = '\0';
-	if (sscanf(buf, "%d %llx", &pid, &addr) != 2)
+	if (sscanf(buf, "%d %llx %c", &pid, &addr, &kind) < 2)
 		return;
 	usym_text(text, sizeof(text), pid, addr);
-	fputs(text, out);
+	if (kind)
+		usym_part(out, text, addr, kind);
+	else
+		fputs(text, out);
 }
 
 /* fwrite(p, 1, n, out), with the module's user-frame markers replaced. */

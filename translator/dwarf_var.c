@@ -24,8 +24,6 @@ struct walk {
 	int have_type;
 	int bit_size, bit_off;	/* a bitfield */
 	int reg_part;		/* a member of a value held in registers */
-	int cast_base;		/* @cast's object, not yet walked: [i] takes
-				 * its pointer as an array's */
 };
 
 /* Through a pointer (and pointers to it) to the struct it points to:
@@ -157,13 +155,10 @@ static int walk_index(struct tv *t, struct walk *w, struct node *c, Dwarf_Die *p
 		idx = ar_printf("(long)STAP_ARG_i%d", t->nparams++);
 		vec_push_ar(&t->n->args, c->lhs);
 	}
-	if (w->cast_base && w->v.w == W_MEM) {
-		/* @cast(p, "T")[i]: the i-th T from p on */
-		if (!(size = dw_byte_size(p))) {
-			tv_fail(t, &c->loc, "'%s' is '%s', whose size is not known", t->what,
-				dw_type_text(&w->type));
-			return 0;
-		}
+	/* As in SystemTap, a struct in memory indexes as an array of its
+	 * type: &@cast(0, "T")[1] is T's size (@cast_module_sizeof). */
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
+	    w->v.w == W_MEM && !w->bit_size && (size = dw_byte_size(p)) > 0) {
 		w->v.expr = ar_printf("(%s + %s * %d)", w->v.expr, idx, size);
 		return 1;
 	}
@@ -196,7 +191,6 @@ static int walk_comps(struct tv *t, struct walk *w, const struct vec *comps)
 		if (!(c->kind == N_MEMBER ? walk_member(t, w, c, p) : walk_index(t, w, c, p)) ||
 		    t->err)
 			return 0;
-		w->cast_base = 0;
 		t->what = c->kind == N_MEMBER ? ar_printf("%s->%s", t->what, c->name)
 					      : ar_printf("%s[...]", t->what);
 	}
@@ -716,7 +710,6 @@ static int at_expr(struct tv *t, int write, int quiet)
 		w.have_type = 1;
 		w.v.w = W_MEM;
 		w.v.expr = "(unsigned long)STAP_ARG_i0";
-		w.cast_base = 1;
 		return value_chain(t, &w, write, quiet);
 	}
 }

@@ -25,6 +25,8 @@ enum {
 	LONG_DUMP_PROBE_TYPES,
 	LONG_VITALS_DB,
 	LONG_VITALS_LIMIT,
+	LONG_ALL_MODULES,
+	LONG_LDD,
 };
 
 static const struct option long_opts[] = {
@@ -38,6 +40,8 @@ static const struct option long_opts[] = {
 	{ "dump-probe-types", no_argument, NULL, LONG_DUMP_PROBE_TYPES },
 	{ "vitals-db", required_argument, NULL, LONG_VITALS_DB },
 	{ "vitals-limit", required_argument, NULL, LONG_VITALS_LIMIT },
+	{ "all-modules", no_argument, NULL, LONG_ALL_MODULES },
+	{ "ldd", no_argument, NULL, LONG_LDD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -92,6 +96,10 @@ static void usage(FILE *f)
 "                 ~/.local/share/stp/vitals.db for others)\n"
 "  --vitals-limit=MB[,DAYS]  keep that store under MB megabytes and DAYS\n"
 "                 days; the oldest epochs go first, never the newest\n"
+"  --all-modules  symbols of every loaded kernel module in backtraces: stp\n"
+"                 always has them (the kernel's kallsyms names them)\n"
+"  --ldd          symbols of the shared libraries of -c/-d programs: stp\n"
+"                 always has them (stprun reads the process's mappings)\n"
 "  --help         this text\n"
 "  --version      version and build information\n", f);
 }
@@ -135,6 +143,19 @@ static int name_value(struct vec *v, const char *opt, const char *arg)
 		return bad(opt, arg);
 	vec_push(v, (void *)arg);
 	return 0;
+}
+
+/* --all-modules and --ldd: accepted, and said to be no-ops under -v */
+static int all_modules, ldd;
+
+static void symbol_opts_note(const struct session *s)
+{
+	if (s->verbose && all_modules)
+		fputs("stp: --all-modules changes nothing: kernel modules' symbols "
+		      "come from the running kernel's kallsyms, always\n", stderr);
+	if (s->verbose && ldd)
+		fputs("stp: --ldd changes nothing: shared libraries' symbols come "
+		      "from each process's mappings (stprun reads them), always\n", stderr);
 }
 
 static int one_opt(struct session *s, int c, const char *arg)
@@ -200,6 +221,9 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case LONG_SYSROOT: s->sysroot = arg; return 0;
 	case LONG_VITALS_DB: s->vitals_db = arg; return 0;
 	case LONG_VITALS_LIMIT: s->vitals_limit = arg; return 0;
+	/* SystemTap's ways to load more symbols; stp finds them all already */
+	case LONG_ALL_MODULES: all_modules = 1; return 0;
+	case LONG_LDD: ldd = 1; return 0;
 	default: return 1;
 	}
 }
@@ -271,6 +295,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 	}
 	if (finish_opts(s))
 		return 1;
+	symbol_opts_note(s);
 	if (!s->script_text && !s->list_probe) {
 		if (optind >= argc) {
 			fputs("stp: no script given (a FILE, or -e SCRIPT; see stp --help)\n",

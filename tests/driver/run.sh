@@ -128,6 +128,9 @@ case_ version 0 'stp 0.1: SystemTap-compatible tracer (language 4.8)' -- "$STP" 
 case_ unknown-option 1 'stp: unknown option -Q (see stp --help)' -- "$STP" -Q x.stp
 case_ unknown-long-option 1 'stp: unknown option --frob (see stp --help)' -- "$STP" --frob x.stp
 case_ missing-arg 1 'stp: option -p needs an argument' -- "$STP" -p
+case_ all-modules-v 0 "stp: --all-modules changes nothing: kernel modules' symbols come from the running kernel's kallsyms, always" -- "$STP" --all-modules -v -p1 -e 'probe begin { exit() }'
+case_ ldd-v 0 "stp: --ldd changes nothing: shared libraries' symbols come from each process's mappings (stprun reads them), always" -- "$STP" -v --ldd -p1 -e 'probe begin { exit() }'
+case_ all-modules-quiet 0 $'\texit();' -- "$STP" --all-modules --ldd -p1 -e 'probe begin { exit() }'
 case_ bad-pass 1 "stp: -p takes a pass number from 1 to 5, not '7'" -- "$STP" -p7 -e 'probe begin {}'
 case_ no-script 1 'stp: no script given (a FILE, or -e SCRIPT; see stp --help)' -- "$STP"
 case_ missing-file 1 "stp: cannot read script '$T/nope.stp': No such file or directory" -- "$STP" -p1 "$T/nope.stp"
@@ -141,9 +144,9 @@ case_ parse-error-caret 1 '                         ^' -- "$STP" -p1 "$T/bad.stp
 case_ parse-error-summary 1 'Pass 1: parse failed: 1 error.' -- "$STP" -p1 "$T/bad.stp"
 case_ recovery-three 1 'Pass 1: parse failed: 3 errors.' -- "$STP" -p1 "$T/bad3.stp"
 case_ inline-name 1 "<input>:1:7: parse error: expected a probe point, saw '{'" -- "$STP" -p1 -e 'probe { }'
-case_ verbose 0 '~ Pass 1: parsed user script and 0 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -e 'probe begin {}'
+case_ verbose 0 '~ Pass 1: parsed user script and 4 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -e 'probe begin {}'
 case_ verbose-p2 0 '~ Pass 2: analyzed script: 1 probe, 0 functions, 0 globals in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p2 -e 'probe begin {}'
-case_ verbose-libs 0 '~ Pass 1: parsed user script and 1 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I "$T/lib" -e 'probe begin { x = @twice(2) }'
+case_ verbose-libs 0 '~ Pass 1: parsed user script and 5 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I "$T/lib" -e 'probe begin { x = @twice(2) }'
 case_ stpm-macro 0 $'\tx = 2 * 2;' -- "$STP" -p1 -I "$T/lib" -e 'probe begin { x = @twice(2) }'
 case_ guru-needed 1 '<input>:1:1: parse error: embedded C needs guru mode (-g)' -- "$STP" -p1 -e '%{ int x; %} probe begin {}'
 case_ guru-ok 0 '%{ int x; %}' -- "$STP" -g -p1 -e '%{ int x; %} probe begin {}'
@@ -198,7 +201,7 @@ case_ sdt-mark-x 1 "<input>:1:20: semantic error: no marker of $(readlink /proc/
 	"$STP" -p2 -x "$sleeper" -e 'probe process.mark("x") { println(1) }'
 kill "$sleeper"
 if [ -d /usr/share/systemtap/tapset ]; then
-	case_ corpus-macros 0 '~ Pass 1: parsed user script and 18 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
+	case_ corpus-macros 0 '~ Pass 1: parsed user script and 22 library scripts in [0-9]+\.[0-9] ms\.' -- "$STP" -v -p1 -I /usr/share/systemtap/tapset -e 'probe begin { x = @choose_defined($a, 1) }'
 fi
 
 # -T SECONDS: one probe more, first, timer.ms(N) { exit() }, as stap

@@ -91,6 +91,22 @@ TEST(exact_fit)
 	CHECK_EQ_STR(part(1), "abc\n");
 }
 
+/* switch_file(): the next file at once, whatever room is left. */
+TEST(next_now)
+{
+	FILE *f = fresh(100, 0), *other = fopen("/dev/null", "w");
+
+	fputs("abc\n", f);
+	CHECK_EQ_INT(rotate_next(f), 0);
+	fputs("def\n", f);
+	CHECK_EQ_INT(rotate_next(other), -1);	/* not a rotating stream */
+	CHECK_EQ_INT(fclose(f), 0);
+	fclose(other);
+	CHECK_EQ_STR(part(0), "abc\n");
+	CHECK_EQ_STR(part(1), "def\n");
+	CHECK(part(2) == NULL);
+}
+
 TEST(long_line_cut)
 {
 	FILE *f = fresh(10, 0);

@@ -776,7 +776,9 @@ TEST(define_err_duplicate)
 		     "        ^\n");
 }
 
-TEST(define_err_duplicate_in_lib)
+/* A later library file (a -I directory's) replaces another file's macro;
+ * within one library file a second definition is still an error. */
+TEST(define_lib_later_file_replaces)
 {
 	struct pp_env e = env_default();
 	struct pp *pp = pp_new(&e);
@@ -788,8 +790,23 @@ TEST(define_err_duplicate_in_lib)
 	r = run_src(pp, a);
 	CHECK_EQ_INT(r.nerr, 0);
 	r = run_src(pp, b);
+	CHECK_EQ_INT(r.nerr, 0);
+	r = run_src(pp, mksrc("t.stp", "x = @m"));
+	CHECK_EQ_STR(r.out, "x = 2");
+	CHECK_EQ_INT(r.nerr, 0);
+}
+
+TEST(define_err_duplicate_in_lib)
+{
+	struct pp_env e = env_default();
+	struct pp *pp = pp_new(&e);
+	struct source *a = mksrc("a.stpm", "@define m %( 1 %)\n@define m %( 2 %)");
+	struct pped r;
+
+	a->is_macro_lib = 1;
+	r = run_src(pp, a);
 	CHECK_EQ_INT(r.nerr, 1);
-	CHECK_EQ_STR(r.err, "b.stpm:1:9: parse error: macro '@m' is already defined\n"
+	CHECK_EQ_STR(r.err, "a.stpm:2:9: parse error: macro '@m' is already defined\n"
 		     "@define m %( 2 %)\n"
 		     "        ^\n"
 		     "a.stpm:1:9: note: previous definition of '@m' is here\n"
