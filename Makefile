@@ -266,3 +266,8 @@ install: stp stprun stp-vitals web
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals
+
+# how much of SystemTap's tapset library stp defines, by name (not a check)
+.PHONY: coverage
+coverage: stp
+	@tests/examples/coverage.sh

@@ -336,3 +336,4 @@ if [ -x "$ROOT/tests/bench/runtime.sh" ]; then "$ROOT/tests/bench/runtime.sh"; f
 "$ROOT/tests/bench/vitals_read.sh"
 # (after only; tests/bench/statread.sh REV also times REV's stp, for a ratio)
 "$ROOT/tests/bench/statread.sh"
+"$ROOT/tests/examples/coverage.sh"
