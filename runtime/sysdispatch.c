@@ -46,7 +46,8 @@ static notrace void stp_sd_enter(void *data, struct pt_regs *regs, long id)
 
 	if (!stp_sd_native(id, stp_sd_enter_nrs))
 		return;
-	stp_sd_args(a, regs, id, 0);
+	if (STP_SD_ENTER_ARGS)
+		stp_sd_args(a, regs, id, 0);
 	stp_sd_enter_hit(id, regs, a);
 }
 NOKPROBE_SYMBOL(stp_sd_enter);
@@ -60,7 +61,8 @@ static notrace void stp_sd_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (!stp_sd_native(nr, stp_sd_exit_nrs))
 		return;
-	stp_sd_args(a, regs, nr, ret);
+	if (STP_SD_EXIT_ARGS)
+		stp_sd_args(a, regs, nr, ret);
 	stp_sd_exit_hit(nr, regs, a);
 }
 NOKPROBE_SYMBOL(stp_sd_exit);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 struct sd_probe {
-	int nr, idx;
+	int nr, idx, args_read;
 };
 
 /* more probes than this in one direction: each hit a function */
@@ -29,6 +29,7 @@ void em_sysdispatch_entry(int idx, const struct derived_probe *d)
 
 	p->nr = d->sc_nr;
 	p->idx = idx;
+	p->args_read = d->sc_args_read;
 	vec_push(&dirs[d->is_return], p);
 }
 
@@ -74,7 +75,8 @@ static void dispatch(struct sbuf *o, const char *fn, const struct vec *v)
 
 	for (int i = 0; !inline_hits && i < v->len; i++)
 		hit_function(o, v->v[i]);
-	sb_printf(o, "static STP_HANDLER void %s(long nr, struct pt_regs *regs, u64 *a)\n{\n"
+	/* inline into the tracepoint's callback: no call on the hit path */
+	sb_printf(o, "static __always_inline void %s(long nr, struct pt_regs *regs, u64 *a)\n{\n"
 		  "\tswitch (nr) {\n", fn);
 	for (int i = 0; i < v->len; i++) {
 		const struct sd_probe *p = v->v[i];
@@ -87,21 +89,26 @@ static void dispatch(struct sbuf *o, const char *fn, const struct vec *v)
 		else
 			sb_printf(o, "\t\tstp_sd_hit_%d(regs, a);\n", p->idx);
 	}
-	sb_printf(o, "\t\tbreak;\n\t}\n}\nNOKPROBE_SYMBOL(%s);\n\n", fn);
+	sb_puts(o, "\t\tbreak;\n\t}\n}\n\n");
 }
 
 void em_sysdispatch_tables(struct sbuf *o)
 {
-	static const char *const names[2][3] = {
-		{ "stp_sd_enter_nrs", "stp_sd_enter_hit", "STP_SD_NENTER" },
-		{ "stp_sd_exit_nrs", "stp_sd_exit_hit", "STP_SD_NEXIT" },
+	static const char *const names[2][4] = {
+		{ "stp_sd_enter_nrs", "stp_sd_enter_hit", "STP_SD_NENTER", "STP_SD_ENTER_ARGS" },
+		{ "stp_sd_exit_nrs", "stp_sd_exit_hit", "STP_SD_NEXIT", "STP_SD_EXIT_ARGS" },
 	};
 
 	sb_puts(o, "#include \"runtime/sysdispatch.h\"\n\n");
 	for (int k = 0; k < 2; k++) {
 		struct vec *v = &dirs[k];
 
-		sb_printf(o, "#define %s %d\n", names[k][2], v->len);
+		int args = 0;
+
+		for (int i = 0; i < v->len; i++)
+			args |= ((const struct sd_probe *)v->v[i])->args_read;
+		/* no handler reads a register: the array is left unfilled */
+		sb_printf(o, "#define %s %d\n#define %s %d\n", names[k][2], v->len, names[k][3], args);
 		if (!v->len)
 			continue;
 		qsort(v->v, v->len, sizeof(void *), cmp_probe);
