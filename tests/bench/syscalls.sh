@@ -75,8 +75,8 @@ all_numbers_script() {	# SYSROOT KREL OUT
 # The modules and the guest's script for one kernel line, then the boot.
 run_line() {	# LINE
 	local line=$1 root krel dir max m
-	root=$(STP_LINES=$line tests/kernel.sh)
-	krel=$(STP_LINES=$line tests/kernel.sh release)
+	root=$(tests/kernel.sh --line "$line")
+	krel=$(tests/kernel.sh --line "$line" release)
 	dir=$OUT/$line
 	mkdir -p "$dir/files" "$dir/floor"
 	gcc -O2 -static -o "$dir/files/loop" tests/bench/guest/loop.c
@@ -165,7 +165,7 @@ cost_row() {	# GUEST_OUT LABEL KEY BASE FLOOR TARGET
 line_figures() {	# LINE
 	local dir=$OUT/$1 g base kf krel
 	g=$dir/guest.out
-	krel=$(STP_LINES=$1 tests/kernel.sh release)
+	krel=$(tests/kernel.sh --line "$1" release)
 	base=$(nspc "$g" base)
 	[ -n "$base" ] || die "$1: no figures from the guest"
 	kf=$(minus "$(nspc "$g" kfloor)" "$base")
