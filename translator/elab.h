@@ -77,6 +77,7 @@ enum probe_family {
 	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
 	PF_PERF,		/* perf.*; the perf_ fields */
 	PF_HWBKPT,		/* kernel.data(...).write/.rw; hw_* */
+	PF_SYSCALL,		/* kernel.syscall(NR)[.return]; sc_nr */
 };
 
 struct dwarf_file;
@@ -150,6 +151,9 @@ struct derived_probe {
 	const char *hw_symbol;		/* "SYMBOL", or NULL */
 	uint64_t hw_base;		/* _printk at link time, with a symbol */
 	int hw_len, hw_rw;		/* bytes; .rw, else .write */
+	/* kernel.syscall(NR)[.return] (sysdispatch.c; is_return too): */
+	int sc_nr;			/* NR */
+	int sc_args_read;		/* a $var reads the registers */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -8,6 +8,7 @@
 #include "build.h"
 #include "netfilter.h"
 #include "hwbkpt.h"
+#include "sysdispatch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -440,6 +441,8 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 			  d->is_return, !strncmp(d->symbol, "__x64_sys_", 10));
 	else if (d->family == PF_UPROBE || d->family == PF_PROCESS)
 		em_uprobe_fields(tables, d);
+	else if (d->family == PF_SYSCALL)	/* the regs: the call's own */
+		sb_printf(tables, "\t.is_return = %d, .syscall = 2,\n", d->is_return);
 	sb_puts(tables, "};\n\n");
 	free(frame.s);
 	free(body.s);
@@ -821,6 +824,9 @@ static void handlers(struct emit *m, struct parts *p)
 		case PF_HWBKPT:
 			em_hwbkpt_entry(i, d);
 			break;
+		case PF_SYSCALL:
+			em_sysdispatch_entry(i, d);
+			break;
 		case PF_NEVER:
 			break;
 		}
@@ -891,6 +897,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	em_perf_tables(m, o);
 	em_hwbkpt_tables(o);
 	em_process_tables(m, o);
+	em_sysdispatch_tables(o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */

@@ -23,6 +23,7 @@
 #include "perf.h"
 #include "process.h"
 #include "hwbkpt.h"
+#include "sysdispatch.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -899,6 +900,7 @@ static int (*const template_types[])(struct elab *e, struct probe_point *pp,
 	procfs_match,		/* procfs(...).read/.write */
 	perf_match,		/* perf.*: one an event */
 	hwbkpt_match,		/* kernel.data(...).write/.rw */
+	sysdispatch_match,	/* kernel.syscall(NR)[.return] */
 };
 
 static int template_point(struct expansion *x, struct probe_point *pp, struct node *cond)
@@ -983,6 +985,7 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"process.thread.end", "process.syscall", "process.syscall.return",
 		"kernel.data.write", "kernel.data.rw", "kernel.data.length.write",
 		"kernel.data.length.rw",
+		"kernel.syscall", "kernel.syscall.return",
 	};
 	const char *best = NULL;
 	int best_d = 3;
