@@ -67,6 +67,8 @@ enum stp_probe_kind {
 struct stp_probe {
 	enum stp_probe_kind kind;
 	const char *pp;			/* its probe point, as printed */
+	const char *pn;			/* as the script named it, wildcards
+					 * expanded, aliases not (pn()) */
 	void (*handler)(struct stp_ctx *c);
 	const struct stp_lockreq *locks;	/* in the globals' declaration
 					 * order, one order for all (translator/access.c) */

@@ -428,8 +428,10 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	lock_table(m, tables, ar_printf("%s_locks", pn), acc);
 	sb_printf(tables, "static const struct stp_probe stp_probe_%d = {\n"
 		  "\t.kind = %s, .pp = %s, .handler = probe_%d,\n"
-		  "\t.locks = %s_locks, .nlocks = %d,\n",
-		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, acc->len);
+		  "\t.locks = %s_locks, .nlocks = %d,\n"
+		  "\t.pn = %s,\n",
+		  idx, probe_kind(d), em_cstr_raw(d->name), idx, pn, acc->len,
+		  em_cstr_raw(d->list_name ? d->list_name : d->user_name));
 	if (m->act_total >= 0)
 		sb_printf(tables, "\t.act_static = %d <= MAXACTION,\n", m->act_total);
 	if (!calls)

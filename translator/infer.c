@@ -199,10 +199,11 @@ static void print_call(struct ictx *ic, struct node *n)
 				ty(ic, n->args.v[i]);
 		return;
 	}
-	/* the parser checked printd's delimiter, a string literal */
+	/* the parser checked printd's delimiter, a string literal;
+	 * println() alone prints a newline, as SystemTap's does */
 	if (strstr(s, "printd")) {
 		first = 1;
-	} else if (!n->args.len && ic->report) {
+	} else if (!n->args.len && ic->report && strcmp(s, "println")) {
 		sem_error(&n->loc, "%s needs a value", s);
 	}
 	/* print(a, b) prints them one after the other; a statistic prints

@@ -38,7 +38,10 @@ while IFS= read -r meta; do
 	total=$((total + 1))
 	name=${meta#"$EX"/}
 	name=${name%.meta}
-	# the stap command's words, as a shell would split them
+	# the stap command's words, as a shell would split them; what it
+	# looks up in the running kernel's /proc/kallsyms (hw_watch_addr's
+	# address) is looked up in the target's System.map
+	cmd=${cmd//\/proc\/kallsyms/$root\/boot\/System.map-$krel}
 	eval "set -- ${cmd#stap }"
 	args=()
 	for a; do
