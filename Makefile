@@ -265,3 +265,13 @@ install: stp stprun stp-vitals web
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals
+
+# The system call tapsets are made from one table by an awk script
+# (tapsets/gen/); the output is committed, so stp reads them without a
+# build step.  Run this after editing syscalls.tbl, .fix or .awk.
+SYSCALL_GEN = tapsets/gen/syscalls.awk tapsets/gen/syscalls.fix tapsets/gen/syscalls.tbl
+syscall-tapsets:
+	awk -v what=entry -f $(SYSCALL_GEN) > tapsets/linux/syscalls.stp
+	awk -v what=nd -f $(SYSCALL_GEN) > tapsets/linux/syscalls_nd.stp
+	awk -v what=names -f $(SYSCALL_GEN) > tapsets/linux/syscalls_names.stp
+.PHONY: syscall-tapsets
