@@ -17,6 +17,7 @@
 #include "uprobes.c"
 #include "process.c"
 #include "tracepoints.c"
+#include "sysdispatch.c"
 #include "netfilter.c"
 #include "procfs.c"
 #include "perf.c"

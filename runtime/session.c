@@ -176,6 +176,8 @@ static int stp_arm(void)
 	if (!rc)
 		rc = stp_tracepoints_arm();
 	if (!rc)
+		rc = stp_sysdispatch_arm();
+	if (!rc)
 		rc = stp_netfilter_arm();
 	if (!rc)
 		rc = stp_uprobes_arm();
@@ -196,6 +198,7 @@ static void stp_disarm(void)
 	stp_procprobes_disarm();
 	stp_uprobes_disarm();
 	stp_netfilter_disarm();
+	stp_sysdispatch_disarm();
 	stp_tracepoints_disarm();
 	atomic_long_add(stp_kprobes_disarm(), &stp_skipped);
 }

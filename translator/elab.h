@@ -76,6 +76,7 @@ enum probe_family {
 	PF_NETFILTER,		/* netfilter.hook(H).pf(F); nf_* */
 	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
 	PF_PERF,		/* perf.*; the perf_ fields */
+	PF_SYSCALL,		/* kernel.syscall(NR)[.return]; sc_nr */
 };
 
 struct dwarf_file;
@@ -144,6 +145,8 @@ struct derived_probe {
 	/* PF_PROCESS (process.c): */
 	int proc_event;			/* enum proc_event (process.h) */
 	int64_t proc_pid;		/* process(PID), else 0 */
+	/* kernel.syscall(NR)[.return] (sysdispatch.c; is_return too): */
+	int sc_nr;			/* NR */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

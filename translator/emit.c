@@ -7,6 +7,7 @@
 #include "emit.h"
 #include "build.h"
 #include "netfilter.h"
+#include "sysdispatch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -817,6 +818,9 @@ static void handlers(struct emit *m, struct parts *p)
 		case PF_PERF:
 			em_perf_entry(m, i, d);
 			break;
+		case PF_SYSCALL:
+			em_sysdispatch_entry(i, d);
+			break;
 		case PF_NEVER:
 			break;
 		}
@@ -886,6 +890,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	em_procfs_tables(m, o);
 	em_perf_tables(m, o);
 	em_process_tables(m, o);
+	em_sysdispatch_tables(o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */

@@ -11,6 +11,7 @@
 #include "netfilter.h"
 #include "sdt.h"
 #include "process.h"
+#include "sysdispatch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,8 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 		sb_puts(&sb, " $value:string");
 	if (with_vars && d->family == PF_PROCESS)
 		sb_puts(&sb, process_list_vars(d));
+	if (with_vars && d->family == PF_SYSCALL)
+		sb_puts(&sb, sysdispatch_list_vars(d));
 	for (int k = 0; with_vars && k < d->locals.len; k++) {
 		struct symbol *s = d->locals.v[k];
 

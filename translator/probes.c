@@ -22,6 +22,7 @@
 #include "procfs.h"
 #include "perf.h"
 #include "process.h"
+#include "sysdispatch.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -897,6 +898,7 @@ static int (*const template_types[])(struct elab *e, struct probe_point *pp,
 	netfilter_match,	/* netfilter.hook().pf() */
 	procfs_match,		/* procfs(...).read/.write */
 	perf_match,		/* perf.*: one an event */
+	sysdispatch_match,	/* kernel.syscall(NR)[.return] */
 };
 
 static int template_point(struct expansion *x, struct probe_point *pp, struct node *cond)
@@ -979,6 +981,7 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		"perf.sw", "perf.hw", "perf.hw_cache", "perf.type.config",
 		"process.thread.begin",
 		"process.thread.end", "process.syscall", "process.syscall.return",
+		"kernel.syscall", "kernel.syscall.return",
 	};
 	const char *best = NULL;
 	int best_d = 3;

@@ -21,6 +21,7 @@
 #include "sdt.h"
 #include "procfs.h"
 #include "process.h"
+#include "sysdispatch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -487,6 +488,10 @@ static int dw_defined(struct scope *sc, struct node *arg)
 		probe_copy = *arg;
 		return process_target(sc->probe, &probe_copy, 0, 1);
 	}
+	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_SYSCALL) {
+		probe_copy = *arg;
+		return sysdispatch_target(sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && !has_dwarf(sc))
 		return -1;
 	probe_copy = *arg;
@@ -620,6 +625,11 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 	}
 	if (sc->probe && sc->probe->family == PF_PROCESS) {	/* $syscall ... */
 		if (process_target(sc->probe, n, write, 0))
+			dw_call(sc, n);
+		return;
+	}
+	if (sc->probe && sc->probe->family == PF_SYSCALL) {	/* $id, $argN ... */
+		if (sysdispatch_target(sc->probe, n, write, 0))
 			dw_call(sc, n);
 		return;
 	}

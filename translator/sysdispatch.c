@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kernel.syscall(NR) and kernel.syscall(NR).return: native x86-64
+ * system call number NR, at its entry and at its exit.  No symbol is
+ * looked up and no debuginfo or BTF is needed: the runtime attaches to
+ * the raw_syscalls tracepoints and dispatches by number
+ * (runtime/sysdispatch.c), so any number of these probes cost one
+ * callback on each.
+ *
+ * The variables are the tracepoints' data: $id (the number), $arg1 ..
+ * $arg6 (the argument registers di, si, dx, r10, r8, r9, as longs),
+ * $regs (the user pt_regs' address) and, in .return, $ret.  They are
+ * read from the array the runtime fills at each hit (SD_* give the
+ * slots), through a function made here, as process.syscall's are.
+ */
+#include "sysdispatch.h"
+
+#include <string.h>
+
+static int is_syscall_point(const struct probe_point *pp)
+{
+	const struct probe_comp *c = pp->comps;
+
+	if (pp->ncomps < 2 || pp->ncomps > 3 || !c[0].name || strcmp(c[0].name, "kernel") ||
+	    c[0].arg || !c[1].name || strcmp(c[1].name, "syscall"))
+		return 0;
+	return pp->ncomps == 2 || (c[2].name && !strcmp(c[2].name, "return") && !c[2].arg);
+}
+
+int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out)
+{
+	const struct node *arg = pp->ncomps >= 2 ? pp->comps[1].arg : NULL;
+	struct derived_probe *t;
+
+	(void)e;
+	if (!is_syscall_point(pp))
+		return -1;
+	if (!arg) {
+		sem_error(&pp->comps[1].loc, "kernel.syscall needs a system call number: "
+			  "kernel.syscall(NR)");
+		return 0;
+	}
+	if (arg->kind != N_NUM || arg->num < 0 || arg->num >= SD_MAX_NR) {
+		sem_error(&arg->loc, "kernel.syscall(...) takes a system call number "
+			  "from 0 to %d", SD_MAX_NR - 1);
+		return 0;
+	}
+	t = ar_alloc(sizeof(*t));
+	t->pp = pp_clone(pp, NULL);
+	t->family = PF_SYSCALL;
+	t->sc_nr = (int)arg->num;
+	t->is_return = pp->ncomps == 3;
+	vec_push(out, t);
+	return 1;
+}
+
+/* The slot $name is read from, or -1 when d has no such variable. */
+static int slot_of(const struct derived_probe *d, const char *name)
+{
+	if (!strcmp(name, "$id"))
+		return SD_ID;
+	if (!strcmp(name, "$regs"))
+		return SD_REGS;
+	if (!strcmp(name, "$ret"))
+		return d->is_return ? SD_RET : -1;
+	if (!strncmp(name, "$arg", 4) && name[4] >= '1' && name[4] <= '6' && !name[5])
+		return SD_ARG1 + name[4] - '1';
+	return -1;
+}
+
+/* Why n cannot be read in d; NULL when it can. */
+static const char *refusal(const struct derived_probe *d, const struct node *n, int write)
+{
+	if (n->kind != N_TARGET)
+		return ar_printf("%s needs debuginfo (DWARF), which kernel.syscall probes do "
+				 "without", n->name);
+	if (!strcmp(n->name, "$ret") && !d->is_return)
+		return "'$ret' is only available in kernel.syscall(NR).return probes";
+	if (slot_of(d, n->name) < 0)
+		return ar_printf("kernel.syscall%s probes have no '%s' (they have $id, $arg1 "
+				 "to $arg6, $regs%s)", d->is_return ? "(NR).return" : "(NR)",
+				 n->name, d->is_return ? " and $ret" : "");
+	if (write)
+		return ar_printf("'%s' cannot be written: a system call's registers are "
+				 "read-only here", n->name);
+	if (n->comps.len || n->addr || n->pretty)
+		return ar_printf("'%s' is a number: it has no members, address or text", n->name);
+	return NULL;
+}
+
+static struct node *reader(const struct node *n, int slot)
+{
+	static int counter;
+
+	return genfn_new(&n->loc, ar_printf("__sysvar_%d", counter++), T_LONG,
+			 ar_printf(" /* pure */\n\tSTAP_RETVALUE = (int64_t)((u64 *)CONTEXT->entry)[%d];\n",
+				   slot));
+}
+
+int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int quiet)
+{
+	const char *why = refusal(d, n, write);
+
+	if (why) {
+		if (!quiet)
+			sem_error(&n->loc, "%s", why);
+		return 0;
+	}
+	n->args.len = 0;
+	n->ref = reader(n, slot_of(d, n->name));
+	return 1;
+}
+
+const char *sysdispatch_list_vars(const struct derived_probe *d)
+{
+	return d->is_return ? " $id:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long "
+			      "$arg6:long $regs:long $ret:long"
+			    : " $id:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long "
+			      "$arg6:long $regs:long";
+}
