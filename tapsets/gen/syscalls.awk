@@ -187,6 +187,8 @@ function guard_close(s, k) {
 }
 
 function ret_body(s) {
+	if (kname[s, 1] == "-")
+		return "\tretval = 0\n\tretstr = \"\"\n"
 	return "\tretval = $ret\n\tretstr = return_str(" retfmt[s] ", retval)\n"
 }
 
