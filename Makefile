@@ -40,7 +40,7 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/procfs.c translator/emit_procfs.c translator/probe_types.c \
 	translator/perf.c translator/emit_perf.c \
 	translator/sysdispatch.c translator/emit_sysdispatch.c \
-	translator/infer.c translator/prune.c translator/dump.c \
+	translator/infer.c translator/deadstore.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
 	staprun/cmdline.c staprun/rotate.c

@@ -10,6 +10,7 @@
  *   resolve.c  bind every name to a local, global or function, pulling
  *              in the tapset files that define them
  *   infer.c    give every expression, variable and function a type
+ *   deadstore.c  drop a tapset's assignments to locals nothing reads
  *   prune.c    drop what nothing uses; warn about it
  *   dump.c     stp -p2's listing
  */
@@ -239,6 +240,9 @@ struct symbol *sym_new(const char *name, enum sym_kind kind,
 
 /* infer.c */
 void infer_program(struct elab *e);
+
+/* deadstore.c */
+void deadstore_program(struct elab *e);
 
 /* prune.c */
 void prune_program(struct elab *e);
