@@ -192,15 +192,23 @@ function ret_body(s) {
 	return "\tretval = $ret\n\tretstr = return_str(" retfmt[s] ", retval)\n"
 }
 
-# defaults for the variables other lines of s set and line k does not
-function defaults(s, k,    v, out, key, parts) {
-	out = ""
+# every variable any line of s sets, in name order, at its zero value:
+# each call's alias then lists the same variables in the same order (-L),
+# and has those only the other calls set
+function defaults(s,    key, parts, v, n, i, j, t, out) {
+	n = 0
 	for (key in vtype) {
 		split(key, parts, SUBSEP)
-		if (parts[1] != s || (s, k, parts[2]) in has)
-			continue
-		out = out "\t" parts[2] " = " (vtype[key] == "s" ? "\"\"" : "0") "\n"
+		if (parts[1] == s)
+			v[++n] = parts[2]
 	}
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	out = ""
+	for (i = 1; i <= n; i++)
+		out = out "\t" v[i] " = " (vtype[s, v[i]] == "s" ? "\"\"" : "0") "\n"
 	return out
 }
 
@@ -223,7 +231,6 @@ function emit_entry(s,    k, b, lst, pt) {
 		bodies[k] = entry_body(s, k)
 		for (key in vtype) {
 			split(key, pp, SUBSEP)
-			has[s, k, pp[2]] = 1
 			alltype[s, pp[2]] = vtype[key]
 		}
 	}
@@ -235,7 +242,7 @@ function emit_entry(s,    k, b, lst, pt) {
 				vtype[key] = alltype[key]
 		}
 		printf("%sprobe __syscall.%s = kernel.syscall(%d) {\n\tname = \"%s\"\n%s%s}\n",
-		       guard_open(s, k), kname[s, k], nr[s, k], kname[s, k], defaults(s, k), bodies[k])
+		       guard_open(s, k), kname[s, k], nr[s, k], kname[s, k], defaults(s), bodies[k])
 		printf("probe __syscall.%s.return = kernel.syscall(%d).return {\n\tname = \"%s\"\n%s}\n%s",
 		       kname[s, k], nr[s, k], kname[s, k], ret_body(s), guard_close(s, k))
 	}
