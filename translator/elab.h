@@ -5,6 +5,7 @@
  * (pass2.c):
  *
  *   library.c  parse the tapset files and index what each defines
+ *              (libscan.c: only those the script can need)
  *   probes.c   expand probe aliases, match builtin probe points (ksyms.c
  *              for kernel symbols), giving derived probes
  *   resolve.c  bind every name to a local, global or function, pulling
@@ -240,6 +241,9 @@ struct symbol *sym_new(const char *name, enum sym_kind kind,
 
 /* infer.c */
 void infer_program(struct elab *e);
+
+/* libscan.c */
+void libscan_select(struct session *s, struct source **src, int n, char *want);
 
 /* deadstore.c */
 void deadstore_program(struct elab *e);
