@@ -39,7 +39,7 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/netfilter.c translator/netfilter_var.c translator/emit_netfilter.c \
 	translator/procfs.c translator/emit_procfs.c translator/probe_types.c \
 	translator/perf.c translator/emit_perf.c \
-	translator/sysdispatch.c translator/emit_sysdispatch.c \
+	translator/sysdispatch.c translator/emit_sysdispatch.c translator/dump_names.c \
 	translator/infer.c translator/deadstore.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
@@ -266,6 +266,11 @@ install: stp stprun stp-vitals web
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals
+
+# how much of SystemTap's tapset library stp defines, by name (not a check)
+.PHONY: coverage
+coverage: stp
+	@tests/examples/coverage.sh
 
 # The system call tapsets are made from one table by an awk script
 # (tapsets/gen/); the output is committed, so stp reads them without a

@@ -75,7 +75,9 @@ struct stp_probe {
 	const char *module;		/* ("kernel" for vmlinux) */
 	int is_return;
 	int syscall;			/* __x64_sys_*: user arguments in the
-					 * pt_regs its first argument points to */
+					 * pt_regs its first argument points to;
+					 * 2: kernel.syscall, whose regs are
+					 * those pt_regs */
 	int act_static;			/* its handler counts no statements:
 					 * it has fewer than MAXACTION, no
 					 * loop and no call (probe.h) */

@@ -21,12 +21,15 @@
 static struct tracepoint *stp_sd_enter_tp, *stp_sd_exit_tp;
 static int stp_sd_enter_on, stp_sd_exit_on;
 
-static __always_inline bool stp_sd_native(long nr, const unsigned long *wanted)
+static __always_inline bool stp_sd_native(long nr,
+					  const unsigned long *wanted)
 {
-	return nr >= 0 && nr < STP_SD_MAX_NR && test_bit(nr, wanted) && !in_compat_syscall();
+	return nr >= 0 && nr < STP_SD_MAX_NR && test_bit(nr, wanted) &&
+	       !in_compat_syscall();
 }
 
-static __always_inline void stp_sd_args(u64 *a, struct pt_regs *regs, long nr, long ret)
+static __always_inline void stp_sd_args(u64 *a, struct pt_regs *regs,
+					long nr, long ret)
 {
 	a[STP_SD_ID] = nr;
 	a[STP_SD_ARG1] = regs->di;
@@ -40,27 +43,31 @@ static __always_inline void stp_sd_args(u64 *a, struct pt_regs *regs, long nr, l
 }
 
 #if STP_SD_NENTER
-static notrace void stp_sd_enter(void *data, struct pt_regs *regs, long id)
+static STP_HANDLER void stp_sd_enter(void *data, struct pt_regs *regs,
+				  long id)
 {
 	u64 a[STP_SD_SLOTS];
 
 	if (!stp_sd_native(id, stp_sd_enter_nrs))
 		return;
-	stp_sd_args(a, regs, id, 0);
+	if (STP_SD_ENTER_ARGS)
+		stp_sd_args(a, regs, id, 0);
 	stp_sd_enter_hit(id, regs, a);
 }
 NOKPROBE_SYMBOL(stp_sd_enter);
 #endif
 
 #if STP_SD_NEXIT
-static notrace void stp_sd_exit(void *data, struct pt_regs *regs, long ret)
+static STP_HANDLER void stp_sd_exit(void *data, struct pt_regs *regs,
+				 long ret)
 {
 	long nr = syscall_get_nr(current, regs);
 	u64 a[STP_SD_SLOTS];
 
 	if (!stp_sd_native(nr, stp_sd_exit_nrs))
 		return;
-	stp_sd_args(a, regs, nr, ret);
+	if (STP_SD_EXIT_ARGS)
+		stp_sd_args(a, regs, nr, ret);
 	stp_sd_exit_hit(nr, regs, a);
 }
 NOKPROBE_SYMBOL(stp_sd_exit);
@@ -75,15 +82,16 @@ static void stp_sd_find(struct tracepoint *tp, void *priv)
 }
 
 /* cb on tp (what names it), *on set when attached; 0 or the error. */
-static int stp_sd_attach(struct tracepoint *tp, const char *what, void *cb, int *on)
+static int stp_sd_attach(struct tracepoint *tp, const char *what, void *cb,
+			 int *on)
 {
 	int rc = tp ? tracepoint_probe_register(tp, cb, NULL) : -ENOENT;
 
 	*on = !rc;
 	if (rc)
 		stp_ctl_printf(STP_MSG_ERROR,
-			       "ERROR: kernel.syscall probes: cannot attach to tracepoint %s "
-			       "(error %d)\n", what, rc);
+			       "ERROR: kernel.syscall probes: cannot attach "
+			       "to tracepoint %s (error %d)\n", what, rc);
 	return rc;
 }
 
@@ -91,11 +99,13 @@ static void stp_sysdispatch_disarm(void)
 {
 #if STP_SD_NENTER
 	if (stp_sd_enter_on)
-		tracepoint_probe_unregister(stp_sd_enter_tp, (void *)stp_sd_enter, NULL);
+		tracepoint_probe_unregister(stp_sd_enter_tp,
+					    (void *)stp_sd_enter, NULL);
 #endif
 #if STP_SD_NEXIT
 	if (stp_sd_exit_on)
-		tracepoint_probe_unregister(stp_sd_exit_tp, (void *)stp_sd_exit, NULL);
+		tracepoint_probe_unregister(stp_sd_exit_tp,
+					    (void *)stp_sd_exit, NULL);
 #endif
 	if (stp_sd_enter_on || stp_sd_exit_on)
 		tracepoint_synchronize_unregister();
@@ -110,11 +120,13 @@ static int stp_sysdispatch_arm(void)
 		return 0;
 	for_each_kernel_tracepoint(stp_sd_find, NULL);
 #if STP_SD_NENTER
-	rc = stp_sd_attach(stp_sd_enter_tp, "sys_enter", (void *)stp_sd_enter, &stp_sd_enter_on);
+	rc = stp_sd_attach(stp_sd_enter_tp, "sys_enter", (void *)stp_sd_enter,
+			   &stp_sd_enter_on);
 #endif
 #if STP_SD_NEXIT
 	if (!rc)
-		rc = stp_sd_attach(stp_sd_exit_tp, "sys_exit", (void *)stp_sd_exit, &stp_sd_exit_on);
+		rc = stp_sd_attach(stp_sd_exit_tp, "sys_exit",
+				   (void *)stp_sd_exit, &stp_sd_exit_on);
 #endif
 	if (rc)
 		stp_sysdispatch_disarm();

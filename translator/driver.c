@@ -247,7 +247,10 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	diag_set_warnings(s.warn_mode);
-	if (s.list_probe) {
+	if (s.dump_names) {
+		s.script_text = "probe never {}";
+		diag_set_warnings(0);
+	} else if (s.list_probe) {
 		s.script_text = ar_printf("probe %s ? {}", s.list_probe);
 		s.last_pass = 2;
 		diag_set_warnings(0);
@@ -258,6 +261,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (s.last_pass == 1)
 		return 0;
+	if (s.dump_names)
+		return dump_names(&s, s.dump_names == 2);
 	if (s.timeout_ms && !s.list_probe && pass1_timeout_probe(&s))
 		return 1;
 	if (run_pass2(&s, &e))

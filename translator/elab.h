@@ -149,6 +149,7 @@ struct derived_probe {
 	int64_t proc_pid;		/* process(PID), else 0 */
 	/* kernel.syscall(NR)[.return] (sysdispatch.c; is_return too): */
 	int sc_nr;			/* NR */
+	int sc_args_read;		/* a $var reads the registers */
 };
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -440,6 +440,8 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 			  d->is_return, !strncmp(d->symbol, "__x64_sys_", 10));
 	else if (d->family == PF_UPROBE || d->family == PF_PROCESS)
 		em_uprobe_fields(tables, d);
+	else if (d->family == PF_SYSCALL)	/* the regs: the call's own */
+		sb_printf(tables, "\t.is_return = %d, .syscall = 2,\n", d->is_return);
 	sb_puts(tables, "};\n\n");
 	free(frame.s);
 	free(body.s);

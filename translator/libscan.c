@@ -16,7 +16,8 @@
  * The first components of the script's probe points count as parsed
  * ("probe $1" with the argument syscall.read).  Every file is wanted when
  * a probe point could match an alias by a glob in its first component
- * ("probe *.read") and when listing probe points (-l, -L).
+ * ("probe *.read"), when listing probe points (-l, -L) and when
+ * listing the library's names (--dump-functions, --dump-probe-aliases).
  */
 #include "elab.h"
 
@@ -157,7 +158,7 @@ void libscan_select(struct session *s, struct source **src, int n, char *want)
 	struct vec stpm = { 0 }, stp = { 0 };
 	int changed = 1;
 
-	if (s->list_probe || add_points(&words, s->user)) {
+	if (s->list_probe || s->dump_names || !s->user || add_points(&words, s->user)) {
 		memset(want, 1, n);
 		return;
 	}

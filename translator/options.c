@@ -25,6 +25,8 @@ enum {
 	LONG_DUMP_PROBE_TYPES,
 	LONG_VITALS_DB,
 	LONG_VITALS_LIMIT,
+	LONG_DUMP_FUNCTIONS,
+	LONG_DUMP_PROBE_ALIASES,
 };
 
 static const struct option long_opts[] = {
@@ -38,6 +40,8 @@ static const struct option long_opts[] = {
 	{ "dump-probe-types", no_argument, NULL, LONG_DUMP_PROBE_TYPES },
 	{ "vitals-db", required_argument, NULL, LONG_VITALS_DB },
 	{ "vitals-limit", required_argument, NULL, LONG_VITALS_LIMIT },
+	{ "dump-functions", no_argument, NULL, LONG_DUMP_FUNCTIONS },
+	{ "dump-probe-aliases", no_argument, NULL, LONG_DUMP_PROBE_ALIASES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -48,6 +52,7 @@ static void usage(FILE *f)
 "       stp [options] -e SCRIPT [ARGS...] run a script given inline\n"
 "       stp [options] -l PROBE | -L PROBE  list matching probe points\n"
 "       stp --dump-probe-types              list the probe point types\n"
+"       stp --dump-functions | --dump-probe-aliases  list the tapsets' names\n"
 "\n"
 "Options:\n"
 "  -p NUM         stop after pass NUM (1 parse, 2 elaborate, 3 translate,\n"
@@ -84,6 +89,8 @@ static void usage(FILE *f)
 "  --remote=qemu  run in a throwaway QEMU guest\n"
 "  --smp=N        the guest's CPUs with --remote=qemu (default 1)\n"
 "  --dump-probe-types  list the probe point types, one per line\n"
+"  --dump-functions    list the tapsets' functions, one name per line\n"
+"  --dump-probe-aliases  list the tapsets' probe aliases, one per line\n"
 "  --vmlinux=PATH kernel debuginfo to use\n"
 "  -d FILE        debuginfo of a module or program (FILE.ko, FILE.debug)\n"
 "  --sysroot=DIR  the target's root directory (System.map, headers)\n"
@@ -200,6 +207,8 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case LONG_SYSROOT: s->sysroot = arg; return 0;
 	case LONG_VITALS_DB: s->vitals_db = arg; return 0;
 	case LONG_VITALS_LIMIT: s->vitals_limit = arg; return 0;
+	case LONG_DUMP_FUNCTIONS: s->dump_names = 1; return 0;
+	case LONG_DUMP_PROBE_ALIASES: s->dump_names = 2; return 0;
 	default: return 1;
 	}
 }
@@ -271,7 +280,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 	}
 	if (finish_opts(s))
 		return 1;
-	if (!s->script_text && !s->list_probe) {
+	if (!s->script_text && !s->list_probe && !s->dump_names) {
 		if (optind >= argc) {
 			fputs("stp: no script given (a FILE, or -e SCRIPT; see stp --help)\n",
 			      stderr);

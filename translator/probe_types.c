@@ -33,6 +33,7 @@ static const char *const probe_types[] = {
 	"kernel.statement({number|string})",
 	"kernel.statement(number).absolute",
 	"{kernel|module(string)}.trace(string)",
+	"kernel.syscall(number)[.return]",
 	"module(string).function(string)[.{call|inline|return|return.maxactive(number)}]",
 	"module(string).statement(string)",
 	"kprobe[.module(string)].function(string)[.{call|return|return.maxactive(number)}]",

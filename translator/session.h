@@ -61,6 +61,8 @@ struct session {
 	struct vec library_files;	/* .stp paths, parsed on demand */
 	struct pp *pp;		/* holds the library macros */
 	struct parse_opts lib_opts;
+	/* --dump-functions 1, --dump-probe-aliases 2 (dump_names.c) */
+	int dump_names;
 };
 
 int opts_parse(struct session *s, int argc, char **argv);
@@ -90,6 +92,8 @@ int run_pass5(struct session *s, const char *ko);
 
 /* probe_types.c: --dump-probe-types */
 void probe_types_dump(FILE *f);
+/* dump_names.c: --dump-functions, or with aliases --dump-probe-aliases */
+int dump_names(struct session *s, int aliases);
 
 /* -l/-L's line for derived probe i. */
 const char *elab_list_line(struct elab *e, int i, int with_vars);

@@ -108,6 +108,7 @@ int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int q
 	}
 	n->args.len = 0;
 	n->ref = reader(n, slot_of(d, n->name));
+	d->sc_args_read = 1;
 	return 1;
 }
 

@@ -331,7 +331,9 @@ sketch_bench
 "$ROOT/tests/bench/pass4.sh"
 if [ -x "$ROOT/tests/bench/runtime.sh" ]; then "$ROOT/tests/bench/runtime.sh"; fi
 "$ROOT/tests/bench/guest.sh"
+"$ROOT/tests/bench/syscalls.sh"
 "$ROOT/tests/bench/footprint.sh"
 "$ROOT/tests/bench/vitals_read.sh"
 # (after only; tests/bench/statread.sh REV also times REV's stp, for a ratio)
 "$ROOT/tests/bench/statread.sh"
+"$ROOT/tests/examples/coverage.sh"

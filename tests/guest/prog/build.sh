@@ -12,6 +12,8 @@
 #   rules_leak, rules_starve, rules_send, rules_segv, rules_victim
 #                 rules_load.c, static, one copy per name (the name picks
 #                 the workload): the diagnosis rules' tests (rules_*)
+#   getppid32, getppidx32   getppid32.c and getppidx32.c, static, no
+#                 libc: 32-bit (ia32) and x32 system calls (sysd_compat)
 #   loop          tests/bench/guest/loop.c, static, as run.sh builds it
 #                 for the guest: here for process("/files/loop") probes
 #   addlib        addlib.c, dynamic, -g -O0, linked against
@@ -53,6 +55,9 @@ cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
 "${cc[@]}" -static -o "$tmp/rules_leak" rules_load.c
 for n in starve send segv victim; do cp "$tmp/rules_leak" "$tmp/rules_$n"; done
 gcc -O2 -static -o "$tmp/loop" ../../bench/guest/loop.c
+nolibc=(gcc -O1 -static -nostdlib -ffreestanding -fno-stack-protector)
+"${nolibc[@]}" -m32 -fno-pic -o "$tmp/getppid32" getppid32.c
+"${nolibc[@]}" -o "$tmp/getppidx32" getppidx32.c
 "${cc[@]}" -shared -fPIC -Wl,--disable-new-dtags,-rpath,/files \
 	-o "$tmp/libstpadd.so" libstpadd.c
 "${cc[@]}" -o "$tmp/addlib" addlib.c -L"$tmp" -lstpadd \
@@ -73,7 +78,7 @@ for lib in libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	cp -L "$(g++ -print-file-name=$lib)" "$tmp/$lib"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add depth faults threads vitals_load rules_leak rules_starve rules_send rules_segv rules_victim loop addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
+for f in add depth faults threads vitals_load rules_leak rules_starve rules_send rules_segv rules_victim loop getppid32 getppidx32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
 	sdt sysprog throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"

@@ -1,0 +1,90 @@
+#!/bin/bash
+# How much of SystemTap 4.8's tapset library stp defines, by name, for the
+# 6.1 test kernel (tests/kernel.sh): SystemTap's names are committed
+# beside this script, stp's come from stp --dump-functions and
+# --dump-probe-aliases.  Prints
+#
+#   functions:      N of M (P%)   SystemTap's documented functions
+#                                 (stap-functions.txt) that stp defines
+#   probe aliases:  N of M (P%)   its alias names (stap-aliases.txt) that
+#                                 stp defines, exactly
+#   alias families: N of M (P%)   its families with at least one name stp
+#                                 defines; a family is a name with its
+#                                 last component, before a final .return,
+#                                 made *: syscall.read and
+#                                 nd_syscall.read.return are in syscall.*
+#                                 and nd_syscall.*.return
+#
+# Names with a component starting with '_' (SystemTap's internal
+# __syscall.* helpers) are left out on both sides.  The names stp lacks go
+# to build/tests/coverage-missing.txt.  A measurement, not a check: it
+# fails only when a tool does.
+#
+#   tests/examples/coverage.sh [--refresh] [STP]
+#
+# --refresh writes stap-aliases.txt again from stap --dump-probe-aliases,
+# and stap-functions.txt from the Tapset Reference's pages (stap
+# --dump-functions elaborates every tapset probe against the kernel's
+# DWARF and modules and does not finish here).
+set -euo pipefail
+export LC_ALL=C
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/examples
+refresh=0
+[ "${1:-}" = --refresh ] && { refresh=1; shift; }
+STP=$(realpath "${1:-$top/stp}")
+root=$("$top/tests/kernel.sh")
+krel=$("$top/tests/kernel.sh" release)
+out=$top/build/tests
+mkdir -p "$out"
+DOCS=/usr/share/doc/systemtap-doc/tapsets
+
+if [ $refresh = 1 ]; then
+	{
+		echo "# SystemTap 4.8's probe alias names for x86-64, kernel $krel (Debian 12's 6.1 line):"
+		echo "# the first field of \`stap --sysroot=\$(tests/kernel.sh) -r $krel --dump-probe-aliases\`, sorted, once each."
+		echo "# Regenerate with tests/examples/coverage.sh --refresh."
+		stap --sysroot="$root" -r "$krel" --dump-probe-aliases | cut -d' ' -f1 | sort -u
+	} >"$here/stap-aliases.txt"
+	{
+		echo "# SystemTap 4.8's tapset function names: the titles function::NAME of its Tapset Reference pages"
+		echo "# ($DOCS/API-*.html, Debian's systemtap-doc), sorted."
+		echo "# \`stap --dump-functions\` would list the undocumented ones too, but does not finish here (it"
+		echo "# elaborates every tapset probe against the kernel's DWARF and modules: over 30 CPU minutes)."
+		grep -ho '<title>function::[^<]*</title>' "$DOCS"/API-*.html |
+			sed 's/<title>function:://; s/<\/title>//' | sort -u
+	} >"$here/stap-functions.txt"
+fi
+
+# public names only: no component starting with '_'
+public() { grep -v '^#' | grep -v -E '(^|\.)_' | sort -u; }
+family() { sed -E 's/(\.return)?$/ &/; s/^(.+)\.[^.]+ (.*)$/\1.*\2/; s/ //'; }
+"$STP" --sysroot="$root" -r "$krel" --dump-functions | public >"$out/coverage-stp-functions.txt"
+"$STP" --sysroot="$root" -r "$krel" --dump-probe-aliases | cut -d' ' -f1 | public \
+	>"$out/coverage-stp-aliases.txt"
+public <"$here/stap-functions.txt" >"$out/coverage-stap-functions.txt"
+public <"$here/stap-aliases.txt" >"$out/coverage-stap-aliases.txt"
+family <"$out/coverage-stap-aliases.txt" | sort -u >"$out/coverage-stap-families.txt"
+family <"$out/coverage-stp-aliases.txt" | sort -u >"$out/coverage-stp-families.txt"
+
+# share NAME STAP_LIST STP_LIST: "NAME: N of M (P%)"; the missing ones kept
+share() {
+	local have total
+	total=$(wc -l <"$2")
+	have=$(comm -12 "$2" "$3" | wc -l)
+	printf '%-16s %d of %d (%s%%)\n' "$1:" "$have" "$total" \
+		"$(awk -v h="$have" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * h / t : 0 }')"
+}
+share functions "$out/coverage-stap-functions.txt" "$out/coverage-stp-functions.txt"
+share "probe aliases" "$out/coverage-stap-aliases.txt" "$out/coverage-stp-aliases.txt"
+share "alias families" "$out/coverage-stap-families.txt" "$out/coverage-stp-families.txt"
+{
+	echo "# SystemTap's names stp does not define (tests/examples/coverage.sh, kernel $krel)"
+	echo "# functions"
+	comm -23 "$out/coverage-stap-functions.txt" "$out/coverage-stp-functions.txt"
+	echo "# alias families with no name defined"
+	comm -23 "$out/coverage-stap-families.txt" "$out/coverage-stp-families.txt"
+	echo "# probe aliases"
+	comm -23 "$out/coverage-stap-aliases.txt" "$out/coverage-stp-aliases.txt"
+} >"$out/coverage-missing.txt"
+echo "missing: ${out#"$top"/}/coverage-missing.txt"
