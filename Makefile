@@ -29,7 +29,7 @@ STP_LIBS = -ldw -lelf -lbpf -llzma -lzstd -lz
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
-	translator/pass1.c translator/script_find.c translator/library.c translator/clone.c translator/genfn.c \
+	translator/pass1.c translator/script_find.c translator/library.c translator/libscan.c translator/clone.c translator/genfn.c \
 	translator/ksyms.c translator/modsyms.c translator/cache.c translator/bigmem.c translator/probes.c \
 	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
@@ -41,7 +41,7 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/perf.c translator/emit_perf.c \
 	translator/hwbkpt.c translator/emit_hwbkpt.c \
 	translator/sysdispatch.c translator/emit_sysdispatch.c translator/dump_names.c \
-	translator/infer.c translator/prune.c translator/dump.c \
+	translator/infer.c translator/deadstore.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
 	staprun/cmdline.c staprun/rotate.c
@@ -272,3 +272,13 @@ clean:
 .PHONY: coverage
 coverage: stp
 	@tests/examples/coverage.sh
+
+# The system call tapsets are made from one table by an awk script
+# (tapsets/gen/); the output is committed, so stp reads them without a
+# build step.  Run this after editing syscalls.tbl, .fix or .awk.
+SYSCALL_GEN = tapsets/gen/syscalls.awk tapsets/gen/syscalls.fix tapsets/gen/syscalls.tbl
+syscall-tapsets:
+	awk -v what=entry -f $(SYSCALL_GEN) > tapsets/linux/syscalls.stp
+	awk -v what=nd -f $(SYSCALL_GEN) > tapsets/linux/syscalls_nd.stp
+	awk -v what=names -f $(SYSCALL_GEN) > tapsets/linux/syscalls_names.stp
+.PHONY: syscall-tapsets

@@ -5,11 +5,13 @@
  * (pass2.c):
  *
  *   library.c  parse the tapset files and index what each defines
+ *              (libscan.c: only those the script can need)
  *   probes.c   expand probe aliases, match builtin probe points (ksyms.c
  *              for kernel symbols), giving derived probes
  *   resolve.c  bind every name to a local, global or function, pulling
  *              in the tapset files that define them
  *   infer.c    give every expression, variable and function a type
+ *   deadstore.c  drop a tapset's assignments to locals nothing reads
  *   prune.c    drop what nothing uses; warn about it
  *   dump.c     stp -p2's listing
  */
@@ -246,6 +248,12 @@ struct symbol *sym_new(const char *name, enum sym_kind kind,
 
 /* infer.c */
 void infer_program(struct elab *e);
+
+/* libscan.c */
+void libscan_select(struct session *s, struct source **src, int n, char *want);
+
+/* deadstore.c */
+void deadstore_program(struct elab *e);
 
 /* prune.c */
 void prune_program(struct elab *e);

@@ -46,22 +46,27 @@ static struct lib_file *add_file(struct elab *e, struct script *s, int user)
 	return f;
 }
 
+/* Parses the library files the script can need (libscan.c says which). */
 void lib_load(struct elab *e)
 {
 	struct session *s = e->s;
+	int n = s->library_files.len;
+	struct source **src = ar_alloc((n + 1) * sizeof(*src));
+	char *want = ar_alloc(n + 1);
 
 	add_file(e, s->user, 1);
-	for (int i = 0; i < s->library_files.len; i++) {
+	for (int i = 0; i < n; i++) {
 		const char *path = s->library_files.v[i];
-		struct source *src = src_load(path);
 
-		if (!src) {
+		src[i] = src_load(path);
+		if (!src[i])
 			fprintf(stderr, "stp: cannot read tapset '%s': %s\n", path,
 				strerror(errno));
-			continue;
-		}
-		add_file(e, parse_source(s->pp, src, &s->lib_opts), 0);
 	}
+	libscan_select(s, src, n, want);
+	for (int i = 0; i < n; i++)
+		if (src[i] && want[i])
+			add_file(e, parse_source(s->pp, src[i], &s->lib_opts), 0);
 }
 
 struct lib_file *lib_file_of(struct elab *e, const struct node *decl)

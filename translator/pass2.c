@@ -54,6 +54,7 @@ struct elab *pass2_elaborate(struct session *s)
 	infer_program(e);
 	if (diag_errors())
 		return NULL;
+	deadstore_program(e);
 	prune_program(e);
 	if (diag_errors())
 		return NULL;

@@ -25,6 +25,8 @@
 #   allocs        allocs.c, dynamic, -g -O0, linked against
 #   libstpsym.so  libstpsym.c, -O0, no -g and stripped (.dynsym only):
 #                 uprobe_symtab_* and uprobe_buildid_* tests
+#   sysprog       sysprog.c, static: system calls with known arguments
+#                 (syscall_argstr)
 #   sdt           sdt.c, static, -g -O0, with SDT markers (<sys/sdt.h>)
 #                 and their semaphores: sdt_* tests
 #   throws        throws.cc, C++, dynamic: it throws five exceptions
@@ -73,6 +75,7 @@ strip "$tmp/libstpsym.so"
 	-Wl,--disable-new-dtags,-rpath,/files \
 	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
 "${cc[@]}" -static -o "$tmp/sdt" sdt.c
+"${cc[@]}" -static -o "$tmp/sysprog" sysprog.c
 g++ -g -O0 -fdebug-prefix-map="$here"=. -o "$tmp/throws" throws.cc \
 	-Wl,--disable-new-dtags,-rpath,/files \
 	-Wl,--dynamic-linker=/files/ld-linux-x86-64.so.2
@@ -82,7 +85,7 @@ for lib in libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
 for f in add depth faults pagesleep threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim loop getppid32 getppidx32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
-	sdt throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
+	sdt sysprog throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
 done
