@@ -29,7 +29,8 @@
 #   d. under stp: kernel.syscall(110) { n++ },
 #   e. under stp: kernel.syscall(110).return { n++ },
 #   f. under stp: kprobe.function("__x64_sys_getppid") { n++ },
-# the added ns per call against (a).  Target: d at most 1.5x b's.
+#   g. under stp: syscall.getppid { n++ } (the tapset's alias),
+# the added ns per call against (a).  Target: d and g at most 1.5x b's.
 #
 # Also, when the syscall tapset is there (tapsets/linux/syscalls*.stp),
 # pass 2 of probe syscall.*, syscall.*.return { calls[name]++ } on the host,
@@ -116,7 +117,7 @@ EOF
 		"$ROOT/stp" "${K[@]}" -p4 -m kp_all ../kp_all.stp >/dev/null
 		[ ! -f ../sc_tapset.stp ] || "$ROOT/stp" "${K[@]}" -p4 -m sc_tapset ../sc_tapset.stp >/dev/null
 		for m in "sd_enter:kernel.syscall(110)" "sd_return:kernel.syscall(110).return" \
-			'sd_kprobe:kprobe.function("__x64_sys_getppid")'; do
+			'sd_kprobe:kprobe.function("__x64_sys_getppid")' "sd_tapset:syscall.getppid"; do
 			"$ROOT/stp" "${K[@]}" -p4 -m "${m%%:*}" \
 				-e "global n; probe ${m#*:} { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null
 		done
@@ -138,7 +139,7 @@ insmod floor_tracepoint.ko
 echo "tfloor \$(./loop getppid $CALLS)"
 rmmod floor_tracepoint
 echo "tfloor hits \$(dmesg | sed -n 's/.*floor_tracepoint: \([0-9]*\) hits/\1/p' | tail -1)"
-for m in sd_enter sd_return sd_kprobe; do
+for m in sd_enter sd_return sd_kprobe sd_tapset; do
 	stprun -c "./loop getppid $CALLS > \$m.loop" \$m.ko > \$m.out
 	echo "\$m \$(cat \$m.loop)"
 	echo "\$m \$(cat \$m.out)"
@@ -206,6 +207,7 @@ line_figures() {	# LINE
 	cost_row "$g" "d. stp: kernel.syscall(110) { n++ }" sd_enter "$base" "$kf" 1.5
 	cost_row "$g" "e. stp: kernel.syscall(110).return { n++ }" sd_return "$base" "$kf" ""
 	cost_row "$g" "f. stp: kprobe.function(\"__x64_sys_getppid\") { n++ }" sd_kprobe "$base" "$kf" ""
+	cost_row "$g" "g. stp: syscall.getppid { n++ } (the tapset)" sd_tapset "$base" "$kf" 1.5
 	printf '  %-52s %9.1f %9s %9s %8s %8s %8s\n' "a'. no probe, again after the runs above" \
 		"$(nspc "$g" base2)" - - - - -
 	echo
