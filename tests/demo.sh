@@ -30,7 +30,7 @@ oneliner() {
 }
 oneliner syscall_top 'global calls
 probe syscall.* { calls[name]++ }
-probe timer.s(2) { foreach (n in calls- limit 6) printf("%-12s %6d\n", n, calls[n]); exit() }'
+probe end { foreach (n in calls- limit 6) printf("%-12s %6d\n", n, calls[n]) }'
 oneliner vfs_read_files 'global bytes
 probe vfs.read.return { if (bytes_read > 0) bytes[execname(), __file_filename(file)] += bytes_read }
 probe end { foreach ([p, f] in bytes- limit 6) printf("%-8s %-12s %7d bytes\n", p, f, bytes[p, f]) }'
@@ -64,10 +64,10 @@ run 'stp examples/files-read.stp -c "for f in /proc/version /proc/cpuinfo /proc/
 	-c 'for f in /proc/version /proc/cpuinfo /proc/meminfo; do while read l; do :; done <$f; done' files_read.ko
 run 'stp examples/topsys.stp   (while a shell loop lists directories)' \
 	-c "i=0; while [ \$i -lt 2000 ]; do ls / >/dev/null; i=\$((i+1)); done" topsys.ko
-run 'stp -e "global calls; probe syscall.* { calls[name]++ } probe timer.s(2) { ...top 6...; exit() }"   (while a shell loop lists directories)' \
+run 'stp -e "global calls; probe syscall.* { calls[name]++ } probe end { ...top 6... }" -c "a shell loop listing directories"' \
 	-c 'i=0; while [ $i -lt 500 ]; do ls / >/dev/null; i=$((i+1)); done' syscall_top.ko
-run 'stp -e "global bytes; probe vfs.read.return { bytes[execname(), __file_filename(file)] += bytes_read } probe end { ...top 6... }" -c "cat /proc/cpuinfo /proc/version /proc/meminfo"' \
-	-c 'cat /proc/cpuinfo /proc/version /proc/meminfo >/dev/null' vfs_read_files.ko
+run 'stp -e "global bytes; probe vfs.read.return { bytes[execname(), __file_filename(file)] += bytes_read } probe end { ...top 6... }" -c "dd each of /proc/cpuinfo, /proc/version, /proc/meminfo"' \
+	-c 'for f in /proc/cpuinfo /proc/version /proc/meminfo; do dd if=$f of=/dev/null bs=512 2>/dev/null; done' vfs_read_files.ko
 run 'stp -e "probe signal.send { printf(...execname(), pid(), sig_name, pid_name, sig_pid) }" -c "sleep 9 & kill -USR1 $!; sleep 1; kill $!"' \
 	-c 'sleep 9 & kill -USR1 $!; sleep 1; kill $!' signals_sent.ko
 [ ! -f /files/brd.ko ] || insmod /files/brd.ko rd_nr=1 rd_size=4096
