@@ -265,6 +265,7 @@ void dump_program(struct elab *e, struct sbuf *out);
  * value, named name, returning ret; genfn_param() adds a parameter. */
 struct node *genfn_new(const struct loc *l, const char *name, enum type ret, const char *body);
 void genfn_param(struct node *fd, const char *name, enum type type);
+const char *genfn_entry_slot(struct node *n, const char *prefix, int slot, int write);
 
 /* clone.c: a deep copy, each node marked as expanded at origin o. */
 struct node *node_clone(const struct node *n, const struct origin *o);

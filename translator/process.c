@@ -176,8 +176,8 @@ static const char *point_name(const struct derived_probe *d)
 			 sub ? sub : "");
 }
 
-/* Why n cannot be read in d; NULL when it can. */
-static const char *refusal(const struct derived_probe *d, const struct node *n, int write)
+/* Why d has no variable n; NULL when it has. */
+static const char *refusal(const struct derived_probe *d, const struct node *n)
 {
 	if (!is_syscall(d))
 		return ar_printf("%s probes have no target variables ('%s')", point_name(d),
@@ -188,36 +188,22 @@ static const char *refusal(const struct derived_probe *d, const struct node *n, 
 		return ar_printf("%s probes have no '%s' (they have $syscall, $arg1 to $arg6%s)",
 				 point_name(d), n->name,
 				 d->proc_event == PE_SYSCALL_RETURN ? " and $return" : "");
-	if (write)
-		return ar_printf("'%s' cannot be written: a system call's registers are "
-				 "read-only here", n->name);
-	if (n->comps.len || n->addr || n->pretty)
-		return ar_printf("'%s' is a number: it has no members, address or text", n->name);
 	return NULL;
-}
-
-static struct node *reader(const struct node *n, int slot)
-{
-	static int counter;
-
-	return genfn_new(&n->loc, ar_printf("__procvar_%d", counter++), T_LONG,
-			 ar_printf(" /* pure */\n\tSTAP_RETVALUE = (int64_t)((u64 *)CONTEXT->entry)[%d];\n",
-				   slot));
 }
 
 int process_target(struct derived_probe *d, struct node *n, int write, int quiet)
 {
-	const char *why = n->kind == N_TARGET ? refusal(d, n, write) :
+	const char *why = n->kind == N_TARGET ? refusal(d, n) :
 			  ar_printf("%s needs debuginfo (DWARF), which process probes do without",
 				    n->name);
 
+	if (!why)
+		why = genfn_entry_slot(n, "__procvar", slot_of(d, n->name), write);
 	if (why) {
 		if (!quiet)
 			sem_error(&n->loc, "%s", why);
 		return 0;
 	}
-	n->args.len = 0;
-	n->ref = reader(n, slot_of(d, n->name));
 	return 1;
 }
 

@@ -68,8 +68,8 @@ static int slot_of(const struct derived_probe *d, const char *name)
 	return -1;
 }
 
-/* Why n cannot be read in d; NULL when it can. */
-static const char *refusal(const struct derived_probe *d, const struct node *n, int write)
+/* Why d has no variable n; NULL when it has. */
+static const char *refusal(const struct derived_probe *d, const struct node *n)
 {
 	if (n->kind != N_TARGET)
 		return ar_printf("%s needs debuginfo (DWARF), which kernel.syscall probes do "
@@ -80,34 +80,20 @@ static const char *refusal(const struct derived_probe *d, const struct node *n, 
 		return ar_printf("kernel.syscall%s probes have no '%s' (they have $id, $arg1 "
 				 "to $arg6, $regs%s)", d->is_return ? "(NR).return" : "(NR)",
 				 n->name, d->is_return ? " and $ret" : "");
-	if (write)
-		return ar_printf("'%s' cannot be written: a system call's registers are "
-				 "read-only here", n->name);
-	if (n->comps.len || n->addr || n->pretty)
-		return ar_printf("'%s' is a number: it has no members, address or text", n->name);
 	return NULL;
-}
-
-static struct node *reader(const struct node *n, int slot)
-{
-	static int counter;
-
-	return genfn_new(&n->loc, ar_printf("__sysvar_%d", counter++), T_LONG,
-			 ar_printf(" /* pure */\n\tSTAP_RETVALUE = (int64_t)((u64 *)CONTEXT->entry)[%d];\n",
-				   slot));
 }
 
 int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int quiet)
 {
-	const char *why = refusal(d, n, write);
+	const char *why = refusal(d, n);
 
+	if (!why)
+		why = genfn_entry_slot(n, "__sysvar", slot_of(d, n->name), write);
 	if (why) {
 		if (!quiet)
 			sem_error(&n->loc, "%s", why);
 		return 0;
 	}
-	n->args.len = 0;
-	n->ref = reader(n, slot_of(d, n->name));
 	d->sc_args_read = 1;
 	return 1;
 }
