@@ -28,20 +28,6 @@ static void print_sorted(struct vec *v)
 	free(v->v);
 }
 
-static const char *point_text(const struct probe_point *pp)
-{
-	struct sbuf sb = { 0 };
-	struct probe_point plain = *pp;
-	const char *s;
-
-	plain.cond = NULL;
-	plain.optional = plain.sufficient = 0;
-	print_probe_point(&sb, &plain);
-	s = ar_strdup(sb.s ? sb.s : "");
-	free(sb.s);
-	return s;
-}
-
 static void functions(const struct elab *e, struct vec *out)
 {
 	for (size_t i = 0; i < e->functions.cap; i++) {
@@ -61,9 +47,9 @@ static const char *alias_line(const struct node *a, int name)
 	struct sbuf sb = { 0 };
 	const char *s;
 
-	sb_printf(&sb, "%s =", point_text(a->alias_names[name]));
+	sb_printf(&sb, "%s =", pp_text(a->alias_names[name]));
 	for (int i = 0; i < a->npoints; i++)
-		sb_printf(&sb, "%s %s%s", i ? "," : "", point_text(a->points[i]),
+		sb_printf(&sb, "%s %s%s", i ? "," : "", pp_text(a->points[i]),
 			  a->points[i]->optional ? "?" : "");
 	s = ar_strdup(sb.s);
 	free(sb.s);

@@ -192,6 +192,8 @@ struct symbol *global_lookup(struct elab *e, const char *name,
 
 /* probes.c */
 void probes_expand_file(struct elab *e, struct lib_file *f);
+/* pp as the script writes it, without its condition, '?' or '!' */
+const char *pp_text(const struct probe_point *pp);
 
 /* uprobes.c: process(...) points.  -1 when pp is none; 0 after an
  * error; 1 when out holds the points found (struct derived_probe *

@@ -52,7 +52,7 @@ struct expansion {
 	int failed;			/* an error was reported */
 };
 
-static const char *pp_text(const struct probe_point *pp)
+const char *pp_text(const struct probe_point *pp)
 {
 	struct sbuf sb = { 0 };
 	struct probe_point plain = *pp;
