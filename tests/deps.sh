@@ -39,6 +39,14 @@ PACKAGES=(
 	# tests/vitals/serve.sh: requests by curl, the files the server opens
 	# by strace
 	curl strace
+	# stp -i: readline; its test drives it from a terminal in tmux.  Man
+	# pages: groff checks that each renders without warnings
+	# (groff -ww -z), man-db for man -l; bash-completion for the
+	# completion script's test
+	libreadline-dev tmux groff man-db bash-completion
+	# --runtime=bpf: bpftrace, the benchmark's reference on this machine's
+	# kernel (clang and libbpf are above)
+	bpftrace
 )
 # Debian's npm, unless the nodejs installed brings its own (NodeSource's)
 command -v npm >/dev/null || PACKAGES+=(npm)
