@@ -199,6 +199,16 @@ static void expr_body(struct sbuf *o, const struct node *n)
 		comps(o, n);
 		break;
 	case N_TARGET:
+		if (n->op && n->args.len) {
+			/* a write pass 2 made a call of its setter: shown
+			 * as the script wrote it, the value being its last
+			 * argument */
+			sb_puts(o, n->name);
+			comps(o, n);
+			sb_printf(o, " %s ", op_spelling[n->op]);
+			expr(o, n->args.v[n->args.len - 1], P_ASSIGN);
+			break;
+		}
 		if (n->addr)
 			sb_putc(o, '&');
 		sb_puts(o, n->name);

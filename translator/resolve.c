@@ -691,6 +691,7 @@ static void target_assign(struct scope *sc, struct node *n)
 	if (!lhs->ref)
 		return;
 	vec_push_ar(&lhs->args, rhs);
+	lhs->op = n->op;	/* -p2 shows the write as written */
 	*n = *lhs;
 }
 
@@ -703,6 +704,7 @@ static void assign_expr(struct scope *sc, struct node *n)
 			return;
 		dw_call(sc, n->lhs);
 		vec_push_ar(&n->lhs->args, n->rhs);
+		n->lhs->op = n->op;	/* -p2 shows the write as written */
 		*n = *n->lhs;
 		return;
 	}
