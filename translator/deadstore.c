@@ -5,8 +5,9 @@
  * few.  A tapset's assignment "x = value" to a probe local that nothing
  * reads is dropped when the value has no side effect, as SystemTap drops
  * it: numbers, strings, locals, target variables, operators (not / and
- * %, which can fail), sprintf, and calls of embedded-C functions marked
- * pure.  Repeated until nothing changes: dropping argstr's assignment
+ * %, which can fail), sprintf, calls of embedded-C functions marked
+ * pure, and calls of script functions whose bodies only compute from
+ * such values.  Repeated until nothing changes: dropping argstr's assignment
  * leaves the dfd_str it was made of unread.  The script's own statements
  * stay as written (prune.c warns about them), and a probe with embedded
  * C or a foreach is left alone (they can read locals in ways not counted
@@ -76,6 +77,7 @@ static void count(struct ds *ds, const struct node *n)
 }
 
 static int pure(const struct node *n);
+static int pure_script(const struct function *f);
 
 static int pure_call(const struct node *n)
 {
@@ -90,7 +92,57 @@ static int pure_call(const struct node *n)
 	if (!f || f->next || !f->decl)
 		return 0;
 	body = f->decl->body;
+	if (body && body->kind != N_EMBEDDED)
+		return pure_script(f);
 	return body && body->kind == N_EMBEDDED && strstr(body->str, "/* pure */");
+}
+
+/* A statement of a script function that only computes: returns, ifs and
+ * stores into the function's own locals, of pure values. */
+static int pure_stmt(const struct node *n)
+{
+	const struct node *a;
+	const struct symbol *sym;
+
+	if (!n)
+		return 1;
+	switch (n->kind) {
+	case N_NULL:
+		return 1;
+	case N_BLOCK:
+		for (int i = 0; i < n->args.len; i++)
+			if (!pure_stmt(n->args.v[i]))
+				return 0;
+		return 1;
+	case N_RETURN:
+		return pure(n->lhs);
+	case N_IF:
+		return pure(n->cond) && pure_stmt(n->then) && pure_stmt(n->els);
+	case N_EXPRSTMT:
+		a = n->lhs;
+		if (a->kind != N_ASSIGN)
+			return pure(a);
+		sym = a->lhs->kind == N_VAR && !a->lhs->comps.len ? a->lhs->ref : NULL;
+		return a->op == OP_ASSIGN && sym &&
+		       (sym->kind == SYM_LOCAL || sym->kind == SYM_PARAM) && pure(a->rhs);
+	default:
+		return 0;
+	}
+}
+
+/* return_str() and its like: a script function whose body is pure is a
+ * pure call.  Calls nest a few deep at most; recursion is cut off. */
+static int pure_script(const struct function *f)
+{
+	static int depth;
+	int ok;
+
+	if (depth >= 8)
+		return 0;
+	depth++;
+	ok = pure_stmt(f->decl->body);
+	depth--;
+	return ok;
 }
 
 /* Has n no side effect and no way to fail? */
