@@ -47,6 +47,8 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	staprun/cmdline.c staprun/rotate.c
 # SDT markers at SystemTap's points of the pipeline (tapsets/stap_markers.stp)
 DRIVER_SRC += translator/markers.c
+# SystemTap's python3.module(...).function(...) points (tapsets/python.stp)
+DRIVER_SRC += translator/python.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)
