@@ -49,6 +49,8 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 DRIVER_SRC += translator/markers.c
 # SystemTap's python3.module(...).function(...) points (tapsets/python.stp)
 DRIVER_SRC += translator/python.c
+# process(...).plt points
+DRIVER_SRC += translator/plt.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)
