@@ -45,6 +45,12 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
 	staprun/cmdline.c staprun/rotate.c
+# SDT markers at SystemTap's points of the pipeline (tapsets/stap_markers.stp)
+DRIVER_SRC += translator/markers.c
+# SystemTap's python3.module(...).function(...) points (tapsets/python.stp)
+DRIVER_SRC += translator/python.c
+# process(...).plt points
+DRIVER_SRC += translator/plt.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
 HEADERS = $(wildcard parser/*.h translator/*.h)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/sdt.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmdline.h"
@@ -354,6 +355,7 @@ static int ctl_send(struct run *r, uint32_t type, const void *p, uint32_t len)
 	struct stp_msg_hdr h = { type, len };
 	ssize_t w;
 
+	STAP_PROBE3(staprun, send__ctlmsg, type, p, len);	/* SystemTap's marker */
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + sizeof(h), p, len);
 	do
@@ -790,6 +792,7 @@ int main(int argc, char **argv)
 	vsay("loading %s as %s%s%s", r.path, r.name, *r.params ? " with " : "",
 	     r.params);
 	guard_tell(r.guard, 'L');
+	STAP_PROBE1(staprun, insert__module, r.path);	/* SystemTap's marker */
 	if (mod_load(fd, r.name, r.params)) {
 		guard_tell(r.guard, 'U');
 		return 1;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/sdt.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -97,6 +98,7 @@ int mod_unload(const char *name, int seconds)
 {
 	int i, n = seconds * 20;
 
+	STAP_PROBE1(staprun, remove__module, name);	/* SystemTap's marker */
 	for (i = 0;; i++) {
 		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0 ||
 		    errno == ENOENT)

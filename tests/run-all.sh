@@ -68,6 +68,7 @@ unit_tests() {
 run_suite "unit tests (parser, runtime data structures)" unit_tests build/tests/test_* build/tests/rt_*
 run_suite "runtime unit tests under ASan and UBSan" unit_tests build/tests/asan/rt_*
 run_suite "driver (command line)" tests/driver/run.sh "$STP"
+run_suite "SDT markers in stp and stprun (stap.*, staprun.*)" tests/driver/markers.sh "$STP"
 run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
 run_suite "conformance (pass 2)" tests/conformance/run-elab.sh "$STP"
 run_suite "SystemTap's example scripts through pass 2 (a floor)" tests/examples/pass2.sh "$STP"

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sdt.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,12 +114,29 @@ static int copy_file(const char *from, const char *to)
 	return rc;
 }
 
-/* Run argv; its output goes to log (or is kept when verbose). */
+/* argv as one line, for the stap.system marker. */
+static const char *command_line(char *const argv[])
+{
+	struct sbuf sb = { 0 };
+	const char *r;
+
+	for (int i = 0; argv[i]; i++)
+		sb_printf(&sb, "%s%s", i ? " " : "", argv[i]);
+	r = ar_printf("%s", sb.s ? sb.s : "");
+	free(sb.s);
+	return r;
+}
+
+/* Run argv; its output goes to log (or is kept when verbose).  The
+ * markers are SystemTap's for its stap_system(). */
 static int run(char *const argv[], const char *log, int verbose)
 {
-	pid_t pid = fork();
-	int st;
+	pid_t pid;
+	int st, rc;
 
+	STAP_PROBE1(stap, stap_system__start, command_line(argv));
+	pid = fork();
+	STAP_PROBE2(stap, stap_system__spawn, pid < 0 ? -1 : 0, pid);
 	if (pid < 0)
 		return -1;
 	if (!pid) {
@@ -134,9 +152,9 @@ static int run(char *const argv[], const char *log, int verbose)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	rc = waitpid(pid, &st, 0) < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	STAP_PROBE1(stap, stap_system__complete, rc);
+	return rc;
 }
 
 const char *build_kernel_dir(const struct session *s)
@@ -364,6 +382,10 @@ int build_module(const struct session *s, const char *module, const char *csrc,
 		return -1;
 	}
 	mkdirs(key);
+	STAP_PROBE2(stap, cache__add__module, ar_printf("%s/%s.ko", work, module),
+		    ar_printf("%s/%s.ko", key, module));
+	STAP_PROBE2(stap, cache__add__source, ar_printf("%s/%s.c", work, module),
+		    ar_printf("%s/%s.c", key, module));
 	if (copy_file(ar_printf("%s/%s.ko", work, module), ar_printf("%s/%s.ko", key, module)) ||
 	    copy_file(ar_printf("%s/%s.c", work, module), ar_printf("%s/%s.c", key, module))) {
 		fprintf(stderr, "stp: cannot write the cache %s: %s\n", key, strerror(errno));

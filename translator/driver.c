@@ -19,6 +19,7 @@
 #include "build.h"
 #include "emit.h"
 #include "../parser/parse.h"
+#include "markers.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -73,7 +74,13 @@ static const char *find_tapset_root(void)
 static int run_pass1(struct session *s)
 {
 	double t0 = now_ms();
-	int rc = pass1_parse(s);
+	int rc;
+
+	/* stp reads the library's macros first, then the user's script */
+	MARK_PASS(pass1a__start, s);
+	MARK_PASS(pass1b__start, s);
+	rc = pass1_parse(s);
+	MARK_PASS(pass1__end, s);
 
 	if (s->verbose)
 		fprintf(stderr,
@@ -129,7 +136,11 @@ static int list_probes(struct session *s, struct elab *e)
 static int run_pass2(struct session *s, struct elab **out)
 {
 	double t0 = now_ms();
-	struct elab *e = pass2_elaborate(s);
+	struct elab *e;
+
+	MARK_PASS(pass2__start, s);
+	e = pass2_elaborate(s);
+	MARK_PASS(pass2__end, s);
 
 	if (s->verbose)
 		fprintf(stderr, "Pass 2: analyzed script: %d probe%s, %d function%s, "
@@ -164,7 +175,11 @@ static int valid_module_name(const char *n)
 static int run_pass3(struct session *s, struct elab *e, struct sbuf *c)
 {
 	double t0 = now_ms();
-	int rc = pass3_translate(e, access_analyze(e), c);
+	int rc;
+
+	MARK_PASS(pass3__start, s);
+	rc = pass3_translate(e, access_analyze(e), c);
+	MARK_PASS(pass3__end, s);
 
 	if (s->verbose)
 		fprintf(stderr, "Pass 3: translated to C in %.1f ms.\n", now_ms() - t0);
@@ -183,6 +198,7 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 	const char *module, *key, *ko;
 	struct sbuf c = { 0 };
 	double t0;
+	int rc;
 
 	if (s->module_name && !valid_module_name(s->module_name)) {
 		fprintf(stderr, "stp: '%s' is not a valid module name (letters, digits, '_', "
@@ -201,6 +217,14 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 		return run_pass3(s, e, &c);
 	t0 = now_ms();
 	if (build_cached(key, module)) {
+		/* a cached module skips passes 3 and 4: their markers fire
+		 * together, so that a script timing them sees both */
+		MARK_PASS(pass3__start, s);
+		MARK_PASS(pass3__end, s);
+		MARK_PASS(pass4__start, s);
+		STAP_PROBE2(stap, cache__get, ar_printf("%s/%s.ko", key, module),
+			    ar_printf("%s/%s.c", key, module));
+		MARK_PASS(pass4__end, s);
 		if (s->verbose) {
 			fprintf(stderr, "Pass 3: using cached %s/%s.c\n", key, module);
 			fprintf(stderr, "Pass 4: using cached %s/%s.ko\n", key, module);
@@ -209,7 +233,10 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 		if (run_pass3(s, e, &c))
 			return 1;
 		t0 = now_ms();
-		if (build_module(s, module, c.s, c.len, key)) {
+		MARK_PASS(pass4__start, s);
+		rc = build_module(s, module, c.s, c.len, key);
+		MARK_PASS(pass4__end, s);
+		if (rc) {
 			fprintf(stderr, "Pass 4: compilation failed.\n");
 			return 1;
 		}
@@ -235,17 +262,44 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 	} else {
 		ko = ar_printf("%s/%s.ko", key, module);
 	}
-	return run_pass5(s, ko);
+	MARK_PASS(pass5__start, s);
+	rc = run_pass5(s, ko);
+	MARK_PASS(pass5__end, s);
+	return rc;
+}
+
+/* Passes 1 to 5 (or the listing a session asks for instead). */
+static int run_passes(struct session *s)
+{
+	struct elab *e;
+
+	if (run_pass1(s))
+		return 1;
+	if (s->last_pass == 1)
+		return 0;
+	if (s->dump_names)
+		return dump_names(s, s->dump_names == 2);
+	if (s->timeout_ms && !s->list_probe && pass1_timeout_probe(s))
+		return 1;
+	if (run_pass2(s, &e))
+		return 1;
+	if (s->list_probe)
+		return list_probes(s, e);
+	if (s->last_pass == 2) {
+		pass2_print(e);
+		return diag_errors() ? 1 : 0;
+	}
+	return run_passes_3_to_5(s, e);
 }
 
 int main(int argc, char **argv)
 {
 	struct session s = { 0 };
-	struct elab *e;
 	int rc = opts_parse(&s, argc, argv);
 
 	if (rc >= 0)
 		return rc;
+	MARK_PASS(pass0__start, &s);
 	diag_set_warnings(s.warn_mode);
 	if (s.dump_names) {
 		s.script_text = "probe never {}";
@@ -257,21 +311,10 @@ int main(int argc, char **argv)
 	}
 	target_init(&s);
 	s.tapset_root = find_tapset_root();
-	if (run_pass1(&s))
-		return 1;
-	if (s.last_pass == 1)
-		return 0;
-	if (s.dump_names)
-		return dump_names(&s, s.dump_names == 2);
-	if (s.timeout_ms && !s.list_probe && pass1_timeout_probe(&s))
-		return 1;
-	if (run_pass2(&s, &e))
-		return 1;
-	if (s.list_probe)
-		return list_probes(&s, e);
-	if (s.last_pass == 2) {
-		pass2_print(e);
-		return diag_errors() ? 1 : 0;
-	}
-	return run_passes_3_to_5(&s, e);
+	MARK_PASS(pass0__end, &s);
+	rc = run_passes(&s);
+	/* SystemTap's pass 6 is its cleanup: stp has none left to do */
+	MARK_PASS(pass6__start, &s);
+	MARK_PASS(pass6__end, &s);
+	return rc;
 }

@@ -714,6 +714,24 @@ static int at_expr(struct tv *t, int write, int quiet)
 	}
 }
 
+/* @cast(p, "type") without a module in a process(...) probe looks in
+ * the program first, as SystemTap's does (its probe's module), then in
+ * the kernel; NULL when the program's debuginfo lacks the type. */
+static struct dwarf_file *cast_program(struct derived_probe *d, struct node *n)
+{
+	struct dwarf_file *f;
+	const char *why = NULL;
+	Dwarf_Die ty;
+
+	if (!d || d->family != PF_UPROBE || !d->path || n->kind != N_AT ||
+	    strcmp(n->name, "@cast") || n->args.len != 2)
+		return NULL;
+	f = dw_open(d->path, d->path, 1, &why);
+	if (!f || !dw_find_type(f, ((struct node *)n->args.v[1])->str, &ty))
+		return NULL;
+	return f;
+}
+
 int dw_target(struct elab *e, struct derived_probe *d, struct node *n,
 		 int write, int quiet)
 {
@@ -726,7 +744,7 @@ int dw_target(struct elab *e, struct derived_probe *d, struct node *n,
 	t.what = n->name;
 	if (d && d->dwf) {
 		t.f = d->dwf;
-	} else {
+	} else if ((t.f = cast_program(d, n)) == NULL) {
 		t.f = dw_kernel(e->s, &why);
 		if (!t.f) {
 			if (!quiet)

@@ -7,6 +7,7 @@
  * transitively (lib_include).
  */
 #include "elab.h"
+#include "python.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,6 +68,13 @@ void lib_load(struct elab *e)
 	for (int i = 0; i < n; i++)
 		if (src[i] && want[i])
 			add_file(e, parse_source(s->pp, src[i], &s->lib_opts), 0);
+	{
+		const char *py = python_aliases(s->user);	/* python.c */
+
+		if (py)
+			add_file(e, parse_source(s->pp, src_new("<python>", py, strlen(py)),
+						 &s->lib_opts), 0);
+	}
 }
 
 struct lib_file *lib_file_of(struct elab *e, const struct node *decl)

@@ -7,6 +7,7 @@
  */
 #include "session.h"
 #include "../parser/parse.h"
+#include "markers.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ static void parse_library(struct session *s, struct pp *pp,
 		src->is_macro_lib = 1;
 		pp_source(pp, src);
 	}
+	pp_source(pp, markers_library());
 	s->macro_files = stpm.len;
 	s->library_files = stp;
 	s->pp = pp;

@@ -43,6 +43,7 @@ static const char *const probe_types[] = {
 	"process(string)[.library(string)].statement({number|string})",
 	"process[({number|string})].{begin|end|thread.begin|thread.end|syscall|syscall.return}",
 	"process[(string)][.provider(string)].mark(string)",
+	"process[(string)][.library(string)].plt[(string)][.return]",
 	"perf.sw.{cpu_clock|task_clock|page_faults|context_switches|cpu_migrations|"
 		"page_faults_min|page_faults_maj|alignment_faults|emulation_faults}" PERF_SUFFIXES,
 	"perf.hw.{cpu_cycles|instructions|cache_references|cache_misses|branch_instructions|"

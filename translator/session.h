@@ -89,6 +89,8 @@ int elab_function_count(const struct elab *e);
 int elab_global_count(const struct elab *e);
 /* run.c: pass 5, stprun here or in a guest (--remote=qemu) */
 int run_pass5(struct session *s, const char *ko);
+/* The path of a program shipped with stp (stprun): beside stp, else NAME. */
+const char *run_helper(const char *name);
 
 /* probe_types.c: --dump-probe-types */
 void probe_types_dump(FILE *f);

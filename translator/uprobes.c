@@ -33,6 +33,7 @@
 #include "elab.h"
 #include "uprobes.h"
 #include "sdt.h"
+#include "plt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +57,7 @@ struct uspec {
 	int ret;			/* .return */
 	struct probe_comp *provider;	/* .provider("P") before .mark, or NULL */
 	int mark;			/* .mark("NAME"): what is the marker */
+	int plt;			/* .plt[("NAME")]: what is the plt */
 };
 
 /* A program or library: where it is, its ELF and its DWARF. */
@@ -84,7 +86,7 @@ static int str_arg(const struct probe_comp *c)
 
 /* SystemTap's process probes stp does not have. */
 static const char *const unsupported[] = {
-	"plt", "mark", "provider", "insn", "label",
+	"mark", "provider", "insn", "label",
 	"callee", "callees", "exported", "nearest", "absolute",
 };
 
@@ -148,6 +150,32 @@ static int mark_spec(const struct session *s, struct probe_point *pp, int i, str
 	return 1;
 }
 
+/* process[("PATH")][.library("LIB")].plt[("NAME")][.return]; of
+ * process, the program -c or -x runs. */
+static int plt_spec(const struct session *s, struct probe_point *pp, struct uspec *u)
+{
+	struct probe_comp *c = pp->comps;
+	int i = 1;
+
+	if (i < pp->ncomps && is(&c[i], "library") && str_arg(&c[i]))
+		u->lib = &c[i++];
+	if (i >= pp->ncomps || !is(&c[i], "plt") || (c[i].arg && !str_arg(&c[i])))
+		return -1;
+	u->what = &c[i];
+	u->plt = 1;
+	if (i + 1 < pp->ncomps) {
+		if (i + 2 != pp->ncomps || !is(&c[i + 1], "return") || c[i + 1].arg)
+			return -1;
+		u->ret = 1;
+	}
+	if (!c[0].arg && !sdt_target_program(s, &c[0])) {
+		sem_error(&c[0].loc, "process.plt needs the program: process(\"PATH\").plt, "
+			  "or -c CMD or -x PID");
+		return 0;
+	}
+	return 1;
+}
+
 /* -1: pp is no process point; 0: an error was reported; 1: u is set. */
 static int uspec(const struct session *s, struct probe_point *pp, struct uspec *u)
 {
@@ -166,6 +194,11 @@ static int uspec(const struct session *s, struct probe_point *pp, struct uspec *
 			  pp->ncomps > 1 && pp->comps[1].name ? pp->comps[1].name : "function");
 		return 0;
 	}
+	if ((i = plt_spec(s, pp, u)) >= 0)
+		return i;
+	memset(u, 0, sizeof(*u));
+	u->proc = &c[0];
+	i = 1;
 	if (i < pp->ncomps && is(&c[i], "library")) {
 		if (!c[0].arg || !str_arg(&c[i]))
 			return -1;
@@ -744,6 +777,42 @@ static int mark_points(struct ctx *x, struct ufile *f)
 	return 1;
 }
 
+/* .plt, .plt("NAME"): a uprobe on each PLT stub of f whose function
+ * the glob names; its marker, named so, gives $$name. */
+static int plt_points(struct ctx *x, struct ufile *f)
+{
+	struct probe_comp *w = x->u->what;
+	int at = (int)(w - x->pp->comps);
+	struct vec stubs = { 0 };
+
+	plt_stubs(f->elf, w->arg ? w->arg->str : "*", &stubs);
+	for (int i = 0; i < stubs.len; i++) {
+		const struct plt_stub *p = stubs.v[i];
+		struct sdt_marker *m;
+		struct derived_probe *t;
+		struct node *arg;
+		uint64_t off;
+
+		if (!file_offset(f->elf, p->addr, &off))
+			continue;
+		m = ar_alloc(sizeof(*m));
+		m->provider = "plt";
+		m->name = p->name;
+		m->pc = p->addr;
+		m->argstr = "";
+		t = templ(x, f, p->name, NULL);
+		arg = node_new(N_STR, &w->loc);
+		arg->str = p->name;
+		t->pp->comps[at].arg = arg;
+		t->dwf = NULL;
+		t->pc = p->addr;
+		t->file_offset = off;
+		t->sdt = m;
+	}
+	free(stubs.v);
+	return 1;
+}
+
 /* The functions or lines of one file that the pattern names. */
 static int file_points(struct ctx *x, struct ufile *f)
 {
@@ -754,6 +823,8 @@ static int file_points(struct ctx *x, struct ufile *f)
 
 	if (x->u->mark)
 		return mark_points(x, f);
+	if (x->u->plt)
+		return plt_points(x, f);
 	if (!check_pattern(x, &p))
 		return 0;
 	if (w->arg->kind == N_STR && by_symbol(x, &p) && !find_dwarf(x, f, where)) {
@@ -900,6 +971,11 @@ static void no_match(struct ctx *x, struct ufile *only)
 	const char *of = only ? only->target : x->u->proc->arg->str;
 	const char *table;
 
+	if (x->u->plt) {
+		sem_error(&w->loc, "no PLT stub of %s calls %s", of,
+			  w->arg ? ar_printf("a function matching '%s'", w->arg->str) : "a function");
+		return;
+	}
 	if (w->arg->kind != N_STR)
 		return;
 	if (x->u->mark) {
@@ -924,7 +1000,7 @@ static int program_points(struct ctx *x, struct ufile **only)
 	struct vec libs = { 0 };
 	int ok = 1;
 
-	if (x->u->what->arg == NULL)
+	if (x->u->what->arg == NULL && !x->u->plt)
 		return lifetime_point(x);
 	if (x->u->lib) {
 		if (!find_libraries(x, x->u->lib, &libs))
