@@ -18,6 +18,7 @@
 #include "session.h"
 #include "build.h"
 #include "emit.h"
+#include "interactive.h"
 #include "../parser/parse.h"
 
 #include <limits.h>
@@ -238,15 +239,36 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 	return run_pass5(s, ko);
 }
 
+/* Passes 2 to 5 of a script pass 1 has parsed: the batch mode's, and
+ * stp -i's run (interactive_script.c), in a child of its own. */
+int driver_after_pass1(struct session *s)
+{
+	struct elab *e;
+
+	if (s->timeout_ms && !s->list_probe && pass1_timeout_probe(s))
+		return 1;
+	if (run_pass2(s, &e))
+		return 1;
+	if (s->list_probe)
+		return list_probes(s, e);
+	if (s->last_pass == 2) {
+		pass2_print(e);
+		return diag_errors() ? 1 : 0;
+	}
+	return run_passes_3_to_5(s, e);
+}
+
 int main(int argc, char **argv)
 {
 	struct session s = { 0 };
-	struct elab *e;
 	int rc = opts_parse(&s, argc, argv);
 
 	if (rc >= 0)
 		return rc;
 	diag_set_warnings(s.warn_mode);
+	s.tapset_root = find_tapset_root();
+	if (s.interactive)
+		return interactive_main(&s);
 	if (s.dump_names) {
 		s.script_text = "probe never {}";
 		diag_set_warnings(0);
@@ -256,22 +278,11 @@ int main(int argc, char **argv)
 		diag_set_warnings(0);
 	}
 	target_init(&s);
-	s.tapset_root = find_tapset_root();
 	if (run_pass1(&s))
 		return 1;
 	if (s.last_pass == 1)
 		return 0;
 	if (s.dump_names)
 		return dump_names(&s, s.dump_names == 2);
-	if (s.timeout_ms && !s.list_probe && pass1_timeout_probe(&s))
-		return 1;
-	if (run_pass2(&s, &e))
-		return 1;
-	if (s.list_probe)
-		return list_probes(&s, e);
-	if (s.last_pass == 2) {
-		pass2_print(e);
-		return diag_errors() ? 1 : 0;
-	}
-	return run_passes_3_to_5(&s, e);
+	return driver_after_pass1(&s);
 }

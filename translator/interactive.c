@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stp -i: the command loop.  Lines come from readline on a terminal
+ * (history in ~/.stp_history, editing as ~/.inputrc sets it, Tab from
+ * interactive_complete.c), else from standard input as they are, with
+ * no prompt: "stp -i < commands" runs a session from a file.
+ */
+#include "interactive.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+struct command {
+	const char *name, *usage, *what;
+};
+
+static const struct command commands[] = {
+	{ "add", "add PROBE|FUNCTION|GLOBAL",
+	  "adds a piece to the script once passes 1 and 2 accept the script with it;\n"
+	  "more lines are read while its braces are open" },
+	{ "delete", "delete N", "deletes piece N (list numbers them)" },
+	{ "list", "list", "shows the script's pieces, numbered" },
+	{ "edit", "edit", "edits the whole script in $VISUAL or $EDITOR (else vi); the text\n"
+	  "replaces the script once passes 1 and 2 accept it" },
+	{ "load", "load FILE", "adds FILE's declarations to the script, one piece each" },
+	{ "save", "save FILE", "writes the script to FILE" },
+	{ "run", "run", "runs the script (passes 1-5 with the options show lists);\n"
+	  "it ends with exit() or Ctrl-C, and the prompt comes back" },
+	{ "set", "set OPTION VALUE", "sets an option (by name or flag: set -r RELEASE)" },
+	{ "show", "show [OPTION]", "shows the options, or one with what it does" },
+	{ "help", "help [COMMAND]", "lists the commands, or says what one does" },
+	{ "quit", "quit", "leaves stp (so does Ctrl-D)" },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const char *const *interactive_commands(void)
+{
+	static const char *names[N_COMMANDS + 1];
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].name;
+	return names;
+}
+
+static int help(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (*name && strcmp(name, commands[i].name))
+			continue;
+		if (*name) {
+			printf("%s\n  ", commands[i].usage);
+			for (const char *p = commands[i].what; *p; p++)
+				fputs(*p == '\n' ? "\n  " : (char[]){ *p, 0 }, stdout);
+			putchar('\n');
+			return 0;
+		}
+		printf("  %-27s %.*s\n", commands[i].usage,
+		       (int)strcspn(commands[i].what, "\n;"), commands[i].what);
+	}
+	if (*name) {
+		fprintf(stderr, "stp: help: no command '%s' (help lists them)\n", name);
+		return 1;
+	}
+	puts("Tab completes commands, probe points, functions, globals and $variables.");
+	return 0;
+}
+
+static int tty;
+
+/* A line without its newline (malloc'd), or NULL at the end. */
+static char *read_line(const char *prompt)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (tty) {
+		line = readline(prompt);
+		if (line && *line)
+			add_history(line);
+		return line;
+	}
+	n = getline(&line, &cap, stdin);
+	if (n < 0) {
+		free(line);
+		return NULL;
+	}
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	return line;
+}
+
+/* add's text: the rest of the line, and more lines while a brace is open. */
+static char *piece_text(const char *first)
+{
+	struct sbuf sb = { 0 };
+	char *more;
+
+	sb_puts(&sb, first);
+	while (iscan_depth(sb.s) > 0) {
+		icomplete_pending(sb.s);
+		more = read_line("...> ");
+		icomplete_pending(NULL);
+		if (!more)
+			break;
+		sb_printf(&sb, "\n%s", more);
+		free(more);
+	}
+	return sb.s;
+}
+
+/* 1 to quit, else 0. */
+static int command(struct isession *is, char *line)
+{
+	char *word = line, *rest;
+	size_t n;
+
+	while (isspace((unsigned char)*word))
+		word++;
+	n = strcspn(word, " \t");
+	rest = word + n;
+	while (isspace((unsigned char)*rest))
+		rest++;
+	for (char *e = rest + strlen(rest); e > rest && isspace((unsigned char)e[-1]);)
+		*--e = '\0';
+	word[n] = '\0';
+	if (!*word || *word == '#')
+		return 0;
+	if (!strcmp(word, "quit") || !strcmp(word, "exit"))
+		return 1;
+	if (!strcmp(word, "add")) {
+		char *text = piece_text(rest);
+
+		iscript_add(is, text);
+		free(text);
+	} else if (!strcmp(word, "delete")) {
+		iscript_delete(is, rest);
+	} else if (!strcmp(word, "list")) {
+		iscript_list(is);
+	} else if (!strcmp(word, "edit")) {
+		iscript_edit(is);
+	} else if (!strcmp(word, "load")) {
+		iscript_load(is, rest);
+	} else if (!strcmp(word, "save")) {
+		iscript_save(is, rest);
+	} else if (!strcmp(word, "run")) {
+		iscript_run(is);
+	} else if (!strcmp(word, "set")) {
+		iset(is, rest);
+	} else if (!strcmp(word, "show")) {
+		ishow(is, rest);
+	} else if (!strcmp(word, "help")) {
+		help(rest);
+	} else {
+		fprintf(stderr, "stp: no command '%s' (help lists them)\n", word);
+	}
+	return 0;
+}
+
+/* Ctrl-C at the prompt drops the line being typed, as in a shell. */
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (write(STDOUT_FILENO, "\n", 1) < 0)
+		return;
+	rl_on_new_line();
+	rl_replace_line("", 0);
+	rl_redisplay();
+}
+
+static const char *history_path(void)
+{
+	const char *home = getenv("HOME");
+
+	return home && *home ? ar_printf("%s/.stp_history", home) : NULL;
+}
+
+static void start_readline(struct isession *is)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };
+
+	rl_readline_name = "stp";
+	rl_catch_signals = 0;
+	sigaction(SIGINT, &sa, NULL);
+	using_history();
+	if (history_path())
+		read_history(history_path());
+	icomplete_init(is);
+	puts("stp interactive mode: help lists the commands, Tab completes, Ctrl-D quits.");
+}
+
+static void end_readline(void)
+{
+	if (!history_path())
+		return;
+	if (write_history(history_path()))
+		fprintf(stderr, "stp: cannot write %s\n", history_path());
+	history_truncate_file(history_path(), 1000);
+}
+
+int interactive_main(struct session *s)
+{
+	struct isession is = { .opts = *s };
+	char *line;
+
+	is.opts.script_file = NULL;
+	is.opts.script_text = NULL;
+	tty = isatty(STDIN_FILENO);
+	if (tty)
+		start_readline(&is);
+	if (s->script_text)
+		iscript_add(&is, s->script_text);
+	else if (s->script_file)
+		iscript_load(&is, s->script_file);
+	while ((line = read_line("stp> "))) {
+		int quit;
+
+		diag_reset();
+		quit = command(&is, line);
+		free(line);
+		if (quit)
+			break;
+	}
+	if (!line && tty)
+		putchar('\n');
+	if (tty)
+		end_readline();
+	return 0;
+}
