@@ -44,6 +44,18 @@ static char *trimmed(const char *text, size_t len)
 	return ar_strndup(text, len);
 }
 
+static const char *joined(const struct piece_src *p, int n)
+{
+	struct sbuf sb = { 0 };
+	const char *r;
+
+	for (int i = 0; i < n; i++)
+		sb_printf(&sb, "%s\n%s", p[i].name, p[i].text);
+	r = ar_strdup(sb.s ? sb.s : "");
+	free(sb.s);
+	return r;
+}
+
 /* In the child: pass 1 of the pieces, each a source of its own, their
  * declarations in order.  pass1_parse() reads the library's macros
  * with a stand-in script, "probe never {}", which a check keeps (a
@@ -72,6 +84,8 @@ static int parse_pieces(struct session *s, const struct piece_src *p, int n,
 			s->user->src = src;
 	}
 	s->user->decls = decls;
+	/* the module cache's key hashes script_text: the whole script's */
+	s->script_text = joined(p, n);
 	if (diag_errors()) {
 		fprintf(stderr, "Pass 1: parse failed: %d error%s.\n", diag_errors(),
 			diag_errors() == 1 ? "" : "s");
