@@ -214,6 +214,8 @@ int interactive_main(struct session *s)
 	is.opts.script_file = NULL;
 	is.opts.script_text = NULL;
 	tty = isatty(STDIN_FILENO);
+	/* "stp -i < commands 2>&1": each line in its place among the messages */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (tty)
 		start_readline(&is);
 	if (s->script_text)

@@ -112,8 +112,14 @@ static int child_passes(const struct isession *is, const struct piece_src *p, in
 	return 0;
 }
 
-/* Passes of the sources in a child; its exit status (Ctrl-C stops the
- * child: the prompt ignores it meanwhile). */
+static void no_op(int sig)
+{
+	(void)sig;
+}
+
+/* Passes of the sources in a child; its exit status, or -1 when a
+ * signal ended it, after saying so (Ctrl-C stops the child: the prompt
+ * ignores it meanwhile). */
 static int passes(const struct isession *is, const struct piece_src *p, int n,
 		  enum mode mode)
 {
@@ -128,8 +134,17 @@ static int passes(const struct isession *is, const struct piece_src *p, int n,
 		return 1;
 	}
 	if (!pid) {
-		signal(SIGINT, SIG_DFL);
-		int rc = child_passes(is, p, n, mode);
+		int rc;
+
+		/* a run's Ctrl-C is stprun's, or stp-qemu's: they stop the
+		 * run and exit, and this child passes their status on (a
+		 * handler, unlike SIG_IGN, is not inherited across exec) */
+		if (mode == RUN)
+			sigaction(SIGINT, &(struct sigaction){ .sa_handler = no_op,
+							       .sa_flags = SA_RESTART }, NULL);
+		else
+			signal(SIGINT, SIG_DFL);
+		rc = child_passes(is, p, n, mode);
 
 		fflush(NULL);
 		_exit(rc);
@@ -141,7 +156,7 @@ static int passes(const struct isession *is, const struct piece_src *p, int n,
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr, "stp: %s by %s\n", mode == RUN ? "run stopped" : "check ended",
 			strsignal(WTERMSIG(st)));
-		return 1;
+		return -1;
 	}
 	return WEXITSTATUS(st);
 }
@@ -173,7 +188,7 @@ int iscript_add(struct isession *is, const char *text)
 		fputs("stp: add needs a probe, function or global (help add)\n", stderr);
 		return 1;
 	}
-	if (check_with(is, piece_name(is->pieces.len), ar_printf("%s\n", piece), 1)) {
+	if (check_with(is, piece_name(is->pieces.len), ar_printf("%s\n", piece), 1) != 0) {
 		fputs("not added: the script is as it was\n", stderr);
 		return 1;
 	}
@@ -373,7 +388,9 @@ int iscript_run(struct isession *is)
 		p[i].text = ar_printf("%s\n", (char *)is->pieces.v[i]);
 	}
 	rc = passes(is, p, is->pieces.len, RUN);
-	if (rc)
+	if (rc == 128 + SIGINT)
+		fputs("stp: run stopped (Ctrl-C)\n", stderr);
+	else if (rc > 0)
 		fprintf(stderr, "stp: run ended with exit status %d\n", rc);
 	return rc;
 }
