@@ -102,6 +102,13 @@ static int child_passes(const struct isession *is, const struct piece_src *p, in
 	target_init(&s);
 	if (parse_pieces(&s, p, n, mode))
 		return 1;
+	if (mode == RUN && s.last_pass == 1) {
+		struct sbuf out = { 0 };
+
+		print_script(&out, s.user);
+		fwrite(out.s, 1, out.len, stdout);
+		return 0;
+	}
 	if (mode == RUN)
 		return driver_after_pass1(&s);
 	if (!pass2_elaborate(&s)) {
