@@ -8,6 +8,8 @@
 #            was, delete, save/load, edit ($EDITOR is editor.sh: one
 #            failed edit, then one from its text), set/show, run -p1,
 #            help, an unknown command.
+#   args     stp -i FILE and stp -i -e SCRIPT start with that script
+#            (a bad one refused as add refuses it); -i with -l refused
 #   session  stp -i in a terminal (tmux), typed key by key: Tab offers
 #            syscall.getp's points and completes a point and a function,
 #            a probe is added and listed, a parse error and an unknown
@@ -62,6 +64,17 @@ pipe_test() {
 		timeout 60 "$STP" -i --sysroot="$K" -r "$R" <$D/pipe.cmds 2>&1 |
 		sed -E 's|/tmp/stp-edit[A-Za-z0-9]{6}\.stp|/tmp/stp-editXXXXXX.stp|' >"$W/pipe.out"
 	compare pipe $D/pipe.expect "$W/pipe.out"
+}
+
+args_test() {
+	{
+		printf 'global n\nprobe begin { n = 1; exit() }\n' >"$W/args.stp"
+		echo list | "$STP" -i --sysroot="$K" -r "$R" "$W/args.stp"
+		echo list | "$STP" -i --sysroot="$K" -r "$R" -e 'probe begin { exit( }'
+		"$STP" -i -l begin
+		echo "exit $?"
+	} >"$W/args.out" 2>&1
+	compare args $D/args.expect "$W/args.out"
 }
 
 tm() {
@@ -155,6 +168,7 @@ session_test() {
 }
 
 pipe_test
+args_test
 session_test
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
