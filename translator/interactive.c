@@ -98,7 +98,13 @@ static char *read_line(const char *prompt)
 	return line;
 }
 
-/* add's text: the rest of the line, and more lines while a brace is open. */
+/* Ctrl-C on an add's continuation line drops the piece: the prompt is
+ * the command prompt again, and what is typed there is a command. */
+static volatile sig_atomic_t continuing, dropped;
+static char *next_command;
+
+/* add's text: the rest of the line, and more lines while a brace is
+ * open; NULL when Ctrl-C dropped it. */
 static char *piece_text(const char *first)
 {
 	struct sbuf sb = { 0 };
@@ -107,8 +113,16 @@ static char *piece_text(const char *first)
 	sb_puts(&sb, first);
 	while (iscan_depth(sb.s) > 0) {
 		icomplete_pending(sb.s);
+		continuing = 1;
+		dropped = 0;
 		more = read_line("...> ");
+		continuing = 0;
 		icomplete_pending(NULL);
+		if (dropped) {
+			next_command = more;
+			free(sb.s);
+			return NULL;
+		}
 		if (!more)
 			break;
 		sb_printf(&sb, "\n%s", more);
@@ -139,7 +153,8 @@ static int command(struct isession *is, char *line)
 	if (!strcmp(word, "add")) {
 		char *text = piece_text(rest);
 
-		iscript_add(is, text);
+		if (text)
+			iscript_add(is, text);
 		free(text);
 	} else if (!strcmp(word, "delete")) {
 		iscript_delete(is, rest);
@@ -165,10 +180,15 @@ static int command(struct isession *is, char *line)
 	return 0;
 }
 
-/* Ctrl-C at the prompt drops the line being typed, as in a shell. */
+/* Ctrl-C at the prompt drops the line being typed, as in a shell (and
+ * on a continuation line the piece). */
 static void on_sigint(int sig)
 {
 	(void)sig;
+	if (continuing) {
+		dropped = 1;
+		rl_set_prompt("stp> ");
+	}
 	if (write(STDOUT_FILENO, "\n", 1) < 0)
 		return;
 	rl_on_new_line();
@@ -222,9 +242,10 @@ int interactive_main(struct session *s)
 		iscript_add(&is, s->script_text);
 	else if (s->script_file)
 		iscript_load(&is, s->script_file);
-	while ((line = read_line("stp> "))) {
+	while ((line = next_command ? next_command : read_line("stp> "))) {
 		int quit;
 
+		next_command = NULL;
 		diag_reset();
 		quit = command(&is, line);
 		free(line);

@@ -15,7 +15,9 @@
 #            a probe is added and listed, a parse error and an unknown
 #            function are refused (file:line:col and caret), then a good
 #            piece, save/load, "set remote qemu" and a run in a guest
-#            that prints "hi" and comes back to the prompt, quit.  The
+#            that prints "hi" and comes back to the prompt, then a run
+#            that only Ctrl-C ends (sent once QEMU runs), quit.  Ctrl-C on
+#            an add's continuation line drops the piece.  The
 #            whole screen (with its scrollback) must equal session.expect,
 #            and ~/.stp_history (HOME is a scratch directory) history.expect.
 #
@@ -128,6 +130,40 @@ line() {
 	wait_idle $((n + 1)) "${2:-}"
 }
 
+# processes under pid $1, children first
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# until a QEMU runs under the stp of the pane
+wait_qemu() {
+	local stp end=$((SECONDS + RUN_TIMEOUT)) p
+	stp=$(tm list-panes -t stp -F '#{pane_pid}')
+	while ((SECONDS < end)); do
+		for p in $(descendants "$stp"); do
+			[ "$(cat /proc/"$p"/comm 2>/dev/null)" = qemu-system-x86 ] && return 0
+		done
+		sleep 0.2
+	done
+	echo "timed out waiting for QEMU" >>"$W/session.log"
+	return 1
+}
+
+# until stp has left (the pane stays, remain-on-exit)
+wait_exit() {
+	local end=$((SECONDS + STEP_TIMEOUT))
+	while ((SECONDS < end)); do
+		[ "$(tm list-panes -t stp -F '#{pane_dead}')" = 1 ] && return 0
+		sleep 0.2
+	done
+	echo "timed out waiting for stp to exit" >>"$W/session.log"
+	return 1
+}
+
 session_steps() {
 	wait_idle 1 || return 1
 	type_keys 'add probe syscall.getp' Tab
@@ -138,6 +174,12 @@ session_steps() {
 	wait_for 'execname$' || return 1
 	line '()) }' || return 1
 	line 'list' || return 1
+	# Ctrl-C on a continuation line drops the piece
+	type_keys 'add probe begin {' Enter
+	wait_for '^\.\.\.>$' || return 1
+	n=$(prompts)
+	type_keys 'println(1' C-c
+	wait_idle $((n + 1)) || return 1
 	line 'add probe begin { println("x" }' || return 1
 	line 'add probe begin { printn(1) }' || return 1
 	line 'list' || return 1
@@ -149,8 +191,17 @@ session_steps() {
 	line 'list' || return 1
 	line 'set remote qemu' || return 1
 	line 'run' "$RUN_TIMEOUT" || return 1
+	# a run that only Ctrl-C ends: sent once QEMU runs
+	line 'delete 1' || return 1
+	line 'add probe timer.s(1) { println("tick") }' || return 1
+	n=$(prompts)
+	type_keys 'run' Enter
+	wait_qemu || return 1
+	sleep 2
+	tm send-keys -t stp C-c
+	wait_idle $((n + 1)) || return 1
 	type_keys 'quit' Enter
-	wait_for '^Pane is dead' || return 1
+	wait_exit
 }
 
 session_test() {
