@@ -11,7 +11,8 @@
 #   args     stp -i FILE and stp -i -e SCRIPT start with that script
 #            (a bad one refused as add refuses it); -i with -l refused
 #   session  stp -i in a terminal (tmux), typed key by key: Tab offers
-#            syscall.getp's points and completes a point and a function,
+#            syscall.getp's points and completes a point, its $variables
+#            and a function,
 #            a probe is added and listed, a parse error and an unknown
 #            function are refused (file:line:col and caret), then a good
 #            piece, save/load, "set remote qemu" and a run in a guest
@@ -170,7 +171,9 @@ session_steps() {
 	wait_for 'syscall\.getppid' || return 1
 	type_keys 'pid' Tab
 	wait_for '^stp> add probe syscall\.getppid$' || return 1
-	type_keys ' { println(execn' Tab
+	type_keys ' { printf("%d %s\n", $ar' Tab
+	wait_for '^\$arg1 +\$arg2' || return 1
+	type_keys '1, execn' Tab
 	wait_for 'execname$' || return 1
 	line '()) }' || return 1
 	line 'list' || return 1
