@@ -181,7 +181,9 @@ session_steps() {
 	type_keys 'add probe begin {' Enter
 	wait_for '^\.\.\.>$' || return 1
 	n=$(prompts)
-	type_keys 'println(1' C-c
+	type_keys 'println(1'
+	wait_for '^\.\.\.> println\(1$' || return 1
+	tm send-keys -t stp C-c
 	wait_idle $((n + 1)) || return 1
 	line 'add probe begin { println("x" }' || return 1
 	line 'add probe begin { printn(1) }' || return 1
