@@ -83,9 +83,62 @@ static size_t line_start(const char *t, size_t i)
 	return !j || t[j - 1] == '\n' ? j : i;
 }
 
+/* Nothing but blanks and comments from a to b? */
+static int no_code(const char *t, size_t a, size_t b)
+{
+	while (a < b) {
+		size_t j = skip_noncode(t, a);
+
+		if (j != a && t[a] != '"' && t[a] != '%') {
+			a = j;
+			continue;
+		}
+		if (!isspace((unsigned char)t[a]))
+			return 0;
+		a++;
+	}
+	return 1;
+}
+
+/* at, moved back to the line after the last code before it (from
+ * last): the comments above a declaration are its own. */
+static size_t with_comments(const char *t, size_t last, size_t at)
+{
+	size_t code_end = last;
+	const char *nl;
+
+	for (size_t i = last; i < at;) {
+		size_t j = skip_noncode(t, i);
+
+		if (j != i) {
+			/* strings and embedded C are code, comments not */
+			if (t[i] == '"' || t[i] == '%')
+				code_end = j;
+			i = j;
+			continue;
+		}
+		if (!isspace((unsigned char)t[i]))
+			code_end = i + 1;
+		i++;
+	}
+	nl = memchr(t + code_end, '\n', at - code_end);
+	return nl ? (size_t)(nl - t) + 1 : at;
+}
+
+/* Where each declaration starts, comments before it included: a
+ * boundary with only comments since the last one is not one. */
+static void push_start(struct vec *offsets, const char *t, size_t at)
+{
+	size_t last = (size_t)offsets->v[offsets->len - 1];
+
+	if (no_code(t, last, at))
+		return;
+	vec_push(offsets, (void *)with_comments(t, last, at));
+}
+
 void iscan_starts(const char *text, struct vec *offsets)
 {
-	int depth = 0, after_private = 0;
+	int depth = 0, after_private = 0, want_body = 0;
 
 	vec_push(offsets, (void *)0);
 	for (size_t i = 0; text[i];) {
@@ -93,22 +146,24 @@ void iscan_starts(const char *text, struct vec *offsets)
 		const char *kw;
 
 		if (j != i) {
-			/* embedded C at the top is a piece of its own */
-			if (!depth && text[i] == '%' && i && line_start(text, i) != 0)
-				vec_push(offsets, (void *)line_start(text, i));
+			/* embedded C at the top, not a function's body, is a
+			 * piece of its own */
+			if (!depth && text[i] == '%' && !want_body)
+				push_start(offsets, text, line_start(text, i));
+			want_body &= text[i] != '%';
 			i = j;
 			continue;
 		}
 		kw = depth ? NULL : keyword_at(text, i);
 		if (kw) {
-			size_t at = line_start(text, i);
-
-			if (!after_private && at)
-				vec_push(offsets, (void *)at);
+			if (!after_private)
+				push_start(offsets, text, line_start(text, i));
 			after_private = !strcmp(kw, "private");
+			want_body = !strcmp(kw, "function");
 			i += strlen(kw);
 			continue;
 		}
+		want_body &= !(text[i] == '{' && !depth);
 		depth += text[i] == '{';
 		depth -= text[i] == '}' && depth > 0;
 		i++;
