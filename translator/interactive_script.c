@@ -99,6 +99,9 @@ static int child_passes(const struct isession *is, const struct piece_src *p, in
 {
 	struct session s = is->opts;
 
+	/* -u: a function no probe calls yet is checked all the same */
+	if (mode == CHECK)
+		s.unoptimized = 1;
 	target_init(&s);
 	if (parse_pieces(&s, p, n, mode))
 		return 1;
