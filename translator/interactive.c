@@ -131,7 +131,48 @@ static char *piece_text(const char *first)
 	return sb.s;
 }
 
-/* 1 to quit, else 0. */
+#define QUIT (-1)
+
+/* The command's status: 0, 1 after a message, or QUIT. */
+static int dispatch(struct isession *is, const char *word, const char *rest)
+{
+	int rc = 0;
+
+	if (!strcmp(word, "quit") || !strcmp(word, "exit"))
+		return QUIT;
+	if (!strcmp(word, "add")) {
+		char *text = piece_text(rest);
+
+		rc = text ? iscript_add(is, text) : 0;
+		free(text);
+		return rc;
+	}
+	if (!strcmp(word, "delete"))
+		return iscript_delete(is, rest);
+	if (!strcmp(word, "list")) {
+		iscript_list(is);
+		return 0;
+	}
+	if (!strcmp(word, "edit"))
+		return iscript_edit(is);
+	if (!strcmp(word, "load"))
+		return iscript_load(is, rest);
+	if (!strcmp(word, "save"))
+		return iscript_save(is, rest);
+	if (!strcmp(word, "run"))
+		return iscript_run(is) ? 1 : 0;
+	if (!strcmp(word, "set"))
+		return iset(is, rest);
+	if (!strcmp(word, "show"))
+		return ishow(is, rest);
+	if (!strcmp(word, "help"))
+		return help(rest);
+	fprintf(stderr, "stp: no command '%s' (help lists them)\n", word);
+	return 1;
+}
+
+/* The line's first word and the rest, trimmed; blank lines and
+ * comments are no command. */
 static int command(struct isession *is, char *line)
 {
 	char *word = line, *rest;
@@ -148,36 +189,7 @@ static int command(struct isession *is, char *line)
 	word[n] = '\0';
 	if (!*word || *word == '#')
 		return 0;
-	if (!strcmp(word, "quit") || !strcmp(word, "exit"))
-		return 1;
-	if (!strcmp(word, "add")) {
-		char *text = piece_text(rest);
-
-		if (text)
-			iscript_add(is, text);
-		free(text);
-	} else if (!strcmp(word, "delete")) {
-		iscript_delete(is, rest);
-	} else if (!strcmp(word, "list")) {
-		iscript_list(is);
-	} else if (!strcmp(word, "edit")) {
-		iscript_edit(is);
-	} else if (!strcmp(word, "load")) {
-		iscript_load(is, rest);
-	} else if (!strcmp(word, "save")) {
-		iscript_save(is, rest);
-	} else if (!strcmp(word, "run")) {
-		iscript_run(is);
-	} else if (!strcmp(word, "set")) {
-		iset(is, rest);
-	} else if (!strcmp(word, "show")) {
-		ishow(is, rest);
-	} else if (!strcmp(word, "help")) {
-		help(rest);
-	} else {
-		fprintf(stderr, "stp: no command '%s' (help lists them)\n", word);
-	}
-	return 0;
+	return dispatch(is, word, rest);
 }
 
 /* Ctrl-C at the prompt drops the line being typed, as in a shell (and
@@ -230,6 +242,7 @@ int interactive_main(struct session *s)
 {
 	struct isession is = { .opts = *s };
 	char *line;
+	int failed = 0;
 
 	is.opts.script_file = NULL;
 	is.opts.script_text = NULL;
@@ -239,22 +252,25 @@ int interactive_main(struct session *s)
 	if (tty)
 		start_readline(&is);
 	if (s->script_text)
-		iscript_add(&is, s->script_text);
+		failed = iscript_add(&is, s->script_text);
 	else if (s->script_file)
-		iscript_load(&is, s->script_file);
+		failed = iscript_load(&is, s->script_file);
 	while ((line = next_command ? next_command : read_line("stp> "))) {
-		int quit;
+		int rc;
 
 		next_command = NULL;
 		diag_reset();
-		quit = command(&is, line);
+		rc = command(&is, line);
 		free(line);
-		if (quit)
+		if (rc == QUIT)
 			break;
+		failed |= rc;
 	}
 	if (!line && tty)
 		putchar('\n');
 	if (tty)
 		end_readline();
-	return 0;
+	/* "stp -i < commands" fails when one of them did; at the prompt
+	 * each says so at once */
+	return tty ? 0 : failed;
 }

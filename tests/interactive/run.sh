@@ -3,7 +3,8 @@
 # what it must print:
 #
 #   pipe     stp -i < pipe.cmds (no terminal: no prompt, no echo), its
-#            stdout and stderr together against pipe.expect: bad pieces
+#            stdout and stderr together and its exit status (1: a command
+#            failed) against pipe.expect: bad pieces
 #            refused with their diagnostics and the script left as it
 #            was, delete, save/load, edit ($EDITOR is editor.sh: one
 #            failed edit, then one from its text), set/show, run -p1,
@@ -66,6 +67,7 @@ pipe_test() {
 	EDITOR=$D/editor.sh EDIT_COUNT=$W/edits HOME=$PWD/$W/home \
 		timeout 60 "$STP" -i --sysroot="$K" -r "$R" <$D/pipe.cmds 2>&1 |
 		sed -E 's|/tmp/stp-edit[A-Za-z0-9]{6}\.stp|/tmp/stp-editXXXXXX.stp|' >"$W/pipe.out"
+	echo "--- exit ${PIPESTATUS[0]}" >>"$W/pipe.out"
 	compare pipe $D/pipe.expect "$W/pipe.out"
 }
 
@@ -73,9 +75,11 @@ args_test() {
 	{
 		printf 'global n\nprobe begin { n = 1; exit() }\n' >"$W/args.stp"
 		echo list | "$STP" -i --sysroot="$K" -r "$R" "$W/args.stp"
+		echo "--- exit $?"
 		echo list | "$STP" -i --sysroot="$K" -r "$R" -e 'probe begin { exit( }'
+		echo "--- exit $?"
 		"$STP" -i -l begin
-		echo "exit $?"
+		echo "--- exit $?"
 	} >"$W/args.out" 2>&1
 	compare args $D/args.expect "$W/args.out"
 }
