@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum mode { CHECK, RUN };
@@ -98,13 +99,19 @@ static int child_passes(const struct isession *is, const struct piece_src *p, in
 			enum mode mode)
 {
 	struct session s = is->opts;
+	struct timespec t0, t1;
 
 	/* -u: a function no probe calls yet is checked all the same */
 	if (mode == CHECK)
 		s.unoptimized = 1;
 	target_init(&s);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (parse_pieces(&s, p, n, mode))
 		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (mode == RUN && s.verbose)
+		fprintf(stderr, "Pass 1: parsed user script and %d library scripts in %.1f ms.\n",
+			s.macro_files, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
 	if (mode == RUN && s.last_pass == 1) {
 		struct sbuf out = { 0 };
 
