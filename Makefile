@@ -26,6 +26,8 @@ B = build
 # stp's libraries: libdw/libelf (DWARF, ELF), libbpf (BTF), and the
 # decompressors of kernel images (xz, zstd, gzip) for their .BTF
 STP_LIBS = -ldw -lelf -lbpf -llzma -lzstd -lz
+# stp -i's prompt
+STP_LIBS += -lreadline
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
@@ -44,7 +46,9 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/infer.c translator/deadstore.c translator/prune.c translator/dump.c \
 	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
 	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
-	staprun/cmdline.c staprun/rotate.c
+	staprun/cmdline.c staprun/rotate.c \
+	translator/interactive.c translator/interactive_script.c translator/interactive_scan.c \
+	translator/interactive_set.c translator/interactive_complete.c
 # SDT markers at SystemTap's points of the pipeline (tapsets/stap_markers.stp)
 DRIVER_SRC += translator/markers.c
 # SystemTap's python3.module(...).function(...) points (tapsets/python.stp)

@@ -20,6 +20,8 @@
 
 static int n_errors, n_warnings, max_errors = 20, warn_mode = 1;
 static int capped;
+/* what diag_vat() has reported, "src:line:col:label:message" */
+static struct pmap seen;
 
 struct source *src_new(const char *name, const char *text, size_t len)
 {
@@ -152,7 +154,6 @@ const char *origin_text(const struct origin *o)
 static int seen_before(const struct loc *loc, const char *label,
 		       const char *fmt, va_list ap)
 {
-	static struct pmap seen;
 	struct sbuf sb = { 0 };
 	const char *key;
 	va_list aq;
@@ -248,6 +249,16 @@ int diag_too_many(void)
 void diag_set_limit(int n)
 {
 	max_errors = n;
+}
+
+/* stp -i: a new command starts with no errors counted or seen, so one
+ * bad line does not fail the next. */
+void diag_reset(void)
+{
+	free(seen.keys);
+	free(seen.vals);
+	memset(&seen, 0, sizeof(seen));
+	n_errors = n_warnings = capped = 0;
 }
 
 void diag_set_warnings(int mode)

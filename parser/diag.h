@@ -60,6 +60,7 @@ int diag_errors(void);		/* errors reported so far */
 int diag_warnings(void);
 int diag_too_many(void);	/* error cap reached: stop reporting */
 void diag_set_limit(int max_errors);
-void diag_set_warnings(int mode);	/* 0 off (-w), 1 on, 2 fatal (-W) */
+void diag_set_warnings(int mode);
+void diag_reset(void);		/* counts to 0, nothing seen (stp -i) */	/* 0 off (-w), 1 on, 2 fatal (-W) */
 
 #endif

@@ -18,6 +18,7 @@
 #include "session.h"
 #include "build.h"
 #include "emit.h"
+#include "interactive.h"
 #include "../parser/parse.h"
 #include "markers.h"
 
@@ -268,17 +269,12 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 	return rc;
 }
 
-/* Passes 1 to 5 (or the listing a session asks for instead). */
-static int run_passes(struct session *s)
+/* Passes 2 to 5 of a script pass 1 has parsed: the batch mode's, and
+ * stp -i's run (interactive_script.c), in a child of its own. */
+int driver_after_pass1(struct session *s)
 {
 	struct elab *e;
 
-	if (run_pass1(s))
-		return 1;
-	if (s->last_pass == 1)
-		return 0;
-	if (s->dump_names)
-		return dump_names(s, s->dump_names == 2);
 	if (s->timeout_ms && !s->list_probe && pass1_timeout_probe(s))
 		return 1;
 	if (run_pass2(s, &e))
@@ -292,6 +288,18 @@ static int run_passes(struct session *s)
 	return run_passes_3_to_5(s, e);
 }
 
+/* Passes 1 to 5 (or the listing a session asks for instead). */
+static int run_passes(struct session *s)
+{
+	if (run_pass1(s))
+		return 1;
+	if (s->last_pass == 1)
+		return 0;
+	if (s->dump_names)
+		return dump_names(s, s->dump_names == 2);
+	return driver_after_pass1(s);
+}
+
 int main(int argc, char **argv)
 {
 	struct session s = { 0 };
@@ -301,6 +309,9 @@ int main(int argc, char **argv)
 		return rc;
 	MARK_PASS(pass0__start, &s);
 	diag_set_warnings(s.warn_mode);
+	s.tapset_root = find_tapset_root();
+	if (s.interactive)
+		return interactive_main(&s);
 	if (s.dump_names) {
 		s.script_text = "probe never {}";
 		diag_set_warnings(0);
@@ -310,7 +321,6 @@ int main(int argc, char **argv)
 		diag_set_warnings(0);
 	}
 	target_init(&s);
-	s.tapset_root = find_tapset_root();
 	MARK_PASS(pass0__end, &s);
 	rc = run_passes(&s);
 	/* SystemTap's pass 6 is its cleanup: stp has none left to do */

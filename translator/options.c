@@ -46,6 +46,7 @@ static const struct option long_opts[] = {
 	{ "ldd", no_argument, NULL, LONG_LDD },
 	{ "dump-functions", no_argument, NULL, LONG_DUMP_FUNCTIONS },
 	{ "dump-probe-aliases", no_argument, NULL, LONG_DUMP_PROBE_ALIASES },
+	{ "interactive", no_argument, NULL, 'i' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -57,6 +58,7 @@ static void usage(FILE *f)
 "       stp [options] -l PROBE | -L PROBE  list matching probe points\n"
 "       stp --dump-probe-types              list the probe point types\n"
 "       stp --dump-functions | --dump-probe-aliases  list the tapsets' names\n"
+"       stp [options] -i [FILE]            build a script at a prompt (help there)\n"
 "\n"
 "Options:\n"
 "  -p NUM         stop after pass NUM (1 parse, 2 elaborate, 3 translate,\n"
@@ -87,6 +89,8 @@ static void usage(FILE *f)
 "  -u             keep unused code (no dead-code elimination)\n"
 "  -w             no warnings (then -W has none to make errors)\n"
 "  -W             warnings are errors\n"
+"  -i, --interactive  a prompt that builds the script piece by piece, checks\n"
+"                 each, runs it, and completes probe points and names (Tab)\n"
 "  -l PROBE       list probe points matching PROBE\n"
 "  -L PROBE       list them with the variables each offers\n"
 "  --compatible=VERSION  language compatibility level (systemtap_v)\n"
@@ -216,6 +220,7 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case 'W': s->warn_mode = s->warn_mode ? 2 : 0; return 0;
 	case 'l': s->list_probe = arg; return 0;
 	case 'L': s->list_probe = arg; s->list_vars = 1; return 0;
+	case 'i': s->interactive = 1; return 0;
 	case LONG_COMPATIBLE: s->compatible = arg; return 0;
 	case LONG_REMOTE: s->remote = arg; return 0;
 	case LONG_SMP:
@@ -271,7 +276,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 	opterr = 0;
 	/* As stap: options may follow the script file too ("stp s.stp -c
 	 * CMD"); its arguments are what is left, and "--" ends the options */
-	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:T:FS:kuwWl:L:d:",
+	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:T:FS:kuwWl:L:d:i",
 				long_opts, NULL)) != -1) {
 		if (c == LONG_HELP) {
 			usage(stdout);
@@ -305,7 +310,11 @@ int opts_parse(struct session *s, int argc, char **argv)
 	if (finish_opts(s))
 		return 1;
 	symbol_opts_note(s);
+	if (s->interactive && (s->list_probe || s->dump_names))
+		return bad("%s", "-i builds a script: -l, -L and --dump-* list names instead");
 	if (!s->script_text && !s->list_probe && !s->dump_names) {
+		if (optind >= argc && s->interactive)
+			return -1;
 		if (optind >= argc) {
 			fputs("stp: no script given (a FILE, or -e SCRIPT; see stp --help)\n",
 			      stderr);

@@ -63,6 +63,8 @@ struct session {
 	struct parse_opts lib_opts;
 	/* --dump-functions 1, --dump-probe-aliases 2 (dump_names.c) */
 	int dump_names;
+	/* -i: stp -i's prompt (interactive.c) instead of a batch run */
+	int interactive;
 };
 
 int opts_parse(struct session *s, int argc, char **argv);
