@@ -10,7 +10,8 @@
 # Pages are written at the end, one per name: a name defined more than
 # once (overloads, per-kernel variants, an alias over several points)
 # gets one page listing every signature, described by the first comment.
-# A multi-name alias's other names are `.so` links to its first name.
+# A multi-name alias's page is written under each of its names (a copy,
+# not a `.so` link, so that `man -l` of any of them works).
 #
 # With check=1 no page is written; each public definition (name not
 # starting with `_`, not `private`) that has no comment, and no other
@@ -172,7 +173,10 @@ function add_alias(t,	lhs, rhs, names, n, i, pts, key) {
 	if (names[1] ~ /^_/) return
 	key = define("probe", names[1], rhs)
 	for (i = 2; i <= n; i++)
-		if (!((names[i]) in link_to)) link_to[names[i]] = "probe::" names[1]
+		if (!((key SUBSEP names[i]) in has_name)) {
+			has_name[key, names[i]] = 1
+			others[key] = others[key] " " names[i]
+		}
 	cur_alias = key
 }
 
@@ -280,13 +284,7 @@ function roff(s,	n, ls, i, out) {
 
 END {
 	if (check) exit check_all()
-	for (i = 1; i <= ndefs; i++) write_page(order[i])
-	for (n in link_to) {
-		f = out "/probe::" n ".3stp"
-		if (("probe::" n) in first_file) continue
-		print ".so man3/" link_to[n] ".3stp" > f
-		close(f)
-	}
+	for (i = 1; i <= ndefs; i++) write_pages(order[i])
 }
 
 function check_all(	i, bad) {
@@ -350,43 +348,48 @@ function points(s,	i, c, q, d, out, start) {
 	return out substr(s, start)
 }
 
-function write_page(key,	f, kind, name, i, r, paras, np, j, title) {
+# The page of key, under its name and an alias's other names.
+function write_pages(key,	page, n, names, i, f) {
+	page = page_text(key)
+	n = split(key " " others[key], names, " ")
+	for (i = 1; i <= n; i++) {
+		if (i > 1 && ("probe::" names[i]) in first_file) continue
+		f = out "/" (i > 1 ? "probe::" : "") names[i] ".3stp"
+		printf "%s", page > f
+		close(f)
+	}
+}
+
+function page_text(key,	kind, name, all, i, r, paras, np, j, t) {
 	kind = key; sub(/::.*/, "", kind)
 	name = key; sub(/^[a-z]+::/, "", name)
-	f = out "/" key ".3stp"
+	all = name; t = others[key]; gsub(/ /, ", ", t); all = all t
 	split_doc(key)
 	if (head == "") head = (kind == "function" ? "tapset function " : "probe alias ") name
-	title = toupper(key)
-	printf ".TH \"%s\" 3stp \"\" stp \"stp tapset reference\"\n", roff(title) > f
-	print ".SH NAME" > f
-	printf "%s \\- %s\n", roff(key), roff(head) > f
-	print ".SH SYNOPSIS" > f
-	print ".nf" > f
+	t = sprintf(".TH \"%s\" 3stp \"\" stp \"stp tapset reference\"\n", roff(toupper(key)))
+	t = t ".SH NAME\n"
+	r = key; if (others[key] != "") { r = others[key]; gsub(/ /, ", probe::", r); r = key r }
+	t = t roff(r) " \\- " roff(head) "\n"
+	t = t ".SH SYNOPSIS\n.nf\n"
 	for (i = 1; i <= nsig[key]; i++) {
 		if (kind == "function")
-			print roff("function " sigs[key, i]) > f
+			t = t roff("function " sigs[key, i]) "\n"
 		else
-			print roff("probe " name " = " points(sigs[key, i])) > f
+			t = t roff("probe " all " = " points(sigs[key, i])) "\n"
 	}
-	print ".fi" > f
-	print ".SH DESCRIPTION" > f
+	t = t ".fi\n.SH DESCRIPTION\n"
 	r = rest
 	if (r == "") r = "Defined in the tapset " base(first_file[key]) "."
 	else r = r "\n\nDefined in the tapset " base(first_file[key]) "."
 	np = split(r, paras, /\n[ \t]*\n/)
 	for (j = 1; j <= np; j++) {
-		if (j > 1) print ".PP" > f
+		if (j > 1) t = t ".PP\n"
 		sub(/^\n+/, "", paras[j])
-		print roff(paras[j]) > f
+		t = t roff(paras[j]) "\n"
 	}
-	if (kind == "probe" && vars[key] != "") {
-		print ".SH VALUES" > f
-		print roff(comma_list(vars[key])) > f
-	}
-	print ".SH SEE ALSO" > f
-	print ".BR stp (1)," > f
-	print ".BR stpprobes (7)" > f
-	close(f)
+	if (kind == "probe" && vars[key] != "")
+		t = t ".SH VALUES\n" roff(comma_list(vars[key])) "\n"
+	return t ".SH SEE ALSO\n.BR stp (1),\n.BR stpprobes (7)\n"
 }
 
 # The tapset's path from tapsets/ on (what `stp -I` and the install use).
