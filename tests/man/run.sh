@@ -119,6 +119,7 @@ if [ -z "$missing" ]; then ok; else bad "stp.1 lacks options of stp --help:$miss
 
 # make install: the pages and the completion, found by man
 if out=$(make -s install PREFIX="$tmp/inst" 2>&1); then
+	missing=""
 	w=$(MANPATH="$tmp/inst/share/man" man -w 3stp function::execname 2>&1)
 	if [ "$w" = "$tmp/inst/share/man/man3/function::execname.3stp" ]; then ok
 	else bad "man -w 3stp function::execname after make install" "$w"; fi
