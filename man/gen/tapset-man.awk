@@ -298,12 +298,15 @@ function check_all(	i, bad) {
 }
 
 # The first sentence (to the first period followed by white space, outside
-# parentheses, or the end of the first paragraph) is the NAME line; the
-# rest is the DESCRIPTION.  A kernel-doc "NAME - " prefix is dropped.
+# parentheses and quotes, or the end of the first paragraph) is the NAME line; the
+# rest is the DESCRIPTION.  A kernel-doc "NAME - " prefix (or "probe NAME - ",
+# "function NAME - ") is dropped.
 function split_doc(key,	name, d, p) {
 	name = key; sub(/^[a-z]+::/, "", name)
 	d = docs[key]
 	sub(/^[ \t\n]+/, "", d)
+	if (index(d, "probe " name " - ") == 1) d = substr(d, 7)
+	if (index(d, "function " name " - ") == 1) d = substr(d, 10)
 	if (index(d, name " - ") == 1) d = substr(d, length(name) + 4)
 	p = index(d, "\n\n"); if (p == 0) p = length(d) + 1
 	head = substr(d, 1, p - 1); rest = substr(d, p)
@@ -317,11 +320,13 @@ function split_doc(key,	name, d, p) {
 	sub(/^[ \t\n]+/, "", rest); sub(/[ \t\n]+$/, "", rest)
 }
 
-function sentence_end(s,	i, c, d) {
-	d = 0
+function sentence_end(s,	i, c, d, q) {
+	d = 0; q = 0
 	for (i = 1; i < length(s); i++) {
 		c = substr(s, i, 1)
-		if (c == "(") d++
+		if (c == "\"") q = !q
+		else if (q) continue
+		else if (c == "(") d++
 		else if (c == ")") d--
 		else if (c == "." && d <= 0 && substr(s, i + 1, 1) ~ /[ \t\n]/ &&
 		    substr(s, i - 3, 4) !~ /^(e\.g\.|i\.e\.)$/ && substr(s, i - 2, 3) != "e.g")
