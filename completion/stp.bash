@@ -23,22 +23,43 @@ _stp_probes() {
 }
 
 # The options already typed that change what -l lists: the target
-# kernel and the tapset directories.
+# kernel and the tapset directories.  bash splits --sysroot=DIR into
+# three words (= breaks words): they are joined again.
 _stp_target() {
 	local i w
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		--sysroot=* | --vmlinux=* | -r?* | -I?*) printf '%s\n' "$w" ;;
-		-r | -I) printf '%s\n' "$w" "${COMP_WORDS[i + 1]}" ;;
+		--sysroot | --vmlinux)
+			[ "${COMP_WORDS[i + 1]-}" = = ] && printf '%s\n' "$w=${COMP_WORDS[i + 2]-}"
+			;;
+		--sysroot=?* | --vmlinux=?* | -r?* | -I?*) printf '%s\n' "$w" ;;
+		-r | -I) printf '%s\n' "$w" "${COMP_WORDS[i + 1]-}" ;;
 		esac
 	done
+}
+
+# A path after an option written OPT=PATH: directories for --sysroot,
+# files for the others.
+_stp_path_value() {
+	compopt -o filenames 2>/dev/null
+	case $1 in
+	--sysroot) COMPREPLY=($(compgen -d -- "$2")) ;;
+	--vmlinux | --vitals-db) COMPREPLY=($(compgen -f -- "$2")) ;;
+	esac
 }
 
 _stp() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=
 	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
+	if [ "$cur" = = ]; then
+		_stp_path_value "$prev" ""
+		return
+	elif [ "$prev" = = ] && [ "$COMP_CWORD" -gt 1 ]; then
+		_stp_path_value "${COMP_WORDS[COMP_CWORD - 2]}" "$cur"
+		return
+	fi
 	case $prev in
 	-l | -L)
 		cur=${cur#[\'\"]}
