@@ -268,9 +268,11 @@ function brace_delta(s,	t, o, c) {
 	return o - c
 }
 
-# roff: backslashes escaped, a line's leading '.' or '\'' made literal.
+# roff: backslashes escaped, '-' a minus sign (options and code copy and
+# paste as typed), a line's leading '.' or '\'' made literal.
 function roff(s,	n, ls, i, out) {
 	gsub(/\\/, "\\e", s)
+	gsub(/-/, "\\-", s)
 	n = split(s, ls, "\n")
 	out = ""
 	for (i = 1; i <= n; i++) {
@@ -378,7 +380,7 @@ function page_text(key,	kind, name, all, i, r, paras, np, j, t) {
 	t = t ".SH SYNOPSIS\n.nf\n"
 	for (i = 1; i <= nsig[key]; i++) {
 		if (kind == "function")
-			t = t roff("function " sigs[key, i]) "\n"
+			t = t roff(wrap("function " sigs[key, i])) "\n"
 		else
 			t = t roff("probe " all " = " points(sigs[key, i])) "\n"
 	}
@@ -399,6 +401,21 @@ function page_text(key,	kind, name, all, i, r, paras, np, j, t) {
 
 # The tapset's path from tapsets/ on (what `stp -I` and the install use).
 function base(p) { sub(/^.*tapsets\//, "", p); return p }
+
+# A signature longer than a line, broken after commas.
+function wrap(s,	out, line, n, parts, i) {
+	if (length(s) <= 72) return s
+	n = split(s, parts, ", ")
+	out = ""; line = parts[1]
+	for (i = 2; i <= n; i++) {
+		if (length(line) + length(parts[i]) + 2 > 72) {
+			out = out line ",\n"
+			line = "    " parts[i]
+		} else
+			line = line ", " parts[i]
+	}
+	return out line
+}
 
 # Alias variables, named in a sentence.
 function comma_list(s) { gsub(/ /, ", ", s); return "The alias sets " s "." }
