@@ -102,6 +102,18 @@ elif out=$(cd build/man/man3 && ls | xargs -d '\n' -n 500 groff -ww -z -man 2>&1
 	[ -z "$out" ]; then ok
 else bad "groff -ww on build/man/man3's $n pages" "$out"; fi
 
+# every public function and alias stp knows has a page (the generator
+# lost none to a construct it did not parse)
+(./stp --dump-functions | sed 's/^/function::/'
+ ./stp --dump-probe-aliases | awk '{ print "probe::" $1 }') | grep -v '::_' | sort -u >"$tmp/names"
+(cd build/man/man3 && ls) | sed 's/\.3stp$//' | sort >"$tmp/pages"
+lost=$(comm -23 "$tmp/names" "$tmp/pages")
+if [ "$(wc -l <"$tmp/names")" -lt 5000 ]; then
+	bad "stp --dump-functions/--dump-probe-aliases listed $(wc -l <"$tmp/names") names"
+elif [ -n "$lost" ]; then
+	bad "names of --dump-functions/--dump-probe-aliases without a page" $lost
+else ok; fi
+
 # man -l renders a generated page
 MANWIDTH=80 man -l build/man/man3/function::execname.3stp 2>&1 | sed -n '3,4p' >"$tmp/man.out"
 printf '%s\n' 'NAME' '       function::execname - The name of the current process (its comm)' >"$tmp/man.exp"
