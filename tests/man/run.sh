@@ -114,6 +114,11 @@ elif [ -n "$lost" ]; then
 	bad "names of --dump-functions/--dump-probe-aliases without a page" $lost
 else ok; fi
 
+# man-db reads every page's NAME line (what whatis and apropos show)
+out=$( (lexgrog man/*.[0-9]; cd build/man/man3 && ls | xargs -d '\n' lexgrog) 2>&1 |
+	grep -v ': ".* - .*"$' | head -10)
+if [ -z "$out" ]; then ok; else bad "lexgrog could not read NAME" "$out"; fi
+
 # man -l renders a generated page
 MANWIDTH=80 man -l build/man/man3/function::execname.3stp 2>&1 | sed -n '3,4p' >"$tmp/man.out"
 printf '%s\n' 'NAME' '       function::execname - The name of the current process (its comm)' >"$tmp/man.exp"
