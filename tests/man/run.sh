@@ -134,6 +134,16 @@ for o in $(./stp --help | grep -oE '^  -[-a-zA-Z]+' | sed 's/^ *//'); do
 done
 if [ -z "$missing" ]; then ok; else bad "stp.1 lacks options of stp --help:$missing"; fi
 
+# stpprobes(7) names every kind of point stp --dump-probe-types lists (its
+# first two components, arguments left out: kernel.function, timer.ms, ...)
+MANWIDTH=300 man -l man/stpprobes.7 2>/dev/null | sed 's/([^)]*)//g' >"$tmp/probes.txt"
+missing=""
+for t in $(./stp --dump-probe-types | sed 's/([a-z]*)//g' |
+	awk -F. '{ print ($2 == "" ? $1 : $1 "." $2) }' | sort -u); do
+	grep -qF -- "$t" "$tmp/probes.txt" || missing="$missing $t"
+done
+if [ -z "$missing" ]; then ok; else bad "stpprobes.7 lacks probe types:$missing"; fi
+
 # make install: the pages and the completion, found by man
 if out=$(make -s install PREFIX="$tmp/inst" 2>&1); then
 	missing=""
