@@ -2,8 +2,8 @@
 # The man pages: every public tapset function and alias has a doc comment
 # (named FILE:LINE when not), the generator's pages say exactly what the
 # fixture's comments say, every page renders with groff -ww without a
-# warning, stp(1) names every option of stp --help, and make install puts
-# the pages where man finds them.  Run from the top of the tree after
+# warning, stp(1) names every option of stp --help, stpprobes(7) every
+# probe type, and make install puts the pages where man finds them.  Run from the top of the tree after
 # `make man`; prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
