@@ -37,10 +37,17 @@ in_c { if ($0 ~ /^%}/) in_c = 0; next }
 hdr != "" {
 	hdr = hdr "\n" $0
 	if (header_done()) finish_header()
+	else if (FNR - hdr_line > 40) {
+		# a header this long is one this script misread: say where
+		printf "%s:%d: tapset-man.awk: no body after this definition\n",
+		       FILENAME, hdr_line > "/dev/stderr"
+		failed = 1
+		exit 2
+	}
 	next
 }
 
-body > 0 { scan_body($0); next }
+body > 0 { scan_body_text($0); next }
 
 # ---- doc comments ----
 
@@ -85,11 +92,7 @@ in_doc {
 	next
 }
 
-/^[ \t]*$/ { next_blank(); next }
-
 { reset_doc() }
-
-function next_blank() { reset_doc() }
 
 function reset_doc() { doc = ""; doc_end = -1; doc_slash = 0; in_doc = 0 }
 
@@ -107,8 +110,6 @@ function header_done(	t) {
 	t = strip_strings(hdr)
 	if (t ~ /^(private[ \t]+)?function/)
 		return t ~ /\)[ \t]*(%?\{.*)?$/ && paren_depth(t) == 0
-	if (t !~ /=/)
-		return t ~ /\{/	# a plain probe in a tapset (begin, ...): no page
 	return t ~ /\{/
 }
 
@@ -194,8 +195,6 @@ function cut_body(s,	i, c, q, d, out) {
 	return out
 }
 
-function scan_body(line) { scan_body_text(line) }
-
 # Counts braces of an alias body, noting the names it assigns (its
 # variables): `name = ...` and `name <<< ...` at the start of a statement.
 function scan_body_text(t,	s, n, i, stmts, m, v) {
@@ -206,7 +205,9 @@ function scan_body_text(t,	s, n, i, stmts, m, v) {
 	n = split(s, stmts, /[;{}]/)
 	for (i = 1; i <= n; i++) {
 		m = stmts[i]
-		sub(/^[ \t]*(if[ \t]*\(.*\)|else)?[ \t]*/, "", m)
+		sub(/^[ \t]+/, "", m)
+		while (sub(/^(if[ \t]*\(.*\)|else)[ \t]*/, "", m))
+			;
 		if (match(m, /^[A-Za-z_][A-Za-z0-9_]*[ \t]*(=[^=]|=$|<<<)/)) {
 			v = m; sub(/[ \t=<].*/, "", v)
 			if (cur_alias && v !~ /^_/ && !((cur_alias SUBSEP v) in has_var)) {
@@ -285,6 +286,7 @@ function roff(s,	n, ls, i, out) {
 # ---- the pages ----
 
 END {
+	if (failed) exit 2
 	if (check) exit check_all()
 	for (i = 1; i <= ndefs; i++) write_pages(order[i])
 }

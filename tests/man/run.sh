@@ -31,7 +31,7 @@ awk -v check=1 -f $GEN $FIX >"$tmp/check.out" 2>&1
 echo "exit $?" >>"$tmp/check.out"
 cat >"$tmp/check.exp" <<'X'
 tests/man/fixtures/doc.stp:7: function::bare has no doc comment
-tests/man/fixtures/doc.stp:31: probe::demo.nodoc has no doc comment
+tests/man/fixtures/doc.stp:32: probe::demo.nodoc has no doc comment
 exit 1
 X
 expect "checker on $FIX" "$tmp/check.exp" "$tmp/check.out"
@@ -81,7 +81,7 @@ A second paragraph.
 .PP
 Defined in the tapset tests/man/fixtures/doc.stp.
 .SH VALUES
-The alias sets name, n.
+The alias sets name, n, late.
 .SH SEE ALSO
 .BR stp (1),
 .BR stpprobes (7)
