@@ -6,6 +6,7 @@
 #   make demo       the main job, for a new user
 #   make bench      benchmarks, written to tests/bench/results.txt
 #   make fuzz       the parser fuzzer (clang, ASan, UBSan)
+#   make man        the man pages, section 3stp made from the tapsets (build/man)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
