@@ -6,6 +6,7 @@
 #   make demo       the main job, for a new user
 #   make bench      benchmarks, written to tests/bench/results.txt
 #   make fuzz       the parser fuzzer (clang, ASan, UBSan)
+#   make man        the man pages, section 3stp made from the tapsets (build/man)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -15,6 +16,8 @@ RUNTIMEDIR = $(PREFIX)/share/stp/runtime
 SCRIPTDIR = $(PREFIX)/share/stp/scripts
 WEBDIR = $(PREFIX)/share/stp/web
 LIBEXECDIR = $(PREFIX)/libexec/stp
+MANDIR = $(PREFIX)/share/man
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
@@ -249,7 +252,7 @@ $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: deps stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals-tests web
+check: deps stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals-tests web man
 	@tests/run-all.sh
 
 deps:
@@ -264,7 +267,7 @@ bench: stp
 fuzz:
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-install: stp stprun stp-vitals web
+install: stp stprun stp-vitals web man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(RUNTIMEDIR) \
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SCRIPTDIR) $(DESTDIR)$(WEBDIR)
 	install -m 644 $(B)/web/* $(DESTDIR)$(WEBDIR)/
@@ -274,6 +277,13 @@ install: stp stprun stp-vitals web
 	cp -R tapsets/. $(DESTDIR)$(TAPSETDIR)/
 	cp -R runtime/. $(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 examples/*.stp $(DESTDIR)$(SCRIPTDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 man/stp.1 man/stp-vitals.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/stpprobes.7 man/stpex.7 $(DESTDIR)$(MANDIR)/man7/
+	install -m 644 man/stprun.8 $(DESTDIR)$(MANDIR)/man8/
+	cp -R $(B)/man/man3/. $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 completion/stp.bash $(DESTDIR)$(COMPLETIONDIR)/stp
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals
@@ -292,3 +302,16 @@ syscall-tapsets:
 	awk -v what=nd -f $(SYSCALL_GEN) > tapsets/linux/syscalls_nd.stp
 	awk -v what=names -f $(SYSCALL_GEN) > tapsets/linux/syscalls_names.stp
 .PHONY: syscall-tapsets
+
+# Man pages: stp(1), stprun(8), stp-vitals(1), stpprobes(7) and stpex(7)
+# are written by hand in man/; section 3stp, a page per tapset function and
+# probe alias, is made from the tapsets' doc comments into build/man/man3
+# (man/gen/tapset-man.awk, one pass over the tapsets, all pages at once).
+MAN_TAPSETS = $(wildcard tapsets/*.stp tapsets/linux/*.stp)
+man: $(B)/man/.stamp3
+$(B)/man/.stamp3: man/gen/tapset-man.awk $(MAN_TAPSETS)
+	@rm -rf $(B)/man/man3 && mkdir -p $(B)/man/man3
+	@echo "  MAN     $(B)/man/man3"
+	@awk -v out=$(B)/man/man3 -f man/gen/tapset-man.awk $(MAN_TAPSETS)
+	@touch $@
+.PHONY: man

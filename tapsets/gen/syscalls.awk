@@ -216,10 +216,11 @@ function emit_entry(s,    k, b, lst, pt) {
 	if (nk[s] == 1) {
 		b = entry_body(s, 1)
 		pt = (kname[s, 1] == "-") ? "never" : "kernel.syscall(" nr[s, 1] ")"
-		printf("/* %s: entry; name, argstr and its arguments */\n", s)
+		printf("/* syscall.%s - entry to the %s system call%s.\n * Variables: name, argstr and its arguments. */\n",
+		       s, s, (pt == "never") ? " (x86-64 has none: it never fires)" : "")
 		printf("%sprobe syscall.%s = %s {\n\tname = \"%s\"\n%s}\n", guard_open(s, 1),
 		       s, pt, s, b)
-		printf("/* %s: return; name, retval, retstr */\n", s)
+		printf("/* syscall.%s.return - return from the %s system call.\n * Variables: name, retval, retstr. */\n", s, s)
 		printf("probe syscall.%s.return = %s {\n\tname = \"%s\"\n%s}\n%s",
 		       s, (pt == "never") ? pt : pt ".return", s, ret_body(s), guard_close(s, 1))
 		return
@@ -249,11 +250,11 @@ function emit_entry(s,    k, b, lst, pt) {
 	lst = ""
 	for (k = 1; k <= nk[s]; k++)
 		lst = lst (k > 1 ? ", " : "") "__syscall." kname[s, k] (since[s, k] == "-" ? "" : "?")
-	printf("/* %s: entry (the calls %s); name, argstr and its arguments */\n", s, lst)
+	printf("/* syscall.%s - entry to the %s system call (over the calls %s).\n * Variables: name, argstr and its arguments. */\n", s, s, lst)
 	printf("probe syscall.%s = %s { }\n", s, lst)
 	gsub(/(\?|,|$)/, ".return&", lst)
 	gsub(/\.return\.return/, ".return", lst)
-	printf("/* %s: return; name, retval, retstr */\n", s)
+	printf("/* syscall.%s.return - return from the %s system call.\n * Variables: name, retval, retstr. */\n", s, s)
 	printf("probe syscall.%s.return = %s { }\n", s, lst)
 }
 
@@ -312,8 +313,11 @@ END {
 			s = names[i]
 			g1 = guard_open(s, 1)
 			for (f = 1; f <= 5; f++)
-				printf("%sprobe %s.%s = syscall.%s { }\nprobe %s.%s.return = syscall.%s.return { }\n%s",
-				       g1, fam[f], s, s, fam[f], s, s, guard_close(s, 1))
+				printf("%s/* %s.%s - SystemTap's other name for syscall.%s. */\n" \
+				       "probe %s.%s = syscall.%s { }\n" \
+				       "/* %s.%s.return - SystemTap's other name for syscall.%s.return. */\n" \
+				       "probe %s.%s.return = syscall.%s.return { }\n%s",
+				       g1, fam[f], s, s, fam[f], s, s, fam[f], s, s, fam[f], s, s, guard_close(s, 1))
 		}
 	}
 	exit bad
