@@ -50,12 +50,15 @@ static inline struct fp_num fp_unpack(uint64_t x)
 	struct fp_num n = { FP_FINITE_C, (int)(x >> 63), 0, x & ((1ULL << 52) - 1) };
 	int be = (int)(x >> 52) & 0x7ff;
 
-	if (be == 0x7ff)
+	if (be == 0x7ff) {
 		n.cls = n.m ? FP_NAN_C : FP_INF_C;
-	else if (be == 0)
-		n.cls = n.m ? FP_FINITE_C : FP_ZERO_C, n.e = -1074;
-	else
-		n.m |= 1ULL << 52, n.e = be - 1075;
+	} else if (be == 0) {
+		n.cls = n.m ? FP_FINITE_C : FP_ZERO_C;
+		n.e = -1074;
+	} else {
+		n.m |= 1ULL << 52;
+		n.e = be - 1075;
+	}
 	return n;
 }
 
@@ -153,8 +156,11 @@ static inline uint64_t fp_add(uint64_t x, uint64_t y)
 			return (uint64_t)(a.sign & b.sign) << 63;
 		return a.cls == FP_ZERO_C ? y : x;
 	}
-	if (a.e < b.e || (a.e == b.e && a.m < b.m))
-		t = a, a = b, b = t;
+	if (a.e < b.e || (a.e == b.e && a.m < b.m)) {
+		t = a;
+		a = b;
+		b = t;
+	}
 	/* ten spare bits: a difference of exponents up to 10 loses nothing */
 	ma = a.m << 10;
 	mb = fp_shr_sticky(b.m << 10, a.e - b.e, &sticky);
@@ -206,8 +212,10 @@ static inline uint64_t fp_div(uint64_t x, uint64_t y)
 		return (uint64_t)sign << 63;
 	fp_norm53(&a);
 	fp_norm53(&b);
-	if (a.m < b.m)
-		a.m <<= 1, a.e--;
+	if (a.m < b.m) {
+		a.m <<= 1;
+		a.e--;
+	}
 	/* 64 quotient bits of a.m / b.m, which is in [1, 2) */
 	for (r = a.m, i = 0; i < 64; i++, r <<= 1) {
 		q <<= 1;
@@ -252,8 +260,10 @@ static inline uint64_t fp_sqrt(uint64_t x)
 	if (a.cls == FP_INF_C)
 		return x;
 	fp_norm53(&a);
-	if (a.e & 1)
-		a.m <<= 1, a.e--;
+	if (a.e & 1) {
+		a.m <<= 1;
+		a.e--;
+	}
 	/* m * 2^72 < 2^126: a root of 62 or 63 bits */
 	r = fp_isqrt128((unsigned __int128)a.m << 72, &inexact);
 	return fp_round(0, (a.e - 72) / 2, r, inexact);

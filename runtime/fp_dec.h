@@ -179,8 +179,11 @@ static inline int fp_big_decimal(struct fp_big *b, char *out)
 	do
 		out[n++] = '0' + fp_big_divmod(b, 10);
 	while (b->n);
-	for (i = 0; i < n / 2; i++)
-		c = out[i], out[i] = out[n - 1 - i], out[n - 1 - i] = c;
+	for (i = 0; i < n / 2; i++) {
+		c = out[i];
+		out[i] = out[n - 1 - i];
+		out[n - 1 - i] = c;
+	}
 	return n;
 }
 
@@ -224,8 +227,10 @@ static inline void fp_to_decimal(uint64_t x, int prec, char *out, int size)
 	}
 	if (prec < 0)
 		prec = 0;
-	if (a.cls == FP_ZERO_C)
-		a.m = 0, a.e = 0;
+	if (a.cls == FP_ZERO_C) {
+		a.m = 0;
+		a.e = 0;
+	}
 	k = a.e < 0 ? -a.e : 0;
 	fp_big_set(&b, a.m);
 	if (!k)
