@@ -7,13 +7,17 @@
  * Only the parser recurses, once per parenthesis level (at most
  * STP_RE_DEPTH).  Supported: literals, ., [...] with ranges, negation
  * and [:class:], ^, $, ( ), |, *, +, ?, {m}, {m,}, {m,n}, and \ escapes.
+ * Each ( ) also saves where its text starts and ends (RE_SAVE), which
+ * this search steps over; regex_sub.c reads them, for matched(), when a
+ * script uses that (tapsets/regex.stp defines STP_REGEX_CAPTURES).
  */
 
 #define STP_RE_MAXPROG 512
 #define STP_RE_DEPTH 16
 #define STP_RE_MAXCLASS 32
 
-enum { RE_CHAR, RE_ANY, RE_CLASS, RE_SPLIT, RE_JMP, RE_BOL, RE_EOL, RE_MATCH };
+enum { RE_CHAR, RE_ANY, RE_CLASS, RE_SPLIT, RE_JMP, RE_BOL, RE_EOL, RE_MATCH,
+       RE_SAVE };	/* x: the slot, 2 * group (+ 1 at its end) */
 
 struct stp_re_ins {
 	u8 op;
@@ -21,9 +25,36 @@ struct stp_re_ins {
 	short x, y;
 };
 
+#ifdef STP_REGEX_CAPTURES
+#include "regex_sub.h"
+
+#if MAXSTRINGLEN <= 32767
+typedef s16 stp_re_off;		/* an offset in the subject, -1: none */
+#else
+typedef s32 stp_re_off;
+#endif
+
+struct stp_re_thr {
+	short pc;
+	stp_re_off cap[2 * STP_RE_NSUB];	/* start, end of each group */
+};
+
+struct stp_re_sub {
+	struct stp_re_thr list[2][STP_RE_MAXPROG];
+	struct stp_re_thr stack[STP_RE_MAXPROG];
+	u8 on[STP_RE_MAXPROG];
+	/* the last =~ on this CPU */
+	int state;			/* 0 none yet, 1 it matched, -1 it did not */
+	int ngroups;			/* its expression's ( ) groups */
+	stp_re_off cap[2 * STP_RE_NSUB];
+	char subject[MAXSTRINGLEN];
+};
+#endif
+
 struct stp_re {
 	struct stp_re_ins prog[STP_RE_MAXPROG];
 	int n;
+	int ngroups;		/* ( ) groups, in the order they open */
 	u8 cls[STP_RE_MAXCLASS][32];
 	int ncls;
 	const char *p;
@@ -32,6 +63,9 @@ struct stp_re {
 	short list[2][STP_RE_MAXPROG];
 	short stack[STP_RE_MAXPROG];
 	u8 on[STP_RE_MAXPROG];
+#ifdef STP_REGEX_CAPTURES
+	struct stp_re_sub sub;
+#endif
 };
 
 static int stp_re_emit(struct stp_re *r, int op, int ch, int x, int y)
@@ -137,7 +171,7 @@ static void stp_re_alt(struct stp_re *r);
 /* One atom; its code starts at the returned index. */
 static int stp_re_atom(struct stp_re *r)
 {
-	int start = r->n;
+	int start = r->n, group;
 	char ch = *r->p++;
 
 	switch (ch) {
@@ -146,12 +180,15 @@ static int stp_re_atom(struct stp_re *r)
 			r->bad = 1;
 			return start;
 		}
+		group = ++r->ngroups;
+		stp_re_emit(r, RE_SAVE, 0, 2 * group, 0);
 		stp_re_alt(r);
 		r->depth--;
 		if (*r->p != ')')
 			r->bad = 1;
 		else
 			r->p++;
+		stp_re_emit(r, RE_SAVE, 0, 2 * group + 1, 0);
 		break;
 	case '.':
 		stp_re_emit(r, RE_ANY, 0, 0, 0);
@@ -365,6 +402,9 @@ static void stp_re_add(struct stp_re *r, short *l, int *nl, int pc,
 			if (!*at)
 				stp_re_push(r, &sp, pc + 1);
 			break;
+		case RE_SAVE:
+			stp_re_push(r, &sp, pc + 1);
+			break;
 		default:
 			l[(*nl)++] = pc;
 		}
@@ -400,13 +440,31 @@ static void stp_regex_free(void)
 	stp_re_cpu = NULL;
 }
 
+#ifdef STP_REGEX_CAPTURES
+#include "regex_sub.c"
+#endif
+
+static int stp_re_search(struct stp_re *r, const char *s, const char *re);
+
 int stp_regex_match(const char *s, const char *re)
 {
 	struct stp_re *r = stp_re_cpu[smp_processor_id()];
+	int rc = stp_re_search(r, s, re);
+
+#ifdef STP_REGEX_CAPTURES
+	if (rc >= 0)
+		stp_re_sub_record(r, s, rc);
+#endif
+	return rc;
+}
+
+static int stp_re_search(struct stp_re *r, const char *s, const char *re)
+{
 	const char *at = s;
 	int cur = 0, n[2] = { 0, 0 }, i;
 
 	r->n = 0;
+	r->ngroups = 0;
 	r->ncls = 0;
 	r->p = re;
 	r->depth = 0;

@@ -237,6 +237,7 @@ void usym_exe_text(char *out, size_t n, const char *exe, uint64_t addr)
  * " [path+0xoff/0xsize]"), or the address in hex when it is not known.
  *   n  the function's name (usymname)
  *   d  "name+0xoff/0xsize [path]", else "0xaddr [path+0xoff/0xsize]" (usymdata)
+ *   b  "name+0xoff", else the address (print_ubacktrace_brief)
  *   m  the file's name without its directory (umodname)
  *   x  nothing known beyond the address: no line tables here (usymfileline)
  */
@@ -247,6 +248,10 @@ static void usym_part(FILE *out, const char *text, unsigned long long addr, char
 	if (kind == 'n' && !strncmp(text, " : ", 3) && open &&
 	    (plus = memrchr(text, '+', open - text))) {
 		fprintf(out, "%.*s", (int)(plus - text - 3), text + 3);
+		return;
+	}
+	if (kind == 'b' && !strncmp(text, " : ", 3) && (end = strchr(text, '/'))) {
+		fprintf(out, "%.*s", (int)(end - text - 3), text + 3);
 		return;
 	}
 	if (kind == 'd' && !strncmp(text, " : ", 3)) {

@@ -200,6 +200,37 @@ static void use_function(struct elab *e, struct function *f)
 	vec_push(&e->used_functions, f);
 }
 
+/*
+ * A tapset function whose embedded C carries the guru pragma (a
+ * comment "guru", or "guru: WHAT IT DOES") writes memory or
+ * stops the kernel: it is always defined, so that a script without -g
+ * that calls it hears why it may not rather than "unresolved", and
+ * tapset code may call it on the script's behalf.
+ */
+static void check_guru(struct scope *sc, const struct node *call,
+		       const struct function *f)
+{
+	const struct node *body = f->decl->body;
+	const char *p, *end;
+
+	if (sc->e->s->guru || !sc->file || !sc->file->is_user ||
+	    !body || body->kind != N_EMBEDDED)
+		return;
+	p = strstr(body->str, "/* guru");
+	if (!p)
+		return;
+	p += strlen("/* guru");
+	if (*p != ':') {
+		sem_error(&call->loc, "%s needs guru mode (-g)", f->name);
+		return;
+	}
+	for (p++; *p == ' '; p++)
+		;
+	end = strstr(p, " */");
+	sem_error(&call->loc, "%s %.*s and needs guru mode (-g)", f->name,
+		  (int)(end ? end - p : 0), p);
+}
+
 static void call(struct scope *sc, struct node *n)
 {
 	struct elab *e = sc->e;
@@ -240,6 +271,7 @@ static void call(struct scope *sc, struct node *n)
 			vec_push(&sc->fn->calls, f);
 	}
 	n->ref = prev;
+	check_guru(sc, n, prev);
 	for (int i = 0; i < sc->niterating; i++) {
 		vec_push(&e->foreach_calls, n);
 		vec_push(&e->foreach_calls, sc->iterating[i]);
