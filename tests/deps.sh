@@ -44,6 +44,9 @@ PACKAGES=(
 	# (groff -ww -z), man-db for man -l; bash-completion for the
 	# completion script's test
 	libreadline-dev tmux groff man-db bash-completion
+	# SystemTap's example php-trace probes php's own SDT markers: the
+	# examples check (tests/examples/pass2.sh) runs it against Debian's php
+	php-cli
 	# --runtime=bpf: bpftrace, the benchmark's reference on this machine's
 	# kernel (clang and libbpf are above)
 	bpftrace
