@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The runner's output: printf records from the ring buffer formatted
+ * by their format id (runtime/format.c, built for the host), errors by
+ * their site's message, the end-of-run warnings, and the context
+ * functions user-space probes call.
+ */
+#include "run.h"
+
+#include <bpf/libbpf.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+/* runtime/format.h's, whose map.h names clash with user.h's map
+ * operations (stp_stat_add): ORDER: as union stp_val in runtime/map.h */
+union stp_val {
+	int64_t l;
+	const char *s;
+};
+int stp_format(char *dst, size_t size, const char *fmt,
+	       const union stp_val *args, int nargs, const char **err);
+
+int stp_u_errors;
+
+/* One format's arguments from a record: longs and strings in order. */
+static void print_args(unsigned id, const char *p, const char *end)
+{
+	const struct stp_u_fmt *f = &stp_prog.fmts[id];
+	union stp_val args[32];
+	int n = 0;
+
+	for (const char *t = f->types; *t && n < 32; t++, n++) {
+		if (*t == 's') {
+			if (p + stp_prog.strlen > end)
+				return;
+			args[n].s = p;
+			p += stp_prog.strlen;
+		} else {
+			if (p + 8 > end)
+				return;
+			memcpy(&args[n].l, p, 8);
+			p += 8;
+		}
+	}
+	stp_u_format(f->fmt, args, n);
+}
+
+void stp_u_format(const char *fmt, const union stp_val *args, int n)
+{
+	char buf[8192];
+	const char *err = NULL;
+	int len = stp_format(buf, sizeof(buf), fmt, args, n, &err);
+
+	if (len < 0) {
+		fprintf(stderr, "ERROR: %s\n", err ? err : "bad format");
+		return;
+	}
+	fwrite(buf, 1, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1, stdout);
+}
+
+void stp_printf(unsigned id, const int64_t *longs, const char *const *strs)
+{
+	const struct stp_u_fmt *f = &stp_prog.fmts[id];
+	union stp_val args[32];
+	int n = 0, nl = 0, ns = 0;
+
+	for (const char *t = f->types; *t && n < 32; t++, n++) {
+		if (*t == 's')
+			args[n].s = strs[ns++];
+		else
+			args[n].l = longs[nl++];
+	}
+	stp_u_format(f->fmt, args, n);
+}
+
+void stp_sprintf(char *dst, unsigned id, const int64_t *longs, const char *const *strs)
+{
+	const struct stp_u_fmt *f = &stp_prog.fmts[id];
+	union stp_val args[32];
+	int n = 0, nl = 0, ns = 0;
+
+	for (const char *t = f->types; *t && n < 32; t++, n++) {
+		if (*t == 's')
+			args[n].s = strs[ns++];
+		else
+			args[n].l = longs[nl++];
+	}
+	if (stp_format(dst, stp_prog.strlen, f->fmt, args, n, NULL) < 0)
+		dst[0] = 0;
+}
+
+int stp_k_stopped(void)
+{
+	return stp_u_errors > 0;
+}
+
+void stp_error(struct stp_kctx *k, unsigned id)
+{
+	fflush(stdout);
+	fprintf(stderr, "ERROR: %s\n", stp_prog.errors[id]);
+	stp_u_errors++;
+	stp_u_stop = 1;
+	if (k)
+		k->err = 1;
+}
+
+void stp_exit(void)
+{
+	stp_u_stop = 1;
+}
+
+void stp_u_record(const void *data, size_t size)
+{
+	const struct stp_rec *r = data;
+
+	if (size < sizeof(*r))
+		return;
+	switch (r->kind) {
+	case STP_REC_PRINT:
+		print_args(r->id, (const char *)(r + 1), (const char *)data + size);
+		break;
+	case STP_REC_EXIT:
+		stp_u_stop = 1;
+		break;
+	case STP_REC_ERROR:
+		if (!stp_u_errors)
+			stp_error(NULL, r->id);
+		break;
+	}
+}
+
+struct stp_globals_head {
+	long long stp_lost;
+	long long stp_wall_off;
+	int stp_stopping;
+};
+
+void stp_u_report(void)
+{
+	const struct stp_globals_head *h = stp_gp;
+
+	if (h && h->stp_lost)
+		fprintf(stderr, "WARNING: %lld records lost (ring buffer full)\n", h->stp_lost);
+	if (stp_u_errors)
+		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: 0\n", stp_u_errors);
+}
+
+/* gettimeofday_ns() in BPF: boot time plus this offset to the wall clock. */
+void stp_u_time_init(void)
+{
+	struct stp_globals_head *h = stp_gp;
+	struct timespec b, r;
+
+	clock_gettime(CLOCK_BOOTTIME, &b);
+	clock_gettime(CLOCK_REALTIME, &r);
+	h->stp_wall_off = (r.tv_sec - b.tv_sec) * 1000000000LL + (r.tv_nsec - b.tv_nsec);
+}
+
+void stp_strcpy(char *dst, const char *src)
+{
+	snprintf(dst, stp_prog.strlen, "%s", src);
+}
+
+int stp_strcmp(const char *a, const char *b)
+{
+	int c = strcmp(a, b);
+
+	return c < 0 ? -1 : c > 0;
+}
+
+void stp_concat(char *dst, const char *a, const char *b)
+{
+	char tmp[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s%s", a, b);
+	snprintf(dst, stp_prog.strlen, "%s", tmp);
+}
+
+void stp_execname(char *dst)
+{
+	char comm[17] = "";
+
+	prctl(PR_GET_NAME, comm);
+	stp_strcpy(dst, comm);
+}
+
+int64_t stp_pid(void) { return getpid(); }
+int64_t stp_tid(void) { return gettid(); }
+int64_t stp_uid(void) { return getuid(); }
+int64_t stp_cpu(void) { return sched_getcpu(); }
+
+int64_t stp_time_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The verifier's refusal: its last line, and the whole log with -v. */
+void stp_u_verifier_error(struct bpf_object *obj, int rc)
+{
+	(void)obj;
+	fprintf(stderr, "ERROR: the kernel's BPF verifier refused the program (%s)%s\n",
+		strerror(-rc), getenv("STP_BPF_VERBOSE") ? "" : "; -v shows its log");
+}
