@@ -27,7 +27,6 @@ typedef __s8 s8;
 typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
-typedef long long int64_t;
 typedef unsigned long uintptr_t;
 
 #define STP_INLINE static __always_inline
@@ -79,6 +78,21 @@ STP_INLINE void stp_exit(void)
 {
 	stp_g.stp_stopping = 1;
 	stp_record(STP_REC_EXIT, 0);
+}
+
+/* BPF before ISA v4 divides unsigned only: the signs by hand */
+STP_INLINE int64_t stp_div(int64_t a, int64_t b)
+{
+	u64 q = (u64)(a < 0 ? -a : a) / (u64)(b < 0 ? -b : b);
+
+	return (a < 0) != (b < 0) ? -(int64_t)q : (int64_t)q;
+}
+
+STP_INLINE int64_t stp_mod(int64_t a, int64_t b)
+{
+	u64 r = (u64)(a < 0 ? -a : a) % (u64)(b < 0 ? -b : b);
+
+	return a < 0 ? -(int64_t)r : (int64_t)r;
 }
 
 STP_INLINE void stp_strcpy(char *dst, const char *src)

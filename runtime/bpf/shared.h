@@ -7,6 +7,12 @@
 #ifndef STP_BPF_SHARED_H
 #define STP_BPF_SHARED_H
 
+#ifdef __bpf__
+typedef long long int64_t;
+#else
+#include <stdint.h>
+#endif
+
 enum stp_rec_kind {
 	STP_REC_PRINT = 1,	/* id: the format; its arguments follow */
 	STP_REC_EXIT,		/* exit() in a kernel probe */

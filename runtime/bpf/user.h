@@ -74,6 +74,9 @@ struct stp_kctx {
 	int err;
 };
 
+#define stp_div(a, b) ((a) / (b))
+#define stp_mod(a, b) ((a) % (b))
+
 void stp_error(struct stp_kctx *k, unsigned id);
 void stp_exit(void);
 void stp_printf(unsigned id, const int64_t *longs, const char *const *strs);

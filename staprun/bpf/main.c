@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -53,8 +54,13 @@ static int find_maps(struct bpf_object *obj)
 		if (g->map)
 			stp_fd[i] = bpf_object__find_map_fd_by_name(obj, g->map);
 	}
-	stp_gp = bss ? (void *)bpf_map__initial_value(bss, &size) : NULL;
-	if (!stp_gp) {
+	/* libbpf 1.1 maps .bss for skeletons only: map it here, shared
+	 * with the kernel's copy */
+	size = bss ? bpf_map__value_size(bss) : 0;
+	stp_gp = bss ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(bss), 0)
+		: MAP_FAILED;
+	if (stp_gp == MAP_FAILED) {
+		stp_gp = NULL;
 		fprintf(stderr, "stp: the BPF object's globals are not mapped\n");
 		return -1;
 	}

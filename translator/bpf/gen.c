@@ -238,7 +238,7 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 			kern_probe(x, d, i, &att);
 	}
 	bx_functions(x, &body);
-	sb_puts(o, "/* the kernel side: clang -target bpf */\n");
+	sb_puts(o, "/* the kernel side: clang -target bpf */\n#include \"shared.h\"\n");
 	bx_shared_decls(x->e, o);
 	sb_puts(o, "struct stp_globals stp_g;\n\n#include \"kern.h\"\n\n");
 	kern_maps(x->e, o);

@@ -94,9 +94,9 @@ static const char *divide(struct bx *x, struct node *n, const char *a, const cha
 	int u = uniq++;
 
 	return ar_printf("({ int64_t _a%d = %s, _b%d = %s; if (!_b%d) %s; "
-			 "_b%d ? _a%d %s _b%d : 0; })", u, a, u, b, u,
-			 err_call(x, n, "division by 0"), u, u, n->op == OP_SLASH ||
-			 n->op == OP_DIV_ASSIGN ? "/" : "%", u);
+			 "_b%d ? %s(_a%d, _b%d) : 0; })", u, a, u, b, u,
+			 err_call(x, n, "division by 0"), u, n->op == OP_SLASH ||
+			 n->op == OP_DIV_ASSIGN ? "stp_div" : "stp_mod", u, u);
 }
 
 static const char *c_op(int op)

@@ -106,7 +106,7 @@ static const char *kern_record(int id, struct node *n, int first, const char *de
 		}
 	}
 	return ar_printf("({ %sstruct { struct stp_rec h;%s } *_r = bpf_ringbuf_reserve(&stp_rb, "
-			 "sizeof(*_r), 0); if (_r) { _r->h.kind = STP_REC_PRINT; _r->h.id = %d; "
+			 "sizeof(*_r), 0); if (_r && stp_k->err) { bpf_ringbuf_discard(_r, 0); } else if (_r) { _r->h.kind = STP_REC_PRINT; _r->h.id = %d; "
 			 "%sbpf_ringbuf_submit(_r, 0); } else stp_lost(); (int64_t)0; })",
 			 decls, st.s ? st.s : "", id, fill.s ? fill.s : "");
 }
@@ -129,7 +129,7 @@ static const char *user_call(struct bx *x, int id, struct node *n, int first, co
 				 s.s ? s.s : "", t, id, t);
 	}
 	return ar_printf("({ %sint64_t _l[] = { %s0 }; const char *_s[] = { %s0 }; "
-			 "stp_printf(%d, _l, _s); (int64_t)0; })", decls, l.s ? l.s : "",
+			 "if (!stp_k->err) stp_printf(%d, _l, _s); (int64_t)0; })", decls, l.s ? l.s : "",
 			 s.s ? s.s : "", id);
 }
 

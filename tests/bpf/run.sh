@@ -1,0 +1,51 @@
+#!/bin/sh
+# Native tests of --runtime=bpf on this machine's own kernel (issue 17).
+#
+#   tests/bpf/run.sh [NAME...]
+#
+# Each tests/bpf/NAME.stp runs as `stp --runtime=bpf NAME.stp` (from
+# tests/bpf/, so messages name the file alone); optional NAME.pre is a
+# command prefix (setpriv, to drop capabilities), NAME.opts more stp
+# options.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
+# NAME.expect exactly: the guest e2e tests' format.  The guest scripts
+# named in guest.list run the same way from tests/guest/e2e and must give
+# their kmod .expect exactly.  Needs root (BPF), clang and libbpf.
+cd "$(dirname "$0")" || exit 1
+top=$(cd ../.. && pwd)
+stp=$top/stp
+fail=0 n=0
+
+run_one() {	# dir name -> the .expect format on stdout
+	out=$(mktemp) err=$(mktemp)
+	pre=; opts=
+	[ -f "$1/$2.pre" ] && pre=$(cat "$1/$2.pre")
+	[ -f "$1/$2.opts" ] && opts=$(cat "$1/$2.opts")
+	(cd "$1" && timeout 60 $pre "$stp" --runtime=bpf $opts "$2.stp" >"$out" 2>"$err")
+	rc=$?
+	cat "$out"
+	if [ -s "$out" ] && [ "$(tail -c1 "$out" | od -An -c | tr -d ' ')" != '\n' ]; then
+		echo; echo "--- no newline at end"
+	fi
+	echo "--- stderr"; cat "$err"; echo "--- exit $rc"
+	rm -f "$out" "$err"
+}
+
+check() {	# dir name
+	n=$((n + 1))
+	if run_one "$1" "$2" | diff -u "$1/$2.expect" - >/tmp/stp-bpf-test.diff; then
+		echo "ok   $2"
+	else
+		echo "FAIL $2"; cat /tmp/stp-bpf-test.diff; fail=$((fail + 1))
+	fi
+}
+
+if [ $# -gt 0 ]; then
+	for t in "$@"; do
+		if [ -f "$t.stp" ]; then check . "$t"; else check ../guest/e2e "$t"; fi
+	done
+else
+	for f in *.stp; do check . "${f%.stp}"; done
+	for t in $(grep -v '^#' guest.list); do check ../guest/e2e "$t"; done
+fi
+echo "bpf: $((n - fail))/$n passed"
+[ $fail -eq 0 ]
