@@ -161,10 +161,15 @@ static void run_loop(struct ring_buffer *rb)
 
 static void finish(void)
 {
-	if (stp_u_errors && stp_prog.has_error_probe)
-		stp_prog.error();
-	stp_prog.end();
-	stp_u_display();
+	/* as the kmod runtime: after an error, the error probes, not end */
+	((struct stp_kctx_head { long long lost, off; int stopping; } *)stp_gp)->stopping = 1;
+	if (stp_u_errors) {
+		if (stp_prog.has_error_probe)
+			stp_prog.error();
+	} else {
+		stp_prog.end();
+		stp_u_display();
+	}
 	fflush(stdout);
 	stp_u_report();
 }

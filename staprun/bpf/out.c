@@ -26,6 +26,7 @@ int stp_format(char *dst, size_t size, const char *fmt,
 	       const union stp_val *args, int nargs, const char **err);
 
 int stp_u_errors;
+static int map_full;	/* insertions refused at MAXMAPENTRIES */
 
 /* One format's arguments from a record: longs and strings in order. */
 static void print_args(unsigned id, const char *p, const char *end)
@@ -104,6 +105,8 @@ void stp_error(struct stp_kctx *k, unsigned id)
 	fflush(stdout);
 	fprintf(stderr, "ERROR: %s\n", stp_prog.errors[id]);
 	stp_u_errors++;
+	if (!strncmp(stp_prog.errors[id], "Array overflow", 14))
+		map_full++;
 	stp_u_stop = 1;
 	if (k)
 		k->err = 1;
@@ -148,6 +151,9 @@ void stp_u_report(void)
 		fprintf(stderr, "WARNING: %lld records lost (ring buffer full)\n", h->stp_lost);
 	if (stp_u_errors)
 		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: 0\n", stp_u_errors);
+	if (map_full)
+		fprintf(stderr, "WARNING: %d map insertions failed (map full at MAXMAPENTRIES); "
+			"raise with -D MAXMAPENTRIES=N\n", map_full);
 }
 
 /* gettimeofday_ns() in BPF: boot time plus this offset to the wall clock. */

@@ -157,7 +157,7 @@ static const char *store_elem(struct bx *x, struct node *lv, const char *v)
 	const struct symbol *s = elem(x, lv, &key);
 	int u = uniq++;
 
-	return ar_printf("({ int64_t _v%d = %s; if (stp_put(%s, %s, &_v%d)) %s; _v%d; })", u, v,
+	return ar_printf("({ int64_t _v%d = %s; if (!stp_k->err && stp_put(%s, %s, &_v%d)) %s; _v%d; })", u, v,
 			 bx_mapref(x, s), key, u,
 			 err_call(x, lv->lhs, "Array overflow, check MAXMAPENTRIES"), u);
 }
@@ -187,15 +187,17 @@ static const char *update(struct bx *x, struct node *n, struct node *lv, int op,
 	const struct symbol *s = lv->ref;
 	const char *var = bx_local(x, s);
 
-	if (op == OP_ASSIGN)
-		return ar_printf("(%s = %s)", var, d);
+	if (op == OP_ASSIGN)	/* not after an error in d: the run stops there */
+		return ar_printf("({ int64_t _v%d = %s; if (!stp_k->err) %s = _v%d; %s; })", u, d,
+				 var, u, var);
 	if (x->side == BX_KERN && s->kind == SYM_GLOBAL &&
 	    (op == OP_ADD_ASSIGN || op == OP_SUB_ASSIGN))
 		return ar_printf("({ int64_t _d%d = %s%s; __sync_fetch_and_add(&%s, _d%d)%s; })",
 				 u, op == OP_SUB_ASSIGN ? "-" : "", d, var, u,
 				 post ? "" : ar_printf(" + _d%d", u));
-	return ar_printf("({ int64_t _o%d = %s; %s = %s; %s; })", u, var, var,
-			 arith(x, n, op, ar_printf("_o%d", u), d),
+	return ar_printf("({ int64_t _o%d = %s, _r%d = %s; if (!stp_k->err) %s = _r%d; %s; })",
+			 u, var, u,
+			 arith(x, n, op, ar_printf("_o%d", u), d), var, u,
 			 post ? ar_printf("_o%d", u) : var);
 }
 

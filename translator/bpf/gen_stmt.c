@@ -29,14 +29,13 @@ static void body(struct bx *x, struct node *n, int d)
 	sb_puts(&x->code, "}\n");
 }
 
-/* A loop's guard in the kernel: at most MAXACTION rounds. */
+/* A loop's guard: at most MAXACTION rounds (a bound the kernel's
+ * verifier can see; in user space, the same limit). */
 static const char *guard(struct bx *x, const struct node *n)
 {
 	int id;
 
-	if (x->side == BX_USER)
-		return "";
-	id = bx_error_site(x, &n->loc, "MAXACTION exceeded near keyword 'while'");
+	id = bx_error_site(x, &n->body->loc, "MAXACTION exceeded near statement");
 	return ar_printf(" && ({ if (_n%d++ >= MAXACTION) stp_error(stp_k, %d); !stp_k->err; })",
 			 n->loc.line * 1000 + n->loc.col, id);
 }
@@ -45,8 +44,7 @@ static void loop(struct bx *x, struct node *n, int d)
 {
 	const char *g = guard(x, n);
 
-	if (x->side == BX_KERN)
-		sb_printf(&x->code, "{ int _n%d = 0;\n", n->loc.line * 1000 + n->loc.col);
+	sb_printf(&x->code, "{ int _n%d = 0;\n", n->loc.line * 1000 + n->loc.col);
 	ind(x, d);
 	if (n->kind == N_WHILE) {
 		sb_printf(&x->code, "while (%s%s) ", bx_long(x, n->cond), g);
@@ -56,8 +54,7 @@ static void loop(struct bx *x, struct node *n, int d)
 			  n->incr ? bx_long(x, n->incr) : "");
 	}
 	body(x, n->body, d);
-	if (x->side == BX_KERN)
-		sb_puts(&x->code, "}\n");
+	sb_puts(&x->code, "}\n");
 }
 
 /* foreach ([k1, k2] in a[-] limit N) in user space. */

@@ -43,7 +43,8 @@ static void runner(struct elab *e, struct sbuf *o, const char *name, enum probe_
 	qsort(idx, n, sizeof(int), by_order);
 	sb_printf(o, "static void %s(void)\n{\n", name);
 	for (int i = 0; i < n; i++)
-		sb_printf(o, "\tif (!stp_k_stopped()) p%d();\n", idx[i]);
+		sb_printf(o, f == PF_BEGIN ? "\tif (!stp_k_stopped()) p%d();\n" : "\tp%d();\n",
+			  idx[i]);
 	sb_puts(o, "}\n\n");
 	free(idx);
 }
