@@ -102,6 +102,11 @@ void stp_clear(stp_map_t m);
  * (0: all); returns how many, in *keys (one key struct after another). */
 int stp_sorted_keys(int g, int col, int dir, int agg, int64_t limit, void **keys);
 
+/* String functions in user space (the tapsets' are kmod C). */
+int64_t stp_u_strlen(const char *s);
+void stp_u_substr(char *dst, const char *s, int64_t start, int64_t len);
+int64_t stp_u_isinstr(const char *a, const char *b);
+
 /* Context functions in user space. */
 void stp_execname(char *dst);
 int64_t stp_pid(void);

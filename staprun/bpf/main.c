@@ -35,11 +35,20 @@ static void on_signal(int sig)
 	stp_u_stop = 1;
 }
 
+/* libbpf's messages (the verifier's log among them) are kept for
+ * stp_u_verifier_error(); shown as they come only with -v. */
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level == LIBBPF_DEBUG || !getenv("STP_BPF_VERBOSE"))
+	char buf[4096];
+	va_list copy;
+
+	if (level == LIBBPF_DEBUG)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	va_copy(copy, ap);
+	vsnprintf(buf, sizeof(buf), fmt, copy);
+	va_end(copy);
+	stp_u_log_append(buf);
+	return 0;
 }
 
 static int find_maps(struct bpf_object *obj)

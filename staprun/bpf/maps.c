@@ -246,8 +246,8 @@ int stp_sorted_keys(int g, int col, int dir, int agg, int64_t limit, void **keys
 
 	if (!dir && col < 0)
 		sorted(g, 0, 1, agg, &v);	/* unsorted: key order, stably */
-	if (limit > 0 && limit < n)
-		n = (int)limit;
+	if (limit >= 0 && limit < n)	/* -1: no limit */
+		n = limit > 0 ? (int)limit : 0;
 	k = malloc(ks * (n ? n : 1));
 	for (int i = 0; i < n; i++)
 		memcpy(k + i * ks, v[i].key, ks);

@@ -97,7 +97,33 @@ void stp_sprintf(char *dst, unsigned id, const int64_t *longs, const char *const
 
 int stp_k_stopped(void)
 {
-	return stp_u_errors > 0;
+	return stp_u_errors > 0 || stp_u_stop;
+}
+
+int64_t stp_u_strlen(const char *s)
+{
+	return (int64_t)strlen(s);
+}
+
+void stp_u_substr(char *dst, const char *s, int64_t start, int64_t len)
+{
+	int64_t n = (int64_t)strlen(s);
+
+	if (start < 0 || start >= n || len <= 0) {
+		dst[0] = 0;
+		return;
+	}
+	if (len > n - start)
+		len = n - start;
+	if (len > stp_prog.strlen - 1)
+		len = stp_prog.strlen - 1;
+	memmove(dst, s + start, len);
+	dst[len] = 0;
+}
+
+int64_t stp_u_isinstr(const char *a, const char *b)
+{
+	return strstr(a, b) != NULL;
 }
 
 void stp_error(struct stp_kctx *k, unsigned id)
@@ -208,10 +234,101 @@ int64_t stp_time_ns(void)
 	return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* The verifier's refusal: its last line, and the whole log with -v. */
+static char *vlog;
+static size_t vlog_len;
+
+void stp_u_log_append(const char *text)
+{
+	size_t n = strlen(text);
+	char *p = realloc(vlog, vlog_len + n + 1);
+
+	if (!p)
+		return;
+	vlog = p;
+	memcpy(vlog + vlog_len, text, n + 1);
+	vlog_len += n;
+}
+
+/* The last "; TEXT @ FILE:LINE" of the log: where the verifier was. */
+static int last_line_info(char *file, size_t fsize, int *line)
+{
+	int found = 0;
+
+	for (char *p = vlog; p && (p = strstr(p, " @ ")); p += 3) {
+		char f[512];
+		int l;
+
+		if (sscanf(p + 3, "%511[^:\n]:%d", f, &l) == 2) {
+			snprintf(file, fsize, "%s", f);
+			*line = l;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/* The last non-empty line before "processed N insns" or the log's end. */
+static const char *reason(void)
+{
+	static char r[512];
+	char *end = vlog ? strstr(vlog, "\nprocessed ") : NULL;
+	char *start;
+
+	if (!vlog)
+		return "no log";
+	if (!end) {
+		/* no verdict line: libbpf's own "load failed: WHY" */
+		start = strstr(vlog, "load failed: ");
+		if (start) {
+			snprintf(r, sizeof(r), "%.*s", (int)strcspn(start + 13, "\n"), start + 13);
+			return r;
+		}
+		end = vlog + vlog_len;
+	}
+	while (end > vlog && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > vlog && start[-1] != '\n')
+		start--;
+	snprintf(r, sizeof(r), "%.*s", (int)(end - start), start);
+	return r;
+}
+
+static void show_source_line(const char *file, int line)
+{
+	FILE *f = fopen(file, "r");
+	char buf[1024];
+	int n = 0;
+
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f))
+		if (++n == line) {
+			size_t lead = strspn(buf, " \t");
+
+			fputs(buf, stderr);
+			fprintf(stderr, "%.*s^\n", (int)lead, buf);
+			break;
+		}
+	fclose(f);
+}
+
+/* The verifier's refusal, at the script line its line info names; its
+ * whole log with -v. */
 void stp_u_verifier_error(struct bpf_object *obj, int rc)
 {
+	char file[512];
+	int line;
+
 	(void)obj;
-	fprintf(stderr, "ERROR: the kernel's BPF verifier refused the program (%s)%s\n",
-		strerror(-rc), getenv("STP_BPF_VERBOSE") ? "" : "; -v shows its log");
+	if (last_line_info(file, sizeof(file), &line)) {
+		fprintf(stderr, "%s:%d: error: the kernel's BPF verifier refused this: %s\n", file,
+			line, reason());
+		show_source_line(file, line);
+	} else {
+		fprintf(stderr, "ERROR: the kernel's BPF verifier refused the program (%s): %s\n",
+			strerror(-rc), reason());
+	}
+	if (getenv("STP_BPF_VERBOSE"))
+		fputs(vlog ? vlog : "", stderr);
 }

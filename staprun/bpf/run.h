@@ -19,6 +19,7 @@ void stp_u_record(const void *data, size_t size);
 void stp_u_report(void);
 void stp_u_time_init(void);
 void stp_u_verifier_error(struct bpf_object *obj, int rc);
+void stp_u_log_append(const char *text);
 
 /* maps.c */
 void stp_u_display(void);

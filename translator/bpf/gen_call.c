@@ -37,6 +37,42 @@ static const struct builtin builtins[] = {
 	{ "exit", "({ stp_exit(); (int64_t)0; })", "({ stp_exit(); (int64_t)0; })", 0 },
 };
 
+/* User-space versions of the tapsets' string functions of kmod C:
+ * the C function, called with the destination (a string result) and
+ * the arguments. */
+static const struct builtin user_fns[] = {
+	{ "strlen", NULL, "stp_u_strlen", 0 },
+	{ "substr", NULL, "stp_u_substr", 1 },
+	{ "isinstr", NULL, "stp_u_isinstr", 0 },
+};
+
+static const struct builtin *user_fn_of(struct bx *x, const char *name)
+{
+	if (x->side != BX_USER)
+		return NULL;
+	for (size_t i = 0; i < sizeof(user_fns) / sizeof(user_fns[0]); i++)
+		if (!strcmp(user_fns[i].name, name))
+			return &user_fns[i];
+	return NULL;
+}
+
+/* fn([dst, ]args...) */
+static const char *user_fn_call(struct bx *x, struct node *n, const struct builtin *b,
+				const char *dst)
+{
+	struct sbuf a = { 0 };
+
+	sb_printf(&a, "%s(%s", b->user, dst ? dst : "");
+	for (int i = 0; i < n->args.len; i++) {
+		struct node *arg = n->args.v[i];
+
+		sb_printf(&a, "%s%s", i || dst ? ", " : "",
+			  arg->vtype == T_STRING ? bx_str(x, arg) : bx_long(x, arg));
+	}
+	sb_putc(&a, ')');
+	return a.s;
+}
+
 /* Tapset functions of embedded C that kern.h's definitions compile. */
 static const char *const kern_passthrough[] = { "kernel_string", NULL };
 
@@ -114,6 +150,9 @@ const char *bx_call_long(struct bx *x, struct node *n)
 	b = f->decl->body->kind == N_EMBEDDED ? builtin_of(f->name) : NULL;
 	if (b && !b->is_str)
 		return x->side == BX_KERN ? b->kern : b->user;
+	b = f->decl->body->kind == N_EMBEDDED ? user_fn_of(x, f->name) : NULL;
+	if (b && !b->is_str)
+		return user_fn_call(x, n, b, NULL);
 	return call_fn(x, n, f, "");
 }
 
@@ -134,6 +173,9 @@ const char *bx_call_str(struct bx *x, struct node *n)
 	if (b && b->is_str)
 		return ar_printf("({ %s; %s; })",
 				 ar_printf(x->side == BX_KERN ? b->kern : b->user, t), t);
+	b = f->decl->body->kind == N_EMBEDDED ? user_fn_of(x, f->name) : NULL;
+	if (b && b->is_str)
+		return ar_printf("({ %s; %s; })", user_fn_call(x, n, b, t), t);
 	return call_fn(x, n, f, ar_printf("; stp_strcpy(%s, c->f%d__ret); %s", t,
 					  bx_fn_index(x, f), t));
 }

@@ -79,7 +79,7 @@ static void foreach(struct bx *x, struct node *n, int d)
 		if (!strcmp(fe->sort_agg, aggs[i]))
 			agg = i;
 	sb_printf(&x->code, "{ void *_keys; int _n = stp_sorted_keys(%d, %d, %d, %d, %s, &_keys);\n",
-		  g, col, dir, agg, fe->limit ? bx_long(x, fe->limit) : "0");
+		  g, col, dir, agg, fe->limit ? bx_long(x, fe->limit) : "-1");
 	ind(x, d);
 	sb_printf(&x->code, "for (int _i = 0; _i < _n; _i++) {\n");
 	ind(x, d + 1);
