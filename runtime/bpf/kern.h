@@ -74,6 +74,26 @@ STP_INLINE void stp_error(struct stp_kctx *k, unsigned id)
 	k->err = 1;
 }
 
+/* error(msg): the message travels with the record. */
+STP_INLINE void stp_error_msg(struct stp_kctx *k, unsigned id, const char *msg)
+{
+	struct {
+		struct stp_rec h;
+		char msg[MAXSTRINGLEN];
+	} *r = bpf_ringbuf_reserve(&stp_rb, sizeof(*r), 0);
+
+	stp_g.stp_stopping = 1;
+	k->err = 1;
+	if (!r) {
+		stp_lost();
+		return;
+	}
+	r->h.kind = STP_REC_ERROR_MSG;
+	r->h.id = id;
+	bpf_probe_read_kernel_str(r->msg, MAXSTRINGLEN, msg);
+	bpf_ringbuf_submit(r, 0);
+}
+
 STP_INLINE void stp_exit(void)
 {
 	stp_g.stp_stopping = 1;

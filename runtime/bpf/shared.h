@@ -17,6 +17,7 @@ enum stp_rec_kind {
 	STP_REC_PRINT = 1,	/* id: the format; its arguments follow */
 	STP_REC_EXIT,		/* exit() in a kernel probe */
 	STP_REC_ERROR,		/* id: the error site (its message) */
+	STP_REC_ERROR_MSG,	/* error(msg): id names the probe; msg follows */
 };
 
 /* Every record starts so; a print's arguments follow, each a long

@@ -78,6 +78,7 @@ struct stp_kctx {
 #define stp_mod(a, b) ((a) % (b))
 
 void stp_error(struct stp_kctx *k, unsigned id);
+void stp_error_msg(struct stp_kctx *k, unsigned id, const char *msg);
 void stp_exit(void);
 void stp_printf(unsigned id, const int64_t *longs, const char *const *strs);
 void stp_sprintf(char *dst, unsigned id, const int64_t *longs, const char *const *strs);

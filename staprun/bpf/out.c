@@ -138,6 +138,17 @@ void stp_error(struct stp_kctx *k, unsigned id)
 		k->err = 1;
 }
 
+/* error(msg): "msg (probe PP)", errors[id] holding "(probe PP)" */
+void stp_error_msg(struct stp_kctx *k, unsigned id, const char *msg)
+{
+	fflush(stdout);
+	fprintf(stderr, "ERROR: %s %s\n", msg, stp_prog.errors[id]);
+	stp_u_errors++;
+	stp_u_stop = 1;
+	if (k)
+		k->err = 1;
+}
+
 void stp_exit(void)
 {
 	stp_u_stop = 1;
@@ -152,6 +163,10 @@ void stp_u_record(const void *data, size_t size)
 	switch (r->kind) {
 	case STP_REC_PRINT:
 		print_args(r->id, (const char *)(r + 1), (const char *)data + size);
+		break;
+	case STP_REC_ERROR_MSG:
+		if (!stp_u_errors && size >= sizeof(*r) + (size_t)stp_prog.strlen)
+			stp_error_msg(NULL, r->id, (const char *)(r + 1));
 		break;
 	case STP_REC_EXIT:
 		stp_u_stop = 1;

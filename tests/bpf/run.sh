@@ -6,7 +6,8 @@
 # Each tests/bpf/NAME.stp runs as `stp --runtime=bpf NAME.stp` (from
 # tests/bpf/, so messages name the file alone); optional NAME.pre is a
 # command prefix (setpriv, to drop capabilities), NAME.opts more stp
-# options.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
+# options, and NAME.auto (empty) runs it without --runtime: stp's own
+# pick on a kernel that loads no modules.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
 # NAME.expect exactly: the guest e2e tests' format.  The guest scripts
 # named in guest.list run the same way from tests/guest/e2e and must give
 # their kmod .expect exactly.  Needs root (BPF), clang and libbpf.
@@ -17,12 +18,13 @@ fail=0 n=0
 
 run_one() {	# dir name -> the .expect format on stdout
 	out=$(mktemp) err=$(mktemp)
-	pre=; opts=
+	pre=; opts=; rt=--runtime=bpf
+	[ -f "$1/$2.auto" ] && rt=
 	[ -f "$1/$2.pre" ] && pre=$(cat "$1/$2.pre")
 	[ -f "$1/$2.opts" ] && opts=$(head -1 "$1/$2.opts")
 	# the guest compares stprun's stderr, not pass 2's warnings
 	[ "$1" = . ] || opts="-w $opts"
-	(cd "$1" && timeout 60 $pre "$stp" --runtime=bpf $opts "$2.stp" >"$out" 2>"$err")
+	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "$2.stp" >"$out" 2>"$err")
 	rc=$?
 	cat "$out"
 	if [ -s "$out" ] && [ "$(tail -c1 "$out" | od -An -c | tr -d ' ')" != '\n' ]; then

@@ -136,6 +136,17 @@ static const char *call_fn(struct bx *x, struct node *n, struct function *f, con
 	return b.s;
 }
 
+/* error(msg): the run stops with msg and the probe's name. */
+static const char *error_call(struct bx *x, struct node *n)
+{
+	int id;
+
+	vec_push(&x->t->errors, ar_printf("(probe %s)", x->pp ? x->pp : "?"));
+	id = x->t->errors.len - 1;
+	return ar_printf("({ stp_error_msg(stp_k, %d, %s); (int64_t)0; })", id,
+			 n->args.len ? bx_str(x, n->args.v[0]) : "\"\"");
+}
+
 const char *bx_call_long(struct bx *x, struct node *n)
 {
 	const struct builtin *b;
@@ -147,6 +158,8 @@ const char *bx_call_long(struct bx *x, struct node *n)
 		bx_refuse(x, &n->loc, "'%s' is not supported by --runtime=bpf yet", n->name);
 		return "0";
 	}
+	if (f->decl->body->kind == N_EMBEDDED && !strcmp(f->name, "error"))
+		return error_call(x, n);
 	b = f->decl->body->kind == N_EMBEDDED ? builtin_of(f->name) : NULL;
 	if (b && !b->is_str)
 		return x->side == BX_KERN ? b->kern : b->user;
