@@ -121,8 +121,10 @@ static void kern_maps(struct elab *e, struct sbuf *o)
 			type = "BPF_MAP_TYPE_PERCPU_ARRAY";
 		else
 			type = s->type == T_STATS ? "BPF_MAP_TYPE_PERCPU_HASH" : "BPF_MAP_TYPE_HASH";
-		if (s->type == T_STRING)
-			sb_printf(o, "struct v_%d { char s[MAXSTRINGLEN]; };\n", i), val = ar_printf("struct v_%d", i);
+		if (s->type == T_STRING) {	/* __type() takes a type name */
+			sb_printf(o, "struct v_%d { char s[MAXSTRINGLEN]; };\n", i);
+			val = ar_printf("struct v_%d", i);
+		}
 		sb_printf(o, "struct {\n\t__uint(type, %s);\n\t__uint(max_entries, %s);\n"
 			  "\t__type(key, %s);\n\t__type(value, %s);\n} m_%s SEC(\".maps\");\n\n",
 			  type, s->arity <= 0 ? "1" : "MAXMAPENTRIES",
