@@ -205,13 +205,36 @@ STP_INLINE int stp_stat_add(stp_map_t m, const void *k, int64_t v)
 
 	if (!s)
 		return bpf_map_update_elem(m, k, &n, BPF_NOEXIST) == -E2BIG ? -E2BIG : 0;
+	/* a scalar's per-CPU array starts zeroed: count 0 is empty */
+	if (!s->count || v < s->min)
+		s->min = v;
+	if (!s->count || v > s->max)
+		s->max = v;
 	s->count++;
 	s->sum += v;
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
 	return 0;
+}
+
+#ifndef STP_MAXCPUS
+#define STP_MAXCPUS 256
+#endif
+
+/* A statistic's CPUs added up (bpf_map_lookup_percpu_elem: Linux 6.0). */
+STP_INLINE void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out)
+{
+	out->count = out->sum = out->min = out->max = 0;
+	for (u32 i = 0; i < STP_MAXCPUS && i < stp_g.stp_ncpus; i++) {
+		struct stp_bstat *s = bpf_map_lookup_percpu_elem(m, k, i);
+
+		if (!s || !s->count)
+			continue;
+		if (!out->count || s->min < out->min)
+			out->min = s->min;
+		if (!out->count || s->max > out->max)
+			out->max = s->max;
+		out->count += s->count;
+		out->sum += s->sum;
+	}
 }
 
 /* What the tapsets' embedded C of $target reads calls. */

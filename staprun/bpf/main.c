@@ -171,7 +171,7 @@ static void run_loop(struct ring_buffer *rb)
 static void finish(void)
 {
 	/* as the kmod runtime: after an error, the error probes, not end */
-	((struct stp_kctx_head { long long lost, off; int stopping; } *)stp_gp)->stopping = 1;
+	stp_u_stopping();
 	if (stp_u_errors) {
 		if (stp_prog.has_error_probe)
 			stp_prog.error();

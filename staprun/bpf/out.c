@@ -178,10 +178,12 @@ void stp_u_record(const void *data, size_t size)
 	}
 }
 
+/* ORDER: the head of struct stp_globals (translator/bpf/gen.c) */
 struct stp_globals_head {
 	long long stp_lost;
 	long long stp_wall_off;
 	int stp_stopping;
+	unsigned stp_ncpus;
 };
 
 void stp_u_report(void)
@@ -197,6 +199,11 @@ void stp_u_report(void)
 			"raise with -D MAXMAPENTRIES=N\n", map_full);
 }
 
+void stp_u_stopping(void)
+{
+	((struct stp_globals_head *)stp_gp)->stp_stopping = 1;
+}
+
 /* gettimeofday_ns() in BPF: boot time plus this offset to the wall clock. */
 void stp_u_time_init(void)
 {
@@ -205,6 +212,7 @@ void stp_u_time_init(void)
 
 	clock_gettime(CLOCK_BOOTTIME, &b);
 	clock_gettime(CLOCK_REALTIME, &r);
+	h->stp_ncpus = libbpf_num_possible_cpus();
 	h->stp_wall_off = (r.tv_sec - b.tv_sec) * 1000000000LL + (r.tv_nsec - b.tv_nsec);
 }
 

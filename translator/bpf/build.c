@@ -74,7 +74,15 @@ static int show_log(const char *what, const char *log)
 	size_t n;
 	char *text = util_read_file(log, &n);
 
-	fprintf(stderr, "Pass 4: %s failed:\n%s", what, text ? text : "");
+	char *cut = text;
+
+	/* the first 20 lines: a compiler crash adds a stack dump */
+	for (int i = 0; cut && i < 20; i++)
+		cut = strchr(cut + 1, '\n');
+	if (cut)
+		cut[1] = '\0';
+	fprintf(stderr, "Pass 4: %s failed (all of it in %s):\n%s", what, log,
+		text ? text : "");
 	free(text);
 	return -1;
 }

@@ -265,18 +265,13 @@ static const char *aggregate(struct bx *x, struct node *n)
 		bx_refuse(x, &n->loc, "%s is not supported by --runtime=bpf yet", n->name);
 		return "0";
 	}
-	if (x->side == BX_KERN) {
-		bx_refuse(x, &n->loc, "%s in a kernel probe is not supported by --runtime=bpf yet "
-			  "(statistics are read in begin, end and error probes)", n->name);
-		return "0";
-	}
 	s = elem(x, n->args.v[0], &key);
 	return ar_printf("({ struct stp_bstat _s%d; stp_stat_read(%s, %s, &_s%d); "
 			 "if (!_s%d.count && %d > 1) %s; %s; })", u, bx_mapref(x, s), key, u, u, a,
 			 err_call(x, n, "empty aggregate"),
 			 a == 0 ? ar_printf("_s%d.count", u) : a == 1 ? ar_printf("_s%d.sum", u) :
 			 a == 2 ? ar_printf("_s%d.min", u) : a == 3 ? ar_printf("_s%d.max", u) :
-			 ar_printf("(_s%d.count ? _s%d.sum / _s%d.count : 0)", u, u, u));
+			 ar_printf("(_s%d.count ? stp_div(_s%d.sum, _s%d.count) : 0)", u, u, u));
 }
 
 static const char *in(struct bx *x, struct node *n)
