@@ -70,9 +70,33 @@ int stp_delete(stp_map_t m, const void *k)
 	return bpf_map_delete_elem(m, k);
 }
 
+/* An array map's entries cannot be deleted: they become zeros. */
+static int clear_array(stp_map_t m)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	size_t size;
+	void *zero;
+
+	if (bpf_obj_get_info_by_fd(m, &info, &len))
+		return 0;
+	if (info.type != BPF_MAP_TYPE_ARRAY && info.type != BPF_MAP_TYPE_PERCPU_ARRAY)
+		return 0;
+	size = info.type == BPF_MAP_TYPE_PERCPU_ARRAY ?
+		((info.value_size + 7) & ~7u) * (size_t)ncpus() : info.value_size;
+	zero = calloc(1, size);
+	for (__u32 k = 0; zero && k < info.max_entries; k++)
+		bpf_map_update_elem(m, &k, zero, BPF_ANY);
+	free(zero);
+	return 1;
+}
+
 void stp_clear(stp_map_t m)
 {
 	char k[4096 * 2], next[4096 * 2];
+
+	if (clear_array(m))
+		return;
 
 	while (!bpf_map_get_next_key(m, NULL, next)) {
 		memcpy(k, next, sizeof(k));

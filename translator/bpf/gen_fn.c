@@ -3,7 +3,8 @@
  * A function as C.  Its parameters and locals live in struct stp_ctx
  * (c->fJ_name), so calls pass nothing but the context; a string result
  * goes to c->fJ__ret.  Functions are inlined: BPF has no recursion, and
- * a recursive script function is refused.  Pass 2's embedded C for
+ * a recursive script function is refused (in user space too, for now:
+ * one frame per function).  Pass 2's embedded C for
  * $target values is copied as it is, with kern.h's CONTEXT.
  */
 #include "bpf.h"
@@ -57,11 +58,18 @@ static void embedded(struct bx *x, struct function *f, const char *pfx)
 		sb_printf(&x->code, "#undef STAP_ARG_%s\n", f->params[i]->name);
 }
 
-static int calls_itself(struct function *f)
+/* Whether g's calls reach f again (depth-bounded: call graphs are
+ * small, and a cycle not through f is found from its own members). */
+static int reaches(struct function *g, struct function *f, int depth)
 {
-	for (int i = 0; i < f->calls.len; i++)
-		if (f->calls.v[i] == f)
+	if (depth > 64)
+		return 0;
+	for (int i = 0; i < g->calls.len; i++) {
+		struct function *h = g->calls.v[i];
+
+		if (h == f || reaches(h, f, depth + 1))
 			return 1;
+	}
 	return 0;
 }
 
@@ -72,9 +80,11 @@ void bx_function(struct bx *x, struct function *f)
 	struct function *outer = x->fn;
 	const char *outer_pfx = x->pfx;
 
-	if (x->side == BX_KERN && calls_itself(f)) {
-		bx_refuse(x, &f->decl->loc, "function %s calls itself: BPF programs cannot recurse",
-			  f->name);
+	/* frames live in struct stp_ctx, one per function */
+	if (reaches(f, f, 0)) {
+		bx_refuse(x, &f->decl->loc, "function %s is recursive: %s", f->name,
+			  x->side == BX_KERN ? "BPF programs cannot recurse"
+			  : "not supported by --runtime=bpf yet");
 		return;
 	}
 	frame(x, f, pfx);

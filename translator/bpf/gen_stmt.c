@@ -124,12 +124,22 @@ static void delete(struct bx *x, struct node *n)
 			  bx_key(x, s, &v->args));
 		return;
 	}
-	if (x->side == BX_KERN || !((struct symbol *)v->ref)->arity) {
-		bx_refuse(x, &n->loc, "delete of a whole array in a kernel probe, or of a scalar, "
-			  "is not supported by --runtime=bpf yet");
+	const struct symbol *s = v->ref;
+
+	if (s->arity <= 0 && s->type == T_STRING) {
+		sb_printf(&x->code, "%s[0] = 0;\n", bx_local(x, s));
 		return;
 	}
-	sb_printf(&x->code, "stp_clear(%s);\n", bx_mapref(x, v->ref));
+	if (s->arity <= 0 && s->type == T_LONG) {
+		sb_printf(&x->code, "%s = 0;\n", bx_local(x, s));
+		return;
+	}
+	if (x->side == BX_KERN) {
+		bx_refuse(x, &n->loc, "delete of a whole array or statistic in a kernel probe is "
+			  "not supported by --runtime=bpf yet");
+		return;
+	}
+	sb_printf(&x->code, "stp_clear(%s);\n", bx_mapref(x, s));
 }
 
 static void ret(struct bx *x, struct node *n)
