@@ -303,3 +303,5 @@ $(B)/libstpbpf.a: $(STPBPF_OBJ)
 	ar rcs $@ $^
 
 stp: $(BPF_OBJ) $(B)/libstpbpf.a $(B)/libstprt-host.a
+ASAN_OBJ += $(BPF_SRC:%.c=$(B)/asan/%.o)
+$(ASAN_STP): $(BPF_SRC:%.c=$(B)/asan/%.o)

@@ -184,6 +184,7 @@ struct stp_globals_head {
 	long long stp_wall_off;
 	int stp_stopping;
 	unsigned stp_ncpus;
+	long long stp_reentered;
 };
 
 void stp_u_report(void)
@@ -194,6 +195,8 @@ void stp_u_report(void)
 		fprintf(stderr, "WARNING: %lld records lost (ring buffer full)\n", h->stp_lost);
 	if (stp_u_errors)
 		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: 0\n", stp_u_errors);
+	if (h && h->stp_reentered)
+		fprintf(stderr, "WARNING: %lld probes skipped (reentrant hit)\n", h->stp_reentered);
 	if (map_full)
 		fprintf(stderr, "WARNING: %d map insertions failed (map full at MAXMAPENTRIES); "
 			"raise with -D MAXMAPENTRIES=N\n", map_full);

@@ -94,7 +94,7 @@ void bx_shared_decls(struct elab *e, struct sbuf *o)
 		sb_puts(o, " };\n");
 	}
 	sb_puts(o, "\nstruct stp_globals {\n\tlong long stp_lost;\n\tlong long stp_wall_off;\n"
-		"\tint stp_stopping;\n\tunsigned stp_ncpus;\n");
+		"\tint stp_stopping;\n\tunsigned stp_ncpus;\n\tlong long stp_reentered;\n");
 	for (int i = 0; i < e->global_list.len; i++) {
 		struct symbol *s = e->global_list.v[i];
 
@@ -202,11 +202,15 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n\tu32 zero = 0;\n"
 		  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
 		  "\tstruct stp_kctx k = { .entry = %s }, *stp_k = &k;\n\n"
-		  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n", sec, i,
+		  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n"
+		  "\t/* a perf event's NMI can land inside another probe on this CPU:\n"
+		  "\t * its context is in use */\n"
+		  "\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"
+		  "\t\treturn 0;\n\t}\n\tc->busy = 1;\n", sec, i,
 		  raw ? "struct bpf_raw_tracepoint_args" : "void",
 		  raw ? "(u64 *)ctx->args" : "0");
 	bx_probe_body(x, d);
-	sb_puts(&x->code, "\treturn 0;\n}\n\n");
+	sb_puts(&x->code, "\tc->busy = 0;\n\treturn 0;\n}\n\n");
 }
 
 /* Functions called on this side, and those they call. */
@@ -226,7 +230,7 @@ void bx_functions(struct bx *x, struct sbuf *out)
 
 void bx_ctx_struct(struct bx *x, struct sbuf *o)
 {
-	sb_printf(o, "struct stp_ctx {\n\tint64_t unused;\n%s};\n\n", x->ctx.s ? x->ctx.s : "");
+	sb_printf(o, "struct stp_ctx {\n\tint64_t busy;\n%s};\n\n", x->ctx.s ? x->ctx.s : "");
 }
 
 void bx_kern_file(struct bx *x, struct sbuf *o)
