@@ -6,7 +6,8 @@
 # Each tests/bpf/NAME.stp runs as `stp --runtime=bpf NAME.stp` (from
 # tests/bpf/, so messages name the file alone); optional NAME.pre is a
 # command prefix (setpriv, to drop capabilities), NAME.opts more stp
-# options, and NAME.auto (empty) runs it without --runtime: stp's own
+# options, NAME.bg a workload run in the background meanwhile (killed
+# after; $LOOP is the getppid loop, getppid_loop.c), and NAME.auto (empty) runs it without --runtime: stp's own
 # pick on a kernel that loads no modules.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
 # NAME.expect exactly: the guest e2e tests' format.  The guest scripts
 # named in guest.list run the same way from tests/guest/e2e and must give
@@ -15,6 +16,9 @@ cd "$(dirname "$0")" || exit 1
 top=$(cd ../.. && pwd)
 stp=$top/stp
 fail=0 n=0
+LOOP=$top/build/tests/getppid_loop
+mkdir -p "$top/build/tests"
+cc -O2 -o "$LOOP" getppid_loop.c || exit 1
 
 run_one() {	# dir name -> the .expect format on stdout
 	out=$(mktemp) err=$(mktemp)
@@ -24,8 +28,13 @@ run_one() {	# dir name -> the .expect format on stdout
 	[ -f "$1/$2.opts" ] && opts=$(head -1 "$1/$2.opts")
 	# the guest compares stprun's stderr, not pass 2's warnings
 	[ "$1" = . ] || opts="-w $opts"
+	bg=
+	if [ -f "$1/$2.bg" ]; then
+		LOOP=$LOOP sh -c "$(cat "$1/$2.bg")" & bg=$!
+	fi
 	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "$2.stp" >"$out" 2>"$err")
 	rc=$?
+	[ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null
 	cat "$out"
 	if [ -s "$out" ] && [ "$(tail -c1 "$out" | od -An -c | tr -d ' ')" != '\n' ]; then
 		echo; echo "--- no newline at end"
