@@ -243,7 +243,7 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 /* --runtime=bpf's passes 3 to 5 (translator/bpf/). */
 static int run_bpf_passes(struct session *s, struct elab *e)
 {
-	const char *key = build_cache_key(s, "bpf");
+	const char *key = bpf_cache_key(s);
 	struct sbuf kern = { 0 }, user = { 0 };
 	double t0 = now_ms();
 

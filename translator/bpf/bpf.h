@@ -85,6 +85,7 @@ void bx_stmt(struct bx *x, struct node *n, int depth);
 
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
+const char *bpf_cache_key(struct session *s);
 int bpf_cached(const char *key);
 int bpf_run(struct session *s, const char *key);
 

@@ -24,6 +24,27 @@ static int exists(const char *p)
 	return !stat(p, &st);
 }
 
+/* The cache key: the kmod key's inputs, plus the BPF support headers
+ * and the runner the user side links with (stp is not relinked when
+ * only they change). */
+const char *bpf_cache_key(struct session *s)
+{
+	const char *root = build_runtime_parent(s);
+	const char *files[] = { "runtime/bpf/kern.h", "runtime/bpf/user.h",
+				"runtime/bpf/shared.h", "build/libstpbpf.a" };
+	size_t h = 0;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		size_t n = 0;
+		char *text = util_read_file(ar_printf("%s/%s", root, files[i]), &n);
+
+		if (text)
+			h = h * 31 + util_hash(text, n);
+		free(text);
+	}
+	return build_cache_key(s, ar_printf("bpf:%zx", h));
+}
+
 int bpf_cached(const char *key)
 {
 	return exists(ar_printf("%s/prog.bpf.o", key)) && exists(ar_printf("%s/run", key));
