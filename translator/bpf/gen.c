@@ -10,6 +10,7 @@
 #include "../btf.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #define STRLEN_DEFAULT 256
@@ -156,6 +157,20 @@ void bx_probe_body(struct bx *x, struct derived_probe *d)
 	sb_puts(&x->code, "\tgoto out;\nout:\n");
 }
 
+/* Whether the running kernel has kprobes (register_kprobe in kallsyms). */
+static int has_kprobes(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, " register_kprobe\n") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* How the runner attaches kernel probe i; NULL when it cannot. */
 static const char *kern_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
@@ -184,9 +199,14 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 	default:
 		break;
 	}
-	bx_refuse(x, &d->loc, "probe point %s is not supported by --runtime=bpf%s", d->name,
-		  d->family == PF_KPROBE ? ": this kernel has no kprobes, and fentry is not "
-		  "supported by --runtime=bpf yet" : " yet");
+	if (d->family == PF_KPROBE)
+		bx_refuse(x, &d->loc, "probe point %s is not supported by --runtime=bpf: %s",
+			  d->name, has_kprobes() ? "its kprobe and fentry programs are not written "
+			  "yet" : "this kernel has no kprobes, and fentry is not supported by "
+			  "--runtime=bpf yet");
+	else
+		bx_refuse(x, &d->loc, "probe point %s is not supported by --runtime=bpf yet",
+			  d->name);
 	return NULL;
 }
 
