@@ -291,7 +291,7 @@ BPF_OBJ = $(BPF_SRC:%.c=$(B)/%.o)
 STPBPF_SRC = $(wildcard staprun/bpf/*.c)
 STPBPF_OBJ = $(STPBPF_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ += $(BPF_OBJ)
-HEADERS += $(wildcard translator/bpf/*.h)
+$(BPF_OBJ) $(BPF_SRC:%.c=$(B)/asan/%.o): $(wildcard translator/bpf/*.h)
 
 $(B)/staprun/bpf/%.o: staprun/bpf/%.c staprun/bpf/run.h $(wildcard runtime/bpf/*.h) $(RT_HEADERS)
 	@mkdir -p $(dir $@)

@@ -61,6 +61,7 @@ struct stp_u_prog {
 	void (*end)(void);
 	void (*error)(void);
 	int has_error_probe;
+	const char *const *whats;	/* by error site: what catch gets */
 };
 
 extern const struct stp_u_prog stp_prog;
@@ -72,6 +73,8 @@ extern void *stp_gp;			/* struct stp_globals, mapped */
 struct stp_kctx {
 	void *entry;
 	int err;
+	int in_try;		/* an error goes to catch, not to the run */
+	char msg[4096];		/* what catch (e) gets */
 };
 
 #define stp_div(a, b) ((a) / (b))

@@ -128,6 +128,11 @@ int64_t stp_u_isinstr(const char *a, const char *b)
 
 void stp_error(struct stp_kctx *k, unsigned id)
 {
+	if (k && k->in_try) {
+		snprintf(k->msg, sizeof(k->msg), "%s", stp_prog.whats[id]);
+		k->err = 1;
+		return;
+	}
 	fflush(stdout);
 	fprintf(stderr, "ERROR: %s\n", stp_prog.errors[id]);
 	stp_u_errors++;
@@ -141,6 +146,11 @@ void stp_error(struct stp_kctx *k, unsigned id)
 /* error(msg): "msg (probe PP)", errors[id] holding "(probe PP)" */
 void stp_error_msg(struct stp_kctx *k, unsigned id, const char *msg)
 {
+	if (k && k->in_try) {
+		snprintf(k->msg, sizeof(k->msg), "%s", msg);
+		k->err = 1;
+		return;
+	}
 	fflush(stdout);
 	fprintf(stderr, "ERROR: %s %s\n", msg, stp_prog.errors[id]);
 	stp_u_errors++;

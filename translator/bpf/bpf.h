@@ -27,6 +27,7 @@ struct bx_tables {
 	struct vec fmts;	/* const char *: the format, as C source */
 	struct vec types;	/* const char *: 'l'/'s' per argument */
 	struct vec errors;	/* const char *: the message, as text */
+	struct vec whats;	/* const char *: what catch (e) gets */
 };
 
 /* One side's generation. */
@@ -42,6 +43,7 @@ struct bx {
 	const char *pp;		/* the probe's name, for errors */
 	struct function *fn;	/* the function being written, or NULL */
 	int in_loop;
+	const char *err_label;	/* where an error jumps: "out", or a catch */
 	struct vec wanted;	/* struct function *: called on this side */
 	int failed;
 };

@@ -44,6 +44,8 @@ int bx_error_site(struct bx *x, const struct loc *l, const char *what)
 {
 	const char *file = l->src ? l->src->name : "?", *slash = strrchr(file, '/');
 
+	vec_push(&x->t->whats, (void *)(strstr(what, " near ") ?
+		ar_printf("%.*s", (int)(strstr(what, " near ") - what), what) : what));
 	vec_push(&x->t->errors, ar_printf("%s at %s:%d:%d (probe %s)", what,
 					  slash ? slash + 1 : file, l->line, l->col,
 					  x->pp ? x->pp : "?"));

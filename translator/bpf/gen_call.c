@@ -142,6 +142,7 @@ static const char *error_call(struct bx *x, struct node *n)
 	int id;
 
 	vec_push(&x->t->errors, ar_printf("(probe %s)", x->pp ? x->pp : "?"));
+	vec_push(&x->t->whats, "");
 	id = x->t->errors.len - 1;
 	return ar_printf("({ stp_error_msg(stp_k, %d, %s); (int64_t)0; })", id,
 			 n->args.len ? bx_str(x, n->args.v[0]) : "\"\"");

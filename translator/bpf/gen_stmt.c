@@ -157,6 +157,46 @@ static void ret(struct bx *x, struct node *n)
 		sb_puts(&x->code, "goto out;\n");
 }
 
+/* try { } catch (e) { } in user space: errors in the body jump to the
+ * catch, with their message. */
+static void try_catch(struct bx *x, struct node *n, int d)
+{
+	static int counter;
+	int u = counter++;
+	const char *outer = x->err_label;
+
+	if (x->side == BX_KERN) {
+		bx_refuse(x, &n->loc, "try/catch in a kernel probe is not supported by "
+			  "--runtime=bpf yet");
+		return;
+	}
+	sb_printf(&x->code, "{ int _try%d = stp_k->in_try;\n", u);
+	ind(x, d + 1);
+	sb_puts(&x->code, "stp_k->in_try = 1;\n");
+	x->err_label = ar_printf("tc%d", u);
+	bx_stmt(x, n->body, d + 1);
+	x->err_label = outer;
+	sb_printf(&x->code, "tc%d:\n", u);
+	ind(x, d + 1);
+	sb_printf(&x->code, "stp_k->in_try = _try%d;\n", u);
+	ind(x, d + 1);
+	sb_puts(&x->code, "if (stp_k->err) {\n");
+	ind(x, d + 2);
+	sb_puts(&x->code, "stp_k->err = 0;\n");
+	if (n->name) {	/* a local of the probe or function, by name */
+		struct symbol var = { .name = n->name, .kind = SYM_LOCAL };
+
+		ind(x, d + 2);
+		sb_printf(&x->code, "stp_strcpy(%s, stp_k->msg);\n", bx_local(x, &var));
+	}
+	if (n->els)
+		bx_stmt(x, n->els, d + 2);
+	ind(x, d + 1);
+	sb_puts(&x->code, "}\n");
+	ind(x, d);
+	sb_puts(&x->code, "}\n");
+}
+
 static void expr_stmt(struct bx *x, struct node *e)
 {
 	if (e->vtype == T_STRING)
@@ -212,12 +252,16 @@ void bx_stmt(struct bx *x, struct node *n, int d)
 	case N_DELETE:
 		delete(x, n);
 		break;
+	case N_TRY:
+		try_catch(x, n, d);
+		break;
 	default:
 		bx_refuse(x, &n->loc, "this statement is not supported by --runtime=bpf yet");
 		return;
 	}
 	if (n->kind != N_BREAK && n->kind != N_CONTINUE) {
 		ind(x, d);
-		sb_puts(&x->code, "if (stp_k->err) goto out;\n");
+		sb_printf(&x->code, "if (stp_k->err) goto %s;\n",
+			  x->err_label ? x->err_label : "out");
 	}
 }

@@ -102,6 +102,9 @@ static void tables(struct bx *x, struct sbuf *o, const char *attach)
 	sb_puts(o, "\t{ 0 }\n};\n\nstatic const char *const errors[] = {\n");
 	for (int i = 0; i < t->errors.len; i++)
 		sb_printf(o, "\t\"%s\",\n", bx_cstr(t->errors.v[i]));
+	sb_puts(o, "\t0\n};\n\nstatic const char *const whats[] = {\n");
+	for (int i = 0; i < t->whats.len; i++)
+		sb_printf(o, "\t\"%s\",\n", bx_cstr(t->whats.v[i]));
 	sb_puts(o, "\t0\n};\n\n");
 	globals_table(x->e, o);
 }
@@ -138,7 +141,7 @@ static void user_file(struct bx *x, struct sbuf *o, const char *attach, int natt
 	init_globals(x->e, o);
 	tables(x, o, attach);
 	sb_printf(o, "const struct stp_u_prog stp_prog = {\n\tattach, %d, fmts, errors, globals, %d,\n"
-		  "\tMAXSTRINGLEN, init, begin, end, error, %d,\n};\n", nattach,
+		  "\tMAXSTRINGLEN, init, begin, end, error, %d, whats,\n};\n", nattach,
 		  x->e->global_list.len, count_family(x->e, PF_ERROR) > 0);
 }
 
