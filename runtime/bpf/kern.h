@@ -30,7 +30,6 @@ typedef __s64 s64;
 typedef unsigned long uintptr_t;
 
 #define STP_INLINE static __always_inline
-#define STP_MAP(m)	(&(m))
 typedef void *stp_map_t;
 
 #ifndef STP_RINGBUF_SIZE

@@ -13,7 +13,6 @@
 #include "shared.h"
 
 #define STP_INLINE static inline
-#define STP_MAP(m)	(stp_fd[m##_idx])
 typedef int stp_map_t;
 
 /* One printf site's format and argument kinds ('l' long, 's' string). */
