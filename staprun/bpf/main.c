@@ -9,7 +9,10 @@
  * records until exit() or a signal, run the end probes, show the
  * globals written and never read.
  *
- *   usage: SCRIPT-RUNNER OBJECT.bpf.o
+ *   usage: SCRIPT-RUNNER OBJECT.bpf.o [-c COMMAND | -x PID]
+ *
+ * -c runs COMMAND (with /bin/sh) once the probes are attached, and the
+ * run ends when it exits; target() is its pid, or -x's PID.
  */
 #include "run.h"
 
@@ -23,11 +26,53 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int stp_fd[256];
 void *stp_gp;
 volatile sig_atomic_t stp_u_stop;
+
+static pid_t child;		/* -c's command */
+static int child_go = -1;	/* written once the probes are attached */
+
+/* The command, forked now (target() knows its pid), waiting to exec. */
+static int start_command(const char *cmd)
+{
+	int p[2];
+	char ch;
+
+	if (pipe(p))
+		return -1;
+	child = fork();
+	if (child < 0)
+		return -1;
+	if (!child) {
+		close(p[1]);
+		if (read(p[0], &ch, 1) != 1)
+			_exit(0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	child_go = p[1];
+	return 0;
+}
+
+static void release_command(void)
+{
+	if (child_go >= 0) {
+		if (write(child_go, "g", 1) != 1)
+			perror("stp: -c");
+		close(child_go);
+		child_go = -1;
+	}
+}
+
+static int command_done(void)
+{
+	return child > 0 && waitpid(child, NULL, WNOHANG) == child;
+}
 
 static void on_signal(int sig)
 {
@@ -164,6 +209,10 @@ static void run_loop(struct ring_buffer *rb)
 
 		if (rc < 0 && rc != -EINTR)
 			break;
+		if (command_done()) {
+			child = 0;
+			break;
+		}
 	}
 	ring_buffer__consume(rb);
 }
@@ -188,8 +237,8 @@ int main(int argc, char **argv)
 	struct bpf_object *obj = NULL;
 	struct ring_buffer *rb;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s OBJECT.bpf.o\n", argv[0]);
+	if (argc != 2 && !(argc == 4 && (!strcmp(argv[2], "-c") || !strcmp(argv[2], "-x")))) {
+		fprintf(stderr, "usage: %s OBJECT.bpf.o [-c COMMAND | -x PID]\n", argv[0]);
 		return 2;
 	}
 	libbpf_set_print(quiet_libbpf);
@@ -198,6 +247,13 @@ int main(int argc, char **argv)
 	if (load(&obj, argv[1]))
 		return 1;
 	stp_u_time_init();
+	if (argc == 4 && argv[2][1] == 'x')
+		stp_u_set_target(atoll(argv[3]));
+	if (argc == 4 && argv[2][1] == 'c') {
+		if (start_command(argv[3]))
+			return 1;
+		stp_u_set_target(child);
+	}
 	stp_prog.init();
 	rb = ring_buffer__new(bpf_object__find_map_fd_by_name(obj, "stp_rb"), on_record,
 			      NULL, NULL);
@@ -206,8 +262,16 @@ int main(int argc, char **argv)
 	stp_prog.begin();
 	if (!stp_u_stop && attach_all(obj))
 		stp_u_stop = stp_u_errors = 1;
-	if (!stp_u_stop)
+	if (!stp_u_stop) {
+		release_command();
 		run_loop(rb);
+	}
+	if (child > 0) {	/* the run ended first: the command goes too */
+		if (child_go >= 0)
+			close(child_go);
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
 	finish();
 	ring_buffer__free(rb);
 	bpf_object__close(obj);

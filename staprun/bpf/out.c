@@ -195,6 +195,7 @@ struct stp_globals_head {
 	int stp_stopping;
 	unsigned stp_ncpus;
 	long long stp_reentered;
+	long long stp_target;
 };
 
 void stp_u_report(void)
@@ -210,6 +211,11 @@ void stp_u_report(void)
 	if (map_full)
 		fprintf(stderr, "WARNING: %d map insertions failed (map full at MAXMAPENTRIES); "
 			"raise with -D MAXMAPENTRIES=N\n", map_full);
+}
+
+void stp_u_set_target(long long pid)
+{
+	((struct stp_globals_head *)stp_gp)->stp_target = pid;
 }
 
 void stp_u_stopping(void)

@@ -18,7 +18,8 @@ void stp_u_format(const char *fmt, const union stp_val *args, int n);
 void stp_u_record(const void *data, size_t size);
 void stp_u_report(void);
 void stp_u_time_init(void);	/* and the CPU count */
-void stp_u_stopping(void);	/* kernel probes do nothing from now on */
+void stp_u_stopping(void);
+void stp_u_set_target(long long pid);	/* target(): -c's or -x's process */	/* kernel probes do nothing from now on */
 void stp_u_verifier_error(struct bpf_object *obj, int rc);
 void stp_u_log_append(const char *text);
 

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Native tests of --runtime=bpf on this machine's own kernel (issue 17).
 #
 #   tests/bpf/run.sh [NAME...]
@@ -6,7 +6,8 @@
 # Each tests/bpf/NAME.stp runs as `stp --runtime=bpf NAME.stp` (from
 # tests/bpf/, so messages name the file alone); optional NAME.pre is a
 # command prefix (setpriv, to drop capabilities), NAME.opts more stp
-# options, NAME.bg a workload run in the background meanwhile (killed
+# options, NAME.run (a guest test's stprun options: -c "CMD") passed to
+# stp, NAME.bg a workload run in the background meanwhile (killed
 # after; $LOOP is the getppid loop, getppid_loop.c), and NAME.auto (empty) runs it without --runtime: stp's own
 # pick on a kernel that loads no modules.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
 # NAME.expect exactly: the guest e2e tests' format.  The guest scripts
@@ -32,7 +33,9 @@ run_one() {	# dir name -> the .expect format on stdout
 	if [ -f "$1/$2.bg" ]; then
 		LOOP=$LOOP sh -c "$(cat "$1/$2.bg")" & bg=$!
 	fi
-	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "$2.stp" >"$out" 2>"$err")
+	run=()
+	[ ! -s "$1/$2.run" ] || eval "run=($(head -1 "$1/$2.run"))"
+	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "${run[@]}" "$2.stp" >"$out" 2>"$err")
 	rc=$?
 	[ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null
 	cat "$out"

@@ -175,7 +175,13 @@ int bpf_run(struct session *s, const char *key)
 	fflush(stdout);
 	if (s->verbose)
 		setenv("STP_BPF_VERBOSE", "1", 1);
-	execl(run, run, ar_printf("%s/prog.bpf.o", key), (char *)NULL);
+	if (s->command)
+		execl(run, run, ar_printf("%s/prog.bpf.o", key), "-c", s->command, (char *)NULL);
+	else if (s->target_pid)
+		execl(run, run, ar_printf("%s/prog.bpf.o", key), "-x",
+		      ar_printf("%ld", s->target_pid), (char *)NULL);
+	else
+		execl(run, run, ar_printf("%s/prog.bpf.o", key), (char *)NULL);
 	perror(run);
 	return 1;
 }

@@ -97,7 +97,8 @@ void bx_shared_decls(struct elab *e, struct sbuf *o)
 		sb_puts(o, " };\n");
 	}
 	sb_puts(o, "\nstruct stp_globals {\n\tlong long stp_lost;\n\tlong long stp_wall_off;\n"
-		"\tint stp_stopping;\n\tunsigned stp_ncpus;\n\tlong long stp_reentered;\n");
+		"\tint stp_stopping;\n\tunsigned stp_ncpus;\n\tlong long stp_reentered;\n"
+		"\tlong long stp_target;\n");
 	for (int i = 0; i < e->global_list.len; i++) {
 		struct symbol *s = e->global_list.v[i];
 

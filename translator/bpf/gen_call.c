@@ -34,6 +34,7 @@ static const struct builtin builtins[] = {
 	  "(stp_time_ns() / 1000000)", 0 },
 	{ "gettimeofday_s", "((int64_t)(bpf_ktime_get_boot_ns() + stp_g.stp_wall_off) / 1000000000)",
 	  "(stp_time_ns() / 1000000000)", 0 },
+	{ "target", "stp_g.stp_target", "stp_g.stp_target", 0 },
 	{ "exit", "({ stp_exit(); (int64_t)0; })", "({ stp_exit(); (int64_t)0; })", 0 },
 };
 
