@@ -362,8 +362,21 @@ void stp_u_verifier_error(struct bpf_object *obj, int rc)
 	char file[512];
 	int line;
 
+	const char *map = vlog ? strstr(vlog, "failed to create: ") : NULL;
+
 	(void)obj;
-	if (last_line_info(file, sizeof(file), &line)) {
+	if (map) {	/* not the verifier: a map the kernel would not make */
+		const char *start = map;
+
+		while (start > vlog && start[-1] != '\n')
+			start--;
+		if (!strncmp(start, "libbpf: ", 8))
+			start += 8;
+		fprintf(stderr, "ERROR: the kernel refused a BPF map: %.*s%s\n",
+			(int)strcspn(start, "\n"), start, strstr(start, "stp_ctxmap") ?
+			" (the probes' locals and string temporaries, per CPU: a smaller "
+			"MAXSTRINGLEN makes it smaller)" : "");
+	} else if (last_line_info(file, sizeof(file), &line)) {
 		fprintf(stderr, "%s:%d: error: the kernel's BPF verifier refused this: %s\n", file,
 			line, reason());
 		show_source_line(file, line);
