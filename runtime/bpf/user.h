@@ -47,6 +47,13 @@ struct stp_u_attach {
 	const char *pp;		/* the probe point, for messages */
 };
 
+/* A kernel file line where the script's code at pos ("FILE:LINE:COL")
+ * starts: the verifier's refusals are told by script position. */
+struct stp_u_line {
+	int line;
+	const char *pos;
+};
+
 struct stp_u_prog {
 	const struct stp_u_attach *attach;
 	int nattach;
@@ -61,6 +68,7 @@ struct stp_u_prog {
 	void (*error)(void);
 	int has_error_probe;
 	const char *const *whats;	/* by error site: what catch gets */
+	const struct stp_u_line *lines;	/* by kernel file line, ascending */
 };
 
 extern const struct stp_u_prog stp_prog;

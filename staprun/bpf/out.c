@@ -291,22 +291,20 @@ void stp_u_log_append(const char *text)
 	vlog_len += n;
 }
 
-/* The last "; TEXT @ FILE:LINE" of the log: where the verifier was. */
-static int last_line_info(char *file, size_t fsize, int *line)
+/* The script position of the last kernel-file line the log quotes
+ * ("; TEXT @ prog.bpf.c:LINE"): the nearest marker at or before it. */
+static const char *last_script_pos(void)
 {
-	int found = 0;
+	const char *pos = NULL;
 
-	for (char *p = vlog; p && (p = strstr(p, " @ ")); p += 3) {
-		char f[512];
-		int l;
+	for (char *p = vlog; p && (p = strstr(p, " @ prog.bpf.c:")); p += 3) {
+		int line = atoi(p + 14);
 
-		if (sscanf(p + 3, "%511[^:\n]:%d", f, &l) == 2) {
-			snprintf(file, fsize, "%s", f);
-			*line = l;
-			found = 1;
-		}
+		for (const struct stp_u_line *l = stp_prog.lines; l && l->pos; l++)
+			if (l->line <= line)
+				pos = l->pos;
 	}
-	return found;
+	return pos;
 }
 
 /* The last non-empty line before "processed N insns" or the log's end. */
@@ -336,7 +334,8 @@ static const char *reason(void)
 	return r;
 }
 
-static void show_source_line(const char *file, int line)
+/* FILE's line, and a caret under col. */
+static void show_source_line(const char *file, int line, int col)
 {
 	FILE *f = fopen(file, "r");
 	char buf[1024];
@@ -346,10 +345,10 @@ static void show_source_line(const char *file, int line)
 		return;
 	while (fgets(buf, sizeof(buf), f))
 		if (++n == line) {
-			size_t lead = strspn(buf, " \t");
-
 			fputs(buf, stderr);
-			fprintf(stderr, "%.*s^\n", (int)lead, buf);
+			for (int i = 0; i < col - 1 && buf[i]; i++)
+				fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
+			fputs("^\n", stderr);
 			break;
 		}
 	fclose(f);
@@ -360,8 +359,8 @@ static void show_source_line(const char *file, int line)
 void stp_u_verifier_error(struct bpf_object *obj, int rc)
 {
 	char file[512];
-	int line;
-
+	int line, col;
+	const char *pos = last_script_pos();
 	const char *map = vlog ? strstr(vlog, "failed to create: ") : NULL;
 
 	(void)obj;
@@ -376,10 +375,14 @@ void stp_u_verifier_error(struct bpf_object *obj, int rc)
 			(int)strcspn(start, "\n"), start, strstr(start, "stp_ctxmap") ?
 			" (the probes' locals and string temporaries, per CPU: a smaller "
 			"MAXSTRINGLEN makes it smaller)" : "");
-	} else if (last_line_info(file, sizeof(file), &line)) {
-		fprintf(stderr, "%s:%d: error: the kernel's BPF verifier refused this: %s\n", file,
-			line, reason());
-		show_source_line(file, line);
+	} else if (pos && sscanf(pos, "%511[^:]:%d:%d", file, &line, &col) == 3) {
+		const char *why = reason();
+
+		if (!strcmp(why, "Argument list too long"))	/* E2BIG */
+			why = "the program is too large (the verifier checks at most a million "
+			      "instructions; smaller loops or a lower MAXACTION make it smaller)";
+		fprintf(stderr, "%s: error: the kernel's BPF verifier refused this: %s\n", pos, why);
+		show_source_line(file, line, col);
 	} else {
 		fprintf(stderr, "ERROR: the kernel's BPF verifier refused the program (%s): %s\n",
 			strerror(-rc), reason());

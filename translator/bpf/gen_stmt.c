@@ -15,10 +15,21 @@ static void ind(struct bx *x, int d)
 		sb_putc(&x->code, '\t');
 }
 
+/* Where the C after it came from: gen_user.c turns these markers into
+ * the runner's table from the kernel file's line numbers to the
+ * script's (BTF line info, which the verifier's log quotes, names the
+ * C file's lines; #line would give it the script's numbers with the C
+ * file's name and text). */
 static void line(struct bx *x, const struct node *n)
 {
-	if (n->loc.src && n->loc.line)
-		sb_printf(&x->code, "#line %d \"%s\"\n", n->loc.line, n->loc.src->name);
+	const char *name, *slash;
+
+	if (!n->loc.src || !n->loc.line)
+		return;
+	name = n->loc.src->name;
+	slash = strrchr(name, '/');
+	sb_printf(&x->code, "/* @stp %s:%d:%d */\n", bx_cstr(slash ? slash + 1 : name),
+		  n->loc.line, n->loc.col);
 }
 
 static void body(struct bx *x, struct node *n, int d)

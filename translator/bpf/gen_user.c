@@ -90,6 +90,27 @@ static void init_globals(struct elab *e, struct sbuf *o)
 	sb_puts(o, "}\n\n");
 }
 
+/* The kernel file's "@stp FILE:LINE:COL" markers, by its line number. */
+static void line_table(const char *kern, struct sbuf *o)
+{
+	int line = 1;
+
+	sb_puts(o, "static const struct stp_u_line lines[] = {\n");
+	for (const char *p = kern; p && *p; p++) {
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		if (p[0] == '/' && !strncmp(p, "/* @stp ", 8) && (p == kern || p[-1] == '\n' ||
+								 p[-1] == '\t')) {
+			size_t n = strcspn(p + 8, " \n");
+
+			sb_printf(o, "\t{ %d, \"%.*s\" },\n", line, (int)n, p + 8);
+		}
+	}
+	sb_puts(o, "\t{ 0 }\n};\n\n");
+}
+
 static void tables(struct bx *x, struct sbuf *o, const char *attach)
 {
 	struct bx_tables *t = x->t;
@@ -118,7 +139,8 @@ static int count_family(struct elab *e, enum probe_family f)
 	return n;
 }
 
-static void user_file(struct bx *x, struct sbuf *o, const char *attach, int nattach)
+static void user_file(struct bx *x, struct sbuf *o, const char *attach, int nattach,
+		      const char *kern)
 {
 	struct sbuf body = { 0 };
 
@@ -140,8 +162,9 @@ static void user_file(struct bx *x, struct sbuf *o, const char *attach, int natt
 	runner(x->e, o, "error", PF_ERROR);
 	init_globals(x->e, o);
 	tables(x, o, attach);
+	line_table(kern, o);
 	sb_printf(o, "const struct stp_u_prog stp_prog = {\n\tattach, %d, fmts, errors, globals, %d,\n"
-		  "\tMAXSTRINGLEN, init, begin, end, error, %d, whats,\n};\n", nattach,
+		  "\tMAXSTRINGLEN, init, begin, end, error, %d, whats, lines,\n};\n", nattach,
 		  x->e->global_list.len, count_family(x->e, PF_ERROR) > 0);
 }
 
@@ -155,6 +178,6 @@ int bpf_translate(struct elab *e, struct sbuf *kern, struct sbuf *user)
 	bx_kern_file(&k, kern);
 	for (int i = 0; i < e->probes.len; i++)
 		nattach += bx_side_of(e->probes.v[i]) == BX_KERN;
-	user_file(&u, user, k.code.s, nattach);
+	user_file(&u, user, k.code.s, nattach, kern->s);
 	return k.failed || u.failed;
 }
