@@ -315,3 +315,25 @@ $(B)/man/.stamp3: man/gen/tapset-man.awk $(MAN_TAPSETS)
 	@awk -v out=$(B)/man/man3 -f man/gen/tapset-man.awk $(MAN_TAPSETS)
 	@touch $@
 .PHONY: man
+# --runtime=bpf (issue 17): the translator's backend is in DRIVER_SRC's
+# list below; the runner each script's user side links with is
+# libstpbpf.a (staprun/bpf/), with the host build of runtime/format.c.
+BPF_SRC = $(wildcard translator/bpf/*.c)
+BPF_OBJ = $(BPF_SRC:%.c=$(B)/%.o)
+STPBPF_SRC = $(wildcard staprun/bpf/*.c)
+STPBPF_OBJ = $(STPBPF_SRC:%.c=$(B)/%.o)
+DRIVER_OBJ += $(BPF_OBJ)
+$(BPF_OBJ) $(BPF_SRC:%.c=$(B)/asan/%.o): $(wildcard translator/bpf/*.h)
+
+$(B)/staprun/bpf/%.o: staprun/bpf/%.c staprun/bpf/run.h $(wildcard runtime/bpf/*.h) $(RT_HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -Iruntime -c -o $@ $<
+
+$(B)/libstpbpf.a: $(STPBPF_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+stp: $(BPF_OBJ) $(B)/libstpbpf.a $(B)/libstprt-host.a
+ASAN_OBJ += $(BPF_SRC:%.c=$(B)/asan/%.o)
+$(ASAN_STP): $(BPF_SRC:%.c=$(B)/asan/%.o)

@@ -19,6 +19,7 @@
 #include "build.h"
 #include "emit.h"
 #include "interactive.h"
+#include "bpf/bpf.h"
 #include "../parser/parse.h"
 #include "markers.h"
 
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -269,6 +271,81 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 	return rc;
 }
 
+/* --runtime=bpf's passes 3 to 5 (translator/bpf/). */
+static int run_bpf_passes(struct session *s, struct elab *e)
+{
+	const char *key = bpf_cache_key(s);
+	struct sbuf kern = { 0 }, user = { 0 };
+	double t0 = now_ms();
+
+	if (s->last_pass == 3 || !bpf_cached(key)) {
+		if (bpf_translate(e, &kern, &user)) {
+			fprintf(stderr, "Pass 3: translation failed: %d error%s.\n", diag_errors(),
+				diag_errors() == 1 ? "" : "s");
+			return 1;
+		}
+		if (s->last_pass == 3) {
+			fputs(kern.s, stdout);
+			fputs(user.s, stdout);
+			return 0;
+		}
+		if (s->verbose)
+			fprintf(stderr, "Pass 3: translated to C in %.1f ms.\n", now_ms() - t0);
+		t0 = now_ms();
+		if (bpf_build(s, key, kern.s, user.s)) {
+			fprintf(stderr, "Pass 4: compilation failed.\n");
+			return 1;
+		}
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: compiled C into \"%s/prog.bpf.o\" in %.0f ms.\n",
+				key, now_ms() - t0);
+	} else if (s->verbose) {
+		fprintf(stderr, "Pass 4: using cached %s/prog.bpf.o\n", key);
+	}
+	if (s->last_pass == 4) {
+		puts(ar_printf("%s/prog.bpf.o", key));
+		return 0;
+	}
+	return bpf_run(s, key);
+}
+
+/* Why the running kernel loads no modules, or NULL when it does. */
+static const char *no_modules(void)
+{
+	char buf[256] = "";
+	FILE *f;
+
+	if (access("/proc/modules", F_OK))
+		return "it has no module support";
+	f = fopen("/sys/kernel/security/lockdown", "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	if (strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]"))
+		return "it is locked down";
+	return NULL;
+}
+
+/* kmod unless asked; bpf when running on this kernel, which loads no
+ * modules (said once). */
+static int wants_bpf(struct session *s)
+{
+	struct utsname u;
+	const char *why;
+
+	if (s->runtime)
+		return !strcmp(s->runtime, "bpf");
+	if (s->last_pass != 5 || s->remote || s->sysroot || uname(&u) ||
+	    (s->kernel_release && strcmp(s->kernel_release, u.release)))
+		return 0;
+	why = no_modules();
+	if (why)
+		fprintf(stderr, "stp: using --runtime=bpf: this kernel loads no modules (%s)\n", why);
+	return why != NULL;
+}
+
 /* Passes 2 to 5 of a script pass 1 has parsed: the batch mode's, and
  * stp -i's run (interactive_script.c), in a child of its own. */
 int driver_after_pass1(struct session *s)
@@ -285,6 +362,8 @@ int driver_after_pass1(struct session *s)
 		pass2_print(e);
 		return diag_errors() ? 1 : 0;
 	}
+	if (wants_bpf(s))
+		return run_bpf_passes(s, e);
 	return run_passes_3_to_5(s, e);
 }
 

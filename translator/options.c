@@ -29,6 +29,7 @@ enum {
 	LONG_LDD,
 	LONG_DUMP_FUNCTIONS,
 	LONG_DUMP_PROBE_ALIASES,
+	LONG_RUNTIME,
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "dump-functions", no_argument, NULL, LONG_DUMP_FUNCTIONS },
 	{ "dump-probe-aliases", no_argument, NULL, LONG_DUMP_PROBE_ALIASES },
 	{ "interactive", no_argument, NULL, 'i' },
+	{ "runtime", required_argument, NULL, LONG_RUNTIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -96,6 +98,7 @@ static void usage(FILE *f)
 "  --compatible=VERSION  language compatibility level (systemtap_v)\n"
 "  --remote=qemu  run in a throwaway QEMU guest\n"
 "  --smp=N        the guest's CPUs with --remote=qemu (default 1)\n"
+"  --runtime=kmod|bpf  a kernel module (default), or BPF programs\n"
 "  --dump-probe-types  list the probe point types, one per line\n"
 "  --dump-functions    list the tapsets' functions, one name per line\n"
 "  --dump-probe-aliases  list the tapsets' probe aliases, one per line\n"
@@ -223,6 +226,11 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case 'i': s->interactive = 1; return 0;
 	case LONG_COMPATIBLE: s->compatible = arg; return 0;
 	case LONG_REMOTE: s->remote = arg; return 0;
+	case LONG_RUNTIME:
+		if (strcmp(arg, "kmod") && strcmp(arg, "bpf"))
+			return bad("--runtime takes kmod or bpf, not '%s'", arg);
+		s->runtime = arg;
+		return 0;
 	case LONG_SMP:
 		s->smp = (int)strtol(arg, &end, 10);
 		if (*end || s->smp < 1 || s->smp > 64)

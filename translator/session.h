@@ -37,6 +37,7 @@ struct session {
 	int list_vars;		/* -L */
 	const char *compatible;	/* --compatible */
 	const char *remote;	/* --remote */
+	const char *runtime;	/* --runtime: "kmod", "bpf", or NULL */
 	int smp;		/* --smp: the guest's CPUs (--remote=qemu) */
 	const char *sysroot;	/* --sysroot: the target's root directory */
 	const char *vmlinux;	/* --vmlinux: the kernel's debuginfo */

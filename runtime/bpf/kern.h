@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The BPF side's support, for the code translator/bpf/ generates: the
+ * ring buffer, errors, exit(), and the map operations a script's
+ * arrays and statistics need.  The user side (user.h) has the same
+ * names over map file descriptors, so one generator serves both.
+ *
+ * The generated file defines MAXSTRINGLEN, struct stp_ctx (a probe's
+ * locals and temporaries, in a per-CPU map: BPF's stack is 512 bytes)
+ * and struct stp_globals (scalars, in .bss, which user space maps)
+ * before it includes this.
+ */
+#ifndef STP_BPF_KERN_H
+#define STP_BPF_KERN_H
+
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <linux/errno.h>
+#include <bpf/bpf_helpers.h>
+#include "shared.h"
+
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s8 s8;
+typedef __s16 s16;
+typedef __s32 s32;
+typedef __s64 s64;
+typedef unsigned long uintptr_t;
+
+#define STP_INLINE static __always_inline
+typedef void *stp_map_t;
+
+#ifndef STP_RINGBUF_SIZE
+#define STP_RINGBUF_SIZE (1 << 20)
+#endif
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, STP_RINGBUF_SIZE);
+} stp_rb SEC(".maps");
+
+/* What a handler's embedded C calls CONTEXT: the raw arguments. */
+struct stp_kctx {
+	u64 *entry;
+	int err;
+};
+
+STP_INLINE void stp_lost(void)
+{
+	__sync_fetch_and_add(&stp_g.stp_lost, 1);
+}
+
+STP_INLINE void stp_record(unsigned kind, unsigned id)
+{
+	struct stp_rec *r = bpf_ringbuf_reserve(&stp_rb, sizeof(*r), 0);
+
+	if (!r) {
+		stp_lost();
+		return;
+	}
+	r->kind = kind;
+	r->id = id;
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* An error at site id: reported by user space, which then stops. */
+STP_INLINE void stp_error(struct stp_kctx *k, unsigned id)
+{
+	stp_g.stp_stopping = 1;
+	stp_record(STP_REC_ERROR, id);
+	k->err = 1;
+}
+
+/* error(msg): the message travels with the record. */
+STP_INLINE void stp_error_msg(struct stp_kctx *k, unsigned id, const char *msg)
+{
+	struct {
+		struct stp_rec h;
+		char msg[MAXSTRINGLEN];
+	} *r = bpf_ringbuf_reserve(&stp_rb, sizeof(*r), 0);
+
+	stp_g.stp_stopping = 1;
+	k->err = 1;
+	if (!r) {
+		stp_lost();
+		return;
+	}
+	r->h.kind = STP_REC_ERROR_MSG;
+	r->h.id = id;
+	bpf_probe_read_kernel_str(r->msg, MAXSTRINGLEN, msg);
+	bpf_ringbuf_submit(r, 0);
+}
+
+STP_INLINE void stp_exit(void)
+{
+	stp_g.stp_stopping = 1;
+	stp_record(STP_REC_EXIT, 0);
+}
+
+/* BPF before ISA v4 divides unsigned only: the signs by hand */
+STP_INLINE int64_t stp_div(int64_t a, int64_t b)
+{
+	u64 q = (u64)(a < 0 ? -a : a) / (u64)(b < 0 ? -b : b);
+
+	return (a < 0) != (b < 0) ? -(int64_t)q : (int64_t)q;
+}
+
+STP_INLINE int64_t stp_mod(int64_t a, int64_t b)
+{
+	u64 r = (u64)(a < 0 ? -a : a) % (u64)(b < 0 ? -b : b);
+
+	return a < 0 ? -(int64_t)r : (int64_t)r;
+}
+
+STP_INLINE void stp_strcpy(char *dst, const char *src)
+{
+	bpf_probe_read_kernel_str(dst, MAXSTRINGLEN, src);
+}
+
+/* Same result as strcmp's sign, over at most MAXSTRINGLEN bytes. */
+STP_INLINE int stp_strcmp(const char *a, const char *b)
+{
+	for (int i = 0; i < MAXSTRINGLEN; i++) {
+		if (a[i] != b[i])
+			return (unsigned char)a[i] < (unsigned char)b[i] ? -1 : 1;
+		if (!a[i])
+			break;
+	}
+	return 0;
+}
+
+STP_INLINE int64_t stp_get_long(stp_map_t m, const void *k)
+{
+	int64_t *v = bpf_map_lookup_elem(m, k);
+
+	return v ? *v : 0;
+}
+
+STP_INLINE void stp_get_str(stp_map_t m, const void *k, char *dst)
+{
+	char *v = bpf_map_lookup_elem(m, k);
+
+	if (v)
+		stp_strcpy(dst, v);
+	else
+		dst[0] = 0;
+}
+
+STP_INLINE int stp_in(stp_map_t m, const void *k)
+{
+	return bpf_map_lookup_elem(m, k) != 0;
+}
+
+STP_INLINE int stp_delete(stp_map_t m, const void *k)
+{
+	return bpf_map_delete_elem(m, k);
+}
+
+/* a then b, cut at MAXSTRINGLEN; dst has 2 * MAXSTRINGLEN bytes, so
+ * that the second copy's bounds are ones the verifier can check. */
+STP_INLINE void stp_concat(char *dst, const char *a, const char *b)
+{
+	long n = bpf_probe_read_kernel_str(dst, MAXSTRINGLEN, a);
+
+	n = n < 1 ? 0 : n - 1;
+	n &= MAXSTRINGLEN - 1;
+	bpf_probe_read_kernel_str(dst + n, MAXSTRINGLEN, b);
+	dst[MAXSTRINGLEN - 1] = 0;
+}
+
+/* 0, or -E2BIG when the map is full (MAXMAPENTRIES). */
+STP_INLINE int stp_put(stp_map_t m, const void *k, const void *v)
+{
+	return bpf_map_update_elem(m, k, v, BPF_ANY);
+}
+
+/* a[k] += d, atomically; the new value in *out; -E2BIG when full. */
+STP_INLINE int stp_add_long(stp_map_t m, const void *k, int64_t d, int64_t *out)
+{
+	int64_t *v = bpf_map_lookup_elem(m, k);
+	int rc;
+
+	if (!v) {
+		rc = bpf_map_update_elem(m, k, &d, BPF_NOEXIST);
+		if (rc != -EEXIST) {
+			*out = d;
+			return rc;
+		}
+		v = bpf_map_lookup_elem(m, k);
+		if (!v)
+			return -E2BIG;
+	}
+	*out = __sync_fetch_and_add(v, d) + d;
+	return 0;
+}
+
+/* s <<< v on this CPU's share; -E2BIG when the map is full. */
+STP_INLINE int stp_stat_add(stp_map_t m, const void *k, int64_t v)
+{
+	struct stp_bstat *s = bpf_map_lookup_elem(m, k);
+	struct stp_bstat n = { 1, v, v, v };
+
+	if (!s)
+		return bpf_map_update_elem(m, k, &n, BPF_NOEXIST) == -E2BIG ? -E2BIG : 0;
+	/* a scalar's per-CPU array starts zeroed: count 0 is empty */
+	if (!s->count || v < s->min)
+		s->min = v;
+	if (!s->count || v > s->max)
+		s->max = v;
+	s->count++;
+	s->sum += v;
+	return 0;
+}
+
+#ifndef STP_MAXCPUS
+#define STP_MAXCPUS 256
+#endif
+
+/* A statistic's CPUs added up (bpf_map_lookup_percpu_elem: Linux 6.0). */
+STP_INLINE void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out)
+{
+	out->count = out->sum = out->min = out->max = 0;
+	for (u32 i = 0; i < STP_MAXCPUS && i < stp_g.stp_ncpus; i++) {
+		struct stp_bstat *s = bpf_map_lookup_percpu_elem(m, k, i);
+
+		if (!s || !s->count)
+			continue;
+		if (!out->count || s->min < out->min)
+			out->min = s->min;
+		if (!out->count || s->max > out->max)
+			out->max = s->max;
+		out->count += s->count;
+		out->sum += s->sum;
+	}
+}
+
+/* What the tapsets' embedded C of $target reads calls. */
+#define CONTEXT stp_k
+#define stp_tv_read(dst, addr, n, user) \
+	bpf_probe_read_kernel((dst), (n), (const void *)(addr))
+#define stp_strncpy_nofault(dst, src, n, user) \
+	bpf_probe_read_kernel_str((dst), (n), (src))
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The user side of a --runtime=bpf script: what its generated C
+ * (begin, end and error probes, the tables of formats, errors and
+ * globals) calls, and what it gives the runner (staprun/bpf/).  The map
+ * operations have kern.h's names, over file descriptors.
+ */
+#ifndef STP_BPF_USER_H
+#define STP_BPF_USER_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "shared.h"
+
+#define STP_INLINE static inline
+typedef int stp_map_t;
+
+/* One printf site's format and argument kinds ('l' long, 's' string). */
+struct stp_u_fmt {
+	const char *fmt;
+	const char *types;
+};
+
+/* One global, for display at the end and for foreach. */
+struct stp_u_global {
+	const char *name;
+	const char *map;	/* its map's name, or NULL: a scalar in .bss */
+	char type;		/* 'l', 's', or 'S' (statistics) */
+	const char *keys;	/* arrays: a letter per key, else "" */
+	int display;		/* written, never read: shown at the end */
+	size_t off;		/* a scalar's offset in struct stp_globals */
+};
+
+/* A kernel probe's program and how to attach it. */
+enum stp_u_how {
+	STP_ATTACH_AUTO,	/* by its section (raw_tp/NAME) */
+	STP_ATTACH_PERF_CPU0,	/* a perf event on the first CPU (timer.*) */
+	STP_ATTACH_PERF_ALL,	/* a perf event on every CPU (profile, perf.*) */
+};
+
+struct stp_u_attach {
+	const char *prog;
+	enum stp_u_how how;
+	unsigned type;		/* perf_event_attr.type */
+	unsigned long long config, period;
+	int freq;
+	const char *pp;		/* the probe point, for messages */
+};
+
+/* A kernel file line where the script's code at pos ("FILE:LINE:COL")
+ * starts: the verifier's refusals are told by script position. */
+struct stp_u_line {
+	int line;
+	const char *pos;
+};
+
+struct stp_u_prog {
+	const struct stp_u_attach *attach;
+	int nattach;
+	const struct stp_u_fmt *fmts;
+	const char *const *errors;	/* by error site */
+	const struct stp_u_global *globals;
+	int nglobals;
+	int strlen;			/* MAXSTRINGLEN */
+	void (*init)(void);		/* global initial values */
+	void (*begin)(void);
+	void (*end)(void);
+	void (*error)(void);
+	int has_error_probe;
+	const char *const *whats;	/* by error site: what catch gets */
+	const struct stp_u_line *lines;	/* by kernel file line, ascending */
+};
+
+extern const struct stp_u_prog stp_prog;
+extern int stp_fd[];			/* by global index */
+extern void *stp_gp;			/* struct stp_globals, mapped */
+#define stp_g (*(struct stp_globals *)stp_gp)
+
+/* A probe's state, as kern.h's: errors stop the probe. */
+struct stp_kctx {
+	void *entry;
+	int err;
+	int in_try;		/* an error goes to catch, not to the run */
+	char msg[4096];		/* what catch (e) gets */
+};
+
+#define stp_div(a, b) ((a) / (b))
+#define stp_mod(a, b) ((a) % (b))
+
+void stp_error(struct stp_kctx *k, unsigned id);
+void stp_error_msg(struct stp_kctx *k, unsigned id, const char *msg);
+void stp_exit(void);
+void stp_printf(unsigned id, const int64_t *longs, const char *const *strs);
+void stp_sprintf(char *dst, unsigned id, const int64_t *longs, const char *const *strs);
+int stp_k_stopped(void);	/* an error ends the run's begin probes */
+void stp_strcpy(char *dst, const char *src);
+int stp_strcmp(const char *a, const char *b);
+void stp_concat(char *dst, const char *a, const char *b);
+
+int64_t stp_get_long(stp_map_t m, const void *k);
+void stp_get_str(stp_map_t m, const void *k, char *dst);
+int stp_in(stp_map_t m, const void *k);
+int stp_put(stp_map_t m, const void *k, const void *v);
+int stp_add_long(stp_map_t m, const void *k, int64_t d, int64_t *out);
+int stp_stat_add(stp_map_t m, const void *k, int64_t v);
+/* The CPUs' shares added up; count 0 when there are none. */
+void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out);
+int stp_delete(stp_map_t m, const void *k);
+void stp_clear(stp_map_t m);
+
+/* foreach: the keys of global g, sorted as the loop asks (by key
+ * column col, or by value with col -1; dir +1, -1 or 0), at most limit
+ * (0: all); returns how many, in *keys (one key struct after another). */
+int stp_sorted_keys(int g, int col, int dir, int agg, int64_t limit, void **keys);
+
+/* String functions in user space (the tapsets' are kmod C). */
+int64_t stp_u_strlen(const char *s);
+void stp_u_substr(char *dst, const char *s, int64_t start, int64_t len);
+int64_t stp_u_isinstr(const char *a, const char *b);
+
+/* Context functions in user space. */
+void stp_execname(char *dst);
+int64_t stp_pid(void);
+int64_t stp_tid(void);
+int64_t stp_uid(void);
+int64_t stp_cpu(void);
+int64_t stp_time_ns(void);
+
+#endif

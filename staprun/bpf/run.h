@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The runner's parts (staprun/bpf/): main.c, out.c, maps.c. */
+#ifndef STP_BPF_RUN_H
+#define STP_BPF_RUN_H
+
+#include "../../runtime/bpf/user.h"
+
+#include <signal.h>
+
+struct bpf_object;
+
+extern volatile sig_atomic_t stp_u_stop;
+extern int stp_u_errors;
+
+/* out.c */
+union stp_val;
+void stp_u_format(const char *fmt, const union stp_val *args, int n);
+void stp_u_record(const void *data, size_t size);
+void stp_u_report(void);
+void stp_u_time_init(void);	/* and the CPU count */
+void stp_u_stopping(void);
+void stp_u_set_target(long long pid);	/* target(): -c's or -x's process */	/* kernel probes do nothing from now on */
+void stp_u_verifier_error(struct bpf_object *obj, int rc);
+void stp_u_log_append(const char *text);
+
+/* maps.c */
+void stp_u_display(void);
+
+#endif

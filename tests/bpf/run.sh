@@ -1,0 +1,67 @@
+#!/bin/bash
+# Native tests of --runtime=bpf on this machine's own kernel (issue 17).
+#
+#   tests/bpf/run.sh [NAME...]
+#
+# Each tests/bpf/NAME.stp runs as `stp --runtime=bpf NAME.stp` (from
+# tests/bpf/, so messages name the file alone); optional NAME.pre is a
+# command prefix (setpriv, to drop capabilities), NAME.opts more stp
+# options, NAME.run (a guest test's stprun options: -c "CMD") passed to
+# stp, NAME.bg a workload run in the background meanwhile (killed
+# after; $LOOP is the getppid loop, getppid_loop.c), and NAME.auto (empty) runs it without --runtime: stp's own
+# pick on a kernel that loads no modules.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
+# NAME.expect exactly: the guest e2e tests' format.  The guest scripts
+# named in guest.list run the same way from tests/guest/e2e and must give
+# their kmod .expect exactly.  Needs root (BPF), clang and libbpf.
+cd "$(dirname "$0")" || exit 1
+top=$(cd ../.. && pwd)
+stp=$top/stp
+fail=0 n=0
+LOOP=$top/build/tests/getppid_loop
+mkdir -p "$top/build/tests"
+cc -O2 -o "$LOOP" getppid_loop.c || exit 1
+
+run_one() {	# dir name -> the .expect format on stdout
+	out=$(mktemp) err=$(mktemp)
+	pre=; opts=; rt=--runtime=bpf
+	[ -f "$1/$2.auto" ] && rt=
+	[ -f "$1/$2.pre" ] && pre=$(cat "$1/$2.pre")
+	[ -f "$1/$2.opts" ] && opts=$(head -1 "$1/$2.opts")
+	# the guest compares stprun's stderr, not pass 2's warnings
+	[ "$1" = . ] || opts="-w $opts"
+	bg=
+	if [ -f "$1/$2.bg" ]; then
+		LOOP=$LOOP sh -c "$(cat "$1/$2.bg")" & bg=$!
+	fi
+	run=()
+	[ ! -s "$1/$2.run" ] || eval "run=($(head -1 "$1/$2.run"))"
+	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "${run[@]}" "$2.stp" >"$out" 2>"$err")
+	rc=$?
+	[ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null
+	cat "$out"
+	if [ -s "$out" ] && [ "$(tail -c1 "$out" | od -An -c | tr -d ' ')" != '\n' ]; then
+		echo; echo "--- no newline at end"
+	fi
+	echo "--- stderr"; cat "$err"; echo "--- exit $rc"
+	rm -f "$out" "$err"
+}
+
+check() {	# dir name
+	n=$((n + 1))
+	if run_one "$1" "$2" | diff -u "$1/$2.expect" - >/tmp/stp-bpf-test.diff; then
+		echo "ok   $2"
+	else
+		echo "FAIL $2"; cat /tmp/stp-bpf-test.diff; fail=$((fail + 1))
+	fi
+}
+
+if [ $# -gt 0 ]; then
+	for t in "$@"; do
+		if [ -f "$t.stp" ]; then check . "$t"; else check ../guest/e2e "$t"; fi
+	done
+else
+	for f in *.stp; do check . "${f%.stp}"; done
+	for t in $(grep -v '^#' guest.list); do check ../guest/e2e "$t"; done
+fi
+echo "bpf: $((n - fail))/$n passed"
+[ $fail -eq 0 ]

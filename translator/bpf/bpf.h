@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The BPF backend (--runtime=bpf), passes 3 to 5 from pass 2's
+ * resolved program:
+ *
+ *   3 gen*.c   two C files from one generator: the kernel side (every
+ *              probe but begin/end/error, for clang -target bpf) and
+ *              the user side (begin/end/error and the tables of formats,
+ *              errors and globals, for the host's cc)
+ *   4 build.c  clang -target bpf -O2 -g; cc links the user side with
+ *              the runner (staprun/bpf/, libstpbpf.a); cached by hash
+ *   5 build.c  runs the linked runner on the object
+ *
+ * The user side is compiled C rather than an interpreter: the same
+ * generator already writes the kernel side's C, and the user side only
+ * differs in how it reaches maps (file descriptors, not map pointers).
+ */
+#ifndef STP_BPF_H
+#define STP_BPF_H
+
+#include "../elab.h"
+
+enum bx_side { BX_KERN, BX_USER };
+
+/* What both sides share: print formats and error sites, by id. */
+struct bx_tables {
+	struct vec fmts;	/* const char *: the format, as C source */
+	struct vec types;	/* const char *: 'l'/'s' per argument */
+	struct vec errors;	/* const char *: the message, as text */
+	struct vec whats;	/* const char *: what catch (e) gets */
+};
+
+/* One side's generation. */
+struct bx {
+	struct elab *e;
+	enum bx_side side;
+	struct bx_tables *t;
+	struct sbuf code;	/* functions and probe handlers */
+	struct sbuf ctx;	/* fields of struct stp_ctx */
+	int ntemp;		/* string temporaries c->t0... */
+	int nslot;		/* key and value slots */
+	const char *pfx;	/* locals' prefix: "p3", "f2" */
+	const char *pp;		/* the probe's name, for errors */
+	struct function *fn;	/* the function being written, or NULL */
+	int in_loop;
+	const char *err_label;	/* where an error jumps: "out", or a catch */
+	struct vec wanted;	/* struct function *: called on this side */
+	int failed;
+};
+
+/* gen.c */
+int bpf_translate(struct elab *e, struct sbuf *kern, struct sbuf *user);
+int bx_side_of(const struct derived_probe *d);	/* BX_USER for begin/end/error */
+int bx_global_index(struct bx *x, const struct symbol *s);
+const char *bx_mapref(struct bx *x, const struct symbol *s);
+void bx_refuse(struct bx *x, const struct loc *l, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int bx_error_site(struct bx *x, const struct loc *l, const char *what);
+const char *bx_cstr(const char *s);
+
+void bx_shared_decls(struct elab *e, struct sbuf *o);
+void bx_functions(struct bx *x, struct sbuf *out);
+void bx_ctx_struct(struct bx *x, struct sbuf *o);
+void bx_probe_body(struct bx *x, struct derived_probe *d);
+/* the kernel side's file; leaves the runner's attach table in x->code */
+void bx_kern_file(struct bx *x, struct sbuf *o);
+
+/* gen_expr.c: a long's C expression; a string's pointer expression */
+const char *bx_long(struct bx *x, struct node *n);
+const char *bx_str(struct bx *x, struct node *n);
+const char *bx_temp(struct bx *x);
+const char *bx_key(struct bx *x, const struct symbol *s, struct vec *keys);
+const char *bx_local(struct bx *x, const struct symbol *s);
+
+/* gen_call.c */
+const char *bx_call_long(struct bx *x, struct node *n);
+const char *bx_call_str(struct bx *x, struct node *n);
+const char *bx_print(struct bx *x, struct node *n);
+int bx_fn_index(struct bx *x, struct function *f);
+void bx_want_function(struct bx *x, struct function *f);
+
+/* gen_fn.c: a script function, or pass 2's embedded C, as C */
+void bx_function(struct bx *x, struct function *f);
+
+/* gen_stmt.c */
+void bx_stmt(struct bx *x, struct node *n, int depth);
+
+/* build.c: passes 4 and 5 */
+int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
+const char *bpf_cache_key(struct session *s);
+int bpf_cached(const char *key);
+int bpf_run(struct session *s, const char *key);
+
+#endif

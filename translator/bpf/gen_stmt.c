@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Statements.  After each one a kernel probe checks for an error and
+ * stops (SystemTap ends the run at the first error).  Loops in a kernel
+ * probe carry a counter the verifier can bound (MAXACTION iterations);
+ * foreach runs in user space only, over keys sorted there.
+ */
+#include "bpf.h"
+
+#include <string.h>
+
+static void ind(struct bx *x, int d)
+{
+	for (int i = 0; i < d; i++)
+		sb_putc(&x->code, '\t');
+}
+
+/* Where the C after it came from: gen_user.c turns these markers into
+ * the runner's table from the kernel file's line numbers to the
+ * script's (BTF line info, which the verifier's log quotes, names the
+ * C file's lines; #line would give it the script's numbers with the C
+ * file's name and text). */
+static void line(struct bx *x, const struct node *n)
+{
+	const char *name, *slash;
+
+	if (!n->loc.src || !n->loc.line)
+		return;
+	name = n->loc.src->name;
+	slash = strrchr(name, '/');
+	sb_printf(&x->code, "/* @stp %s:%d:%d */\n", bx_cstr(slash ? slash + 1 : name),
+		  n->loc.line, n->loc.col);
+}
+
+static void body(struct bx *x, struct node *n, int d)
+{
+	sb_puts(&x->code, "{\n");
+	bx_stmt(x, n, d + 1);
+	ind(x, d);
+	sb_puts(&x->code, "}\n");
+}
+
+/* A loop's guard: at most MAXACTION rounds (a bound the kernel's
+ * verifier can see; in user space, the same limit). */
+static const char *guard(struct bx *x, const struct node *n)
+{
+	int id;
+
+	id = bx_error_site(x, &n->body->loc, "MAXACTION exceeded near statement");
+	return ar_printf(" && ({ if (_n%d++ >= MAXACTION) stp_error(stp_k, %d); !stp_k->err; })",
+			 n->loc.line * 1000 + n->loc.col, id);
+}
+
+static void loop(struct bx *x, struct node *n, int d)
+{
+	const char *g = guard(x, n);
+
+	sb_printf(&x->code, "{ int _n%d = 0;\n", n->loc.line * 1000 + n->loc.col);
+	ind(x, d);
+	if (n->kind == N_WHILE) {
+		sb_printf(&x->code, "while (%s%s) ", bx_long(x, n->cond), g);
+	} else {
+		sb_printf(&x->code, "for (%s; %s%s; %s) ", n->init ? bx_long(x, n->init) : "",
+			  n->cond ? bx_long(x, n->cond) : "1", g,
+			  n->incr ? bx_long(x, n->incr) : "");
+	}
+	body(x, n->body, d);
+	sb_puts(&x->code, "}\n");
+}
+
+/* foreach ([k1, k2] in a[-] limit N) in user space. */
+static void foreach(struct bx *x, struct node *n, int d)
+{
+	struct foreach *fe = n->fe;
+	const struct symbol *s = fe->array->ref;
+	int g = bx_global_index(x, s), col = -1, dir = fe->value_sort, agg = 0;
+	static const char *const aggs[] = { "@count", "@sum", "@min", "@max", "@avg" };
+
+	if (x->side == BX_KERN || fe->array->kind != N_VAR || fe->slice.len) {
+		bx_refuse(x, &n->loc, "foreach in a kernel probe (or over a slice or histogram) is "
+			  "not supported by --runtime=bpf yet");
+		return;
+	}
+	for (int i = 0; i < fe->keys.len; i++)
+		if (fe->key_sort[i]) {
+			col = i;
+			dir = fe->key_sort[i];
+		}
+	for (int i = 0; fe->sort_agg && i < 5; i++)
+		if (!strcmp(fe->sort_agg, aggs[i]))
+			agg = i;
+	sb_printf(&x->code, "{ void *_keys; int _n = stp_sorted_keys(%d, %d, %d, %d, %s, &_keys);\n",
+		  g, col, dir, agg, fe->limit ? bx_long(x, fe->limit) : "-1");
+	ind(x, d);
+	sb_printf(&x->code, "for (int _i = 0; _i < _n; _i++) {\n");
+	ind(x, d + 1);
+	sb_printf(&x->code, "struct k_%d *_k = (struct k_%d *)_keys + _i;\n", g, g);
+	for (int i = 0; i < fe->keys.len; i++) {
+		struct node *k = fe->keys.v[i];
+		const char *var = bx_local(x, k->ref);
+
+		ind(x, d + 1);
+		if (s->keys[i] == T_STRING)
+			sb_printf(&x->code, "stp_strcpy(%s, _k->k%d);\n", var, i);
+		else
+			sb_printf(&x->code, "%s = _k->k%d;\n", var, i);
+	}
+	if (fe->value_sym) {
+		const struct symbol *v = fe->value_sym;
+
+		ind(x, d + 1);
+		if (v->type == T_STRING)
+			sb_printf(&x->code, "stp_get_str(%s, _k, %s);\n", bx_mapref(x, s),
+				  bx_local(x, v));
+		else
+			sb_printf(&x->code, "%s = stp_get_long(%s, _k);\n", bx_local(x, v),
+				  bx_mapref(x, s));
+	}
+	ind(x, d + 1);
+	body(x, n->body, d + 1);
+	ind(x, d);
+	sb_puts(&x->code, "}\n");
+	ind(x, d);
+	sb_puts(&x->code, "free(_keys); }\n");
+}
+
+static void delete(struct bx *x, struct node *n)
+{
+	struct node *v = n->lhs;
+
+	if (v->kind == N_INDEX) {
+		const struct symbol *s = v->lhs->ref;
+
+		sb_printf(&x->code, "stp_delete(%s, %s);\n", bx_mapref(x, s),
+			  bx_key(x, s, &v->args));
+		return;
+	}
+	const struct symbol *s = v->ref;
+
+	if (s->arity <= 0 && s->type == T_STRING) {
+		sb_printf(&x->code, "%s[0] = 0;\n", bx_local(x, s));
+		return;
+	}
+	if (s->arity <= 0 && s->type == T_LONG) {
+		sb_printf(&x->code, "%s = 0;\n", bx_local(x, s));
+		return;
+	}
+	if (x->side == BX_KERN) {
+		bx_refuse(x, &n->loc, "delete of a whole array or statistic in a kernel probe is "
+			  "not supported by --runtime=bpf yet");
+		return;
+	}
+	sb_printf(&x->code, "stp_clear(%s);\n", bx_mapref(x, s));
+}
+
+static void ret(struct bx *x, struct node *n)
+{
+	if (!x->fn) {
+		sb_puts(&x->code, "goto out;\n");
+		return;
+	}
+	if (n->lhs && x->fn->ret == T_STRING)
+		sb_printf(&x->code, "{ stp_strcpy(c->%s__ret, %s); goto out; }\n", x->pfx,
+			  bx_str(x, n->lhs));
+	else if (n->lhs)
+		sb_printf(&x->code, "{ __ret = %s; goto out; }\n", bx_long(x, n->lhs));
+	else
+		sb_puts(&x->code, "goto out;\n");
+}
+
+/* try { } catch (e) { } in user space: errors in the body jump to the
+ * catch, with their message. */
+static void try_catch(struct bx *x, struct node *n, int d)
+{
+	static int counter;
+	int u = counter++;
+	const char *outer = x->err_label;
+
+	if (x->side == BX_KERN) {
+		bx_refuse(x, &n->loc, "try/catch in a kernel probe is not supported by "
+			  "--runtime=bpf yet");
+		return;
+	}
+	sb_printf(&x->code, "{ int _try%d = stp_k->in_try;\n", u);
+	ind(x, d + 1);
+	sb_puts(&x->code, "stp_k->in_try = 1;\n");
+	x->err_label = ar_printf("tc%d", u);
+	bx_stmt(x, n->body, d + 1);
+	x->err_label = outer;
+	sb_printf(&x->code, "tc%d:\n", u);
+	ind(x, d + 1);
+	sb_printf(&x->code, "stp_k->in_try = _try%d;\n", u);
+	ind(x, d + 1);
+	sb_puts(&x->code, "if (stp_k->err) {\n");
+	ind(x, d + 2);
+	sb_puts(&x->code, "stp_k->err = 0;\n");
+	if (n->name) {	/* a local of the probe or function, by name */
+		struct symbol var = { .name = n->name, .kind = SYM_LOCAL };
+
+		ind(x, d + 2);
+		sb_printf(&x->code, "stp_strcpy(%s, stp_k->msg);\n", bx_local(x, &var));
+	}
+	if (n->els)
+		bx_stmt(x, n->els, d + 2);
+	ind(x, d + 1);
+	sb_puts(&x->code, "}\n");
+	ind(x, d);
+	sb_puts(&x->code, "}\n");
+}
+
+static void expr_stmt(struct bx *x, struct node *e)
+{
+	if (e->vtype == T_STRING)
+		sb_printf(&x->code, "(void)%s;\n", bx_str(x, e));
+	else
+		sb_printf(&x->code, "(void)%s;\n", bx_long(x, e));
+}
+
+void bx_stmt(struct bx *x, struct node *n, int d)
+{
+	if (n->kind == N_BLOCK) {
+		for (int i = 0; i < n->args.len; i++)
+			bx_stmt(x, n->args.v[i], d);
+		return;
+	}
+	line(x, n);
+	ind(x, d);
+	switch (n->kind) {
+	case N_NULL:
+		sb_puts(&x->code, ";\n");
+		break;
+	case N_EXPRSTMT:
+		expr_stmt(x, n->lhs);
+		break;
+	case N_IF:
+		sb_printf(&x->code, "if (%s) ", bx_long(x, n->cond));
+		body(x, n->then, d);
+		if (n->els) {
+			ind(x, d);
+			sb_puts(&x->code, "else ");
+			body(x, n->els, d);
+		}
+		break;
+	case N_WHILE:
+	case N_FOR:
+		loop(x, n, d);
+		break;
+	case N_FOREACH:
+		foreach(x, n, d);
+		break;
+	case N_BREAK:
+		sb_puts(&x->code, "break;\n");
+		break;
+	case N_CONTINUE:
+		sb_puts(&x->code, "continue;\n");
+		break;
+	case N_NEXT:
+		sb_puts(&x->code, "goto out;\n");
+		break;
+	case N_RETURN:
+		ret(x, n);
+		break;
+	case N_DELETE:
+		delete(x, n);
+		break;
+	case N_TRY:
+		try_catch(x, n, d);
+		break;
+	default:
+		bx_refuse(x, &n->loc, "this statement is not supported by --runtime=bpf yet");
+		return;
+	}
+	if (n->kind != N_BREAK && n->kind != N_CONTINUE) {
+		ind(x, d);
+		sb_printf(&x->code, "if (stp_k->err) goto %s;\n",
+			  x->err_label ? x->err_label : "out");
+	}
+}
