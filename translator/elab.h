@@ -45,10 +45,20 @@ struct symbol {
 	struct node *decl;	/* N_GLOBAL, or NULL */
 	struct lib_file *file;
 	int reads, writes;
+	int rmw_reads;		/* of reads: x++, x += y (read to write) */
 	int used;
 	int quiet;		/* no unused warnings (foreach keys) */
 	const struct node *hist;	/* first @hist_log/@hist_linear of it */
 };
+
+/* A global the script writes and never reads but to update it (x++,
+ * x += y), shown at the end, as SystemTap 4.8 does: both runtimes ask. */
+static inline int sym_displayed_at_end(const struct symbol *s)
+{
+	return s->used && s->writes && s->reads == s->rmw_reads && s->file &&
+	       s->file->is_user;
+}
+
 
 struct function {
 	const char *name;

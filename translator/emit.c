@@ -586,7 +586,7 @@ static void globals(struct emit *m, struct sbuf *o, struct sbuf *alloc, struct s
  */
 static int display_wanted(const struct symbol *s)
 {
-	return s->used && s->writes && !s->reads && s->file && s->file->is_user;
+	return sym_displayed_at_end(s);
 }
 
 /* What follows the name: "=5", "=\"s\"" or " @count=...", a newline. */

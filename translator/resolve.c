@@ -727,6 +727,24 @@ static void target_assign(struct scope *sc, struct node *n)
 	*n = *lhs;
 }
 
+/* The read of x in a statement "x++;" or "x += y;": a read only to
+ * write it, whose value nothing uses, which does not stop x being shown
+ * at the end (sym_displayed_at_end), as in SystemTap 4.8; "if (++x ==
+ * 2)" reads x. */
+static void rmw_statement(const struct node *n)
+{
+	const struct node *v;
+	struct symbol *s;
+
+	if (n->kind != N_INCDEC &&
+	    (n->kind != N_ASSIGN || n->op == OP_ASSIGN || n->op == OP_SHL_STAT))
+		return;
+	v = n->lhs && n->lhs->kind == N_INDEX ? n->lhs->lhs : n->lhs;
+	s = v && v->kind == N_VAR ? v->ref : NULL;
+	if (s)
+		s->rmw_reads++;
+}
+
 static void assign_expr(struct scope *sc, struct node *n)
 {
 	if (procfs_probe(sc) && n->lhs->kind == N_TARGET) {
@@ -746,8 +764,9 @@ static void assign_expr(struct scope *sc, struct node *n)
 	}
 	lvalue_check(sc, n->lhs);
 	expr(sc, n->rhs, 0);
-	if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)
+	if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT) {
 		expr(sc, n->lhs, 0);
+	}
 	expr(sc, n->lhs, 1);
 	iterated_check(sc, n->lhs);
 }
@@ -953,6 +972,7 @@ static void stmt(struct scope *sc, struct node *n)
 		return;
 	case N_EXPRSTMT:
 		expr(sc, n->lhs, 0);
+		rmw_statement(n->lhs);
 		return;
 	case N_IF:
 		if_stmt(sc, n);

@@ -51,7 +51,7 @@ static void runner(struct elab *e, struct sbuf *o, const char *name, enum probe_
 
 static int display_wanted(const struct symbol *s)
 {
-	return s->used && s->writes && !s->reads && s->file && s->file->is_user;
+	return sym_displayed_at_end(s);
 }
 
 static void globals_table(struct elab *e, struct sbuf *o)
