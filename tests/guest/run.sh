@@ -232,11 +232,13 @@ for line in $STP_LINES; do
 	cp build/stp-vitals.static "$lw/files/stp-vitals"
 	cp "$groot"/files/* "$lw/files/"
 	# Modules the tests load (trace_module; brd's /dev/ram0 for
-	# vitals_blio): the target's own, for busybox's insmod, which takes
-	# them uncompressed.
-	for m in watchdog/watchdog watchdog/softdog block/brd; do
-		ko=$(find "$root/lib/modules/$krel/kernel/drivers/${m%/*}/" -name "${m#*/}.ko*" | head -1)
-		m=${m#*/}
+	# vitals_blio; nfsd and what it needs, in load order, for nfs_sunrpc):
+	# the target's own, for busybox's insmod, which takes them uncompressed.
+	for m in drivers/watchdog/watchdog drivers/watchdog/softdog drivers/block/brd \
+		net/sunrpc/sunrpc fs/nfs_common/grace fs/lockd/lockd \
+		net/sunrpc/auth_gss/auth_rpcgss fs/nfs_common/nfs_acl fs/nfsd/nfsd; do
+		ko=$(find "$root/lib/modules/$krel/kernel/${m%/*}/" -name "${m##*/}.ko*" | head -1)
+		m=${m##*/}
 		case $ko in
 		*.xz) xz -dc "$ko" >"$lw/files/$m.ko" ;;
 		*.zst) zstd -qdc "$ko" >"$lw/files/$m.ko" ;;
