@@ -4,9 +4,11 @@
 # no_subtree_check, fsid=0, so it is the NFSv4 root) and its file handle
 # key.  Leases and grace last 10 s, the least nfsd takes; the session
 # starts once the grace period is over (an OPEN that creates waits for
-# it).  $1 stprun, $2 module.
+# it).  The guest runs nfs_sunrpc too: modules another test loaded stay,
+# and the server is left as found (stopped, NFSv3 on, nfsd unmounted).
+# $1 stprun, $2 module.
 for m in sunrpc grace lockd auth_rpcgss nfs_acl nfsd netfs fscache dns_resolver nfs nfsv4; do
-	[ ! -f /files/$m.ko ] || insmod /files/$m.ko
+	[ ! -f /files/$m.ko ] || insmod /files/$m.ko 2>/dev/null
 done
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 mkdir -p /tmp/nfsd /export /mnt
@@ -32,3 +34,6 @@ W
 $1 -c "sh /tmp/work.sh" "$2"
 echo "stprun: exit $?"
 umount /mnt
+echo 0 >/tmp/nfsd/threads
+echo "+3" >/tmp/nfsd/versions
+umount /tmp/nfsd
