@@ -99,8 +99,15 @@ fi
 ln -sfn "/lib/modules/$krel/build" "$root/lib/modules/$krel/build"
 map=$root/boot/System.map-$krel
 # The DWARF: vmlinux, and the debug files of the modules the tests
-# probe (module("ext4")), from one download.
-dbg_modules="kernel/fs/ext4/ext4.ko"
+# probe (module("ext4"), the NFS tapsets' nfs, nfsv3, nfsv4, nfsd and
+# sunrpc, scsi_mod, and for SystemTap's examples enospc and iostat-scsi
+# xfs, btrfs, sd_mod and st), from one download.  A path added here is
+# extracted at the next call, from the same package, into a sysroot that
+# already exists.
+dbg_modules="kernel/fs/ext4/ext4.ko kernel/fs/nfs/nfs.ko kernel/fs/nfs/nfsv3.ko
+	kernel/fs/nfs/nfsv4.ko kernel/fs/nfsd/nfsd.ko kernel/net/sunrpc/sunrpc.ko
+	kernel/drivers/scsi/scsi_mod.ko kernel/drivers/scsi/sd_mod.ko kernel/drivers/scsi/st.ko
+	kernel/fs/xfs/xfs.ko kernel/fs/btrfs/btrfs.ko"
 want=()
 [ -f "$vmlinux" ] || want+=("./usr/lib/debug/boot/vmlinux-$krel")
 for m in $dbg_modules; do

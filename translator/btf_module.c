@@ -75,7 +75,7 @@ static char *decompress(const unsigned char *in, size_t n, size_t *out_n)
 }
 
 /* Module m's .ko of the target, as it is on disk (maybe compressed). */
-static const char *ko_path(const struct session *s, const char *m)
+const char *modko_path(const struct session *s, const char *m)
 {
 	const char *p = modsyms_path(s, m);
 	static const char *const ext[] = { "", ".xz", ".zst" };
@@ -91,7 +91,7 @@ static const char *ko_path(const struct session *s, const char *m)
 }
 
 /* The .ko at path as ELF bytes (malloc'ed), or NULL. */
-static char *read_ko(const char *path, size_t *n)
+char *modko_read(const char *path, size_t *n)
 {
 	size_t len;
 	char *raw = util_read_file(path, &len), *out;
@@ -228,7 +228,7 @@ static struct btf *split_btf(const void *p, size_t n, struct btf *base)
 struct kbtf *kbtf_module_load(const struct session *s, const char *m, const char **why)
 {
 	struct kbtf *base = kbtf_load(s, why), *kb;
-	const char *path = ko_path(s, m);
+	const char *path = modko_path(s, m);
 	struct ko k = { 0 };
 	const void *p;
 	size_t n;
@@ -240,7 +240,7 @@ struct kbtf *kbtf_module_load(const struct session *s, const char *m, const char
 		*why = ar_printf("kernel %s has no module '%s'", s->kernel_release, m);
 		return NULL;
 	}
-	if (!(data = read_ko(path, &n)) || !ko_open(&k, data, n)) {
+	if (!(data = modko_read(path, &n)) || !ko_open(&k, data, n)) {
 		*why = ar_printf("%s cannot be read as a kernel module", path);
 		goto fail;
 	}
@@ -267,7 +267,7 @@ fail:
 static void index_ko(const char *path, const char *m, struct sbuf *out)
 {
 	size_t n;
-	char *data = read_ko(path, &n);
+	char *data = modko_read(path, &n);
 	struct ko k = { 0 };
 	GElf_Sym sym;
 
@@ -300,7 +300,7 @@ static char *build_index(const struct session *s, size_t *len)
 		base = strrchr(line, '/');
 		base = base ? base + 1 : line;
 		dot = strstr(base, ".ko");
-		path = dot ? ko_path(s, ar_strndup(base, (size_t)(dot - base))) : NULL;
+		path = dot ? modko_path(s, ar_strndup(base, (size_t)(dot - base))) : NULL;
 		if (path)
 			index_ko(path, ar_strndup(base, (size_t)(dot - base)), &sb);
 	}

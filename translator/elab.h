@@ -244,6 +244,10 @@ int cache_save(const char *path, const struct iovec *parts, int n);
 /* modsyms.c */
 const char *modsyms_path(const struct session *s, const char *module);
 int modsyms_match(const char *ko, const char *glob, struct vec *out);
+/* btf_module.c: a module's .ko as on disk (.ko, .ko.xz or .ko.zst) and
+ * its ELF bytes, decompressed (malloc'ed) */
+const char *modko_path(const struct session *s, const char *module);
+char *modko_read(const char *path, size_t *n);
 
 /* @cast(...) or @var(...): typed values DWARF resolves (dwarf_var.c). */
 static inline int is_cast_or_var(const struct node *n)

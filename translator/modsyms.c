@@ -7,14 +7,12 @@
  */
 #include "elab.h"
 
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int same_module(const char *a, const char *b, size_t blen)
 {
@@ -58,17 +56,20 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Functions of the .ko at path matching glob, sorted, into out. */
+/* Functions of the .ko at path (compressed or not: Debian's 6.12 ships
+ * .ko.xz) matching glob, sorted, into out. */
 int modsyms_match(const char *path, const char *glob, struct vec *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), first = out->len;
+	int first = out->len;
+	size_t n;
+	char *bytes = modko_read(path, &n);
 	Elf_Scn *scn = NULL;
 	Elf *elf;
 
-	if (fd < 0)
+	if (!bytes)
 		return -1;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	elf = elf_memory(bytes, n);
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
@@ -90,7 +91,7 @@ int modsyms_match(const char *path, const char *glob, struct vec *out)
 	}
 	if (elf)
 		elf_end(elf);
-	close(fd);
+	free(bytes);
 	if (out->len - first > 1)
 		qsort(out->v + first, out->len - first, sizeof(void *), cmp_name);
 	return 0;

@@ -515,7 +515,7 @@ static int symbol_names(struct expansion *x, struct probe_point *pp,
 	int skipped = 0;
 
 	if (sp->module) {
-		const char *ko = modsyms_path(x->e->s, sp->module);
+		const char *ko = modko_path(x->e->s, sp->module);
 
 		if (!ko) {
 			if (!pp->optional) {

@@ -804,6 +804,34 @@ static void ternary_expr(struct scope *sc, struct node *n, int write)
 	expr(sc, n->els, 0);
 }
 
+static void expr(struct scope *sc, struct node *n, int write);
+
+/* (c ? a : b)->f with c constant (@choose_defined($x, $y)->f once its
+ * @defined folds): n becomes the branch taken with n's members added to
+ * its own; 1 when it did, the branch a target, @cast or autocast. */
+static int autocast_fold(struct scope *sc, struct node *n)
+{
+	struct node *t = n->lhs, *pick, *m;
+	int k;
+
+	if (t->kind != N_TERNARY)
+		return 0;
+	expr(sc, t->cond, 0);
+	k = constant(t->cond);
+	pick = k < 0 ? NULL : k ? t->then : t->els;
+	if (!pick || !(pick->kind == N_TARGET || pick->kind == N_AUTOCAST || is_cast_or_var(pick)))
+		return 0;
+	m = ar_alloc(sizeof(*m));
+	*m = *pick;
+	m->comps = (struct vec){ 0 };
+	for (int i = 0; i < pick->comps.len; i++)
+		vec_push(&m->comps, pick->comps.v[i]);
+	for (int i = 0; i < n->comps.len; i++)
+		vec_push(&m->comps, n->comps.v[i]);
+	*n = *m;
+	return 1;
+}
+
 static void expr(struct scope *sc, struct node *n, int write)
 {
 	struct symbol *s;
@@ -848,6 +876,10 @@ static void expr(struct scope *sc, struct node *n, int write)
 		target_expr(sc, n, write);
 		return;
 	case N_AUTOCAST:
+		if (autocast_fold(sc, n)) {
+			expr(sc, n, write);
+			return;
+		}
 		needs_dwarf(n, "a typed member access ('->')");
 		return;
 	case N_AT:

@@ -232,11 +232,17 @@ for line in $STP_LINES; do
 	cp build/stp-vitals.static "$lw/files/stp-vitals"
 	cp "$groot"/files/* "$lw/files/"
 	# Modules the tests load (trace_module; brd's /dev/ram0 for
-	# vitals_blio): the target's own, for busybox's insmod, which takes
-	# them uncompressed.
-	for m in watchdog/watchdog watchdog/softdog block/brd; do
-		ko=$(find "$root/lib/modules/$krel/kernel/drivers/${m%/*}/" -name "${m#*/}.ko*" | head -1)
-		m=${m#*/}
+	# vitals_blio; nfsd, the NFS client and what they need, in load order,
+	# for nfs_sunrpc and nfs_loop; 6.12 has no fscache module):
+	# the target's own, for busybox's insmod, which takes them uncompressed.
+	for m in drivers/watchdog/watchdog drivers/watchdog/softdog drivers/block/brd \
+		net/sunrpc/sunrpc fs/nfs_common/grace fs/lockd/lockd \
+		net/sunrpc/auth_gss/auth_rpcgss fs/nfs_common/nfs_acl fs/nfsd/nfsd \
+		fs/netfs/netfs fs/fscache/fscache net/dns_resolver/dns_resolver fs/nfs/nfs \
+		fs/nfs/nfsv4; do
+		ko=$(find "$root/lib/modules/$krel/kernel/${m%/*}/" -name "${m##*/}.ko*" 2>/dev/null |
+			head -1 || true)
+		m=${m##*/}
 		case $ko in
 		*.xz) xz -dc "$ko" >"$lw/files/$m.ko" ;;
 		*.zst) zstd -qdc "$ko" >"$lw/files/$m.ko" ;;
