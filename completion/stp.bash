@@ -4,7 +4,7 @@
 
 # ORDER: the options of `stp --help` (tests/man/completion.sh checks).
 _stp_opts='-p -v -e -I -D -g -m -r -o -S -F -c -x -k -B -G -s -T -u -w -W
--l -L -i -d --compatible= --remote=qemu --smp= --dump-probe-types
+-l -L -i -d --compatible= --remote=qemu --smp= --runtime= --dump-probe-types
 --dump-functions --dump-probe-aliases --vmlinux= --sysroot= --vitals-db=
 --vitals-limit= --all-modules --ldd --help --version'
 
@@ -39,9 +39,12 @@ _stp_target() {
 	done
 }
 
-# A path after an option written OPT=PATH: directories for --sysroot,
-# files for the others.
+# A value after an option written OPT=VALUE: the runtimes for
+# --runtime, directories for --sysroot, files for the others.
 _stp_path_value() {
+	case $1 in
+	--runtime) COMPREPLY=($(compgen -W 'kmod bpf' -- "$2")); return ;;
+	esac
 	compopt -o filenames 2>/dev/null
 	case $1 in
 	--sysroot) COMPREPLY=($(compgen -d -- "$2")) ;;

@@ -58,6 +58,8 @@ kernel.trace("sched:sched_switch")' stp -l 'kernel.trace("sched:sched_sw'
 check "-l with no match" "" stp -l nosuchprobe.x
 check "--sysroot=s (bash splits at =)" "sub" stp --sysroot = s
 check "--sysroot= with nothing yet" "sub" stp --sysroot =
+check "--runtime= (its two values)" "bpf
+kmod" stp --runtime =
 check "-l with the target typed as --sysroot = DIR -r REL" "syscall.getppid
 syscall.getppid.return" stp --sysroot = "$(tests/kernel.sh)" -r "$(tests/kernel.sh release)" -l syscall.getpp
 check "-l with a target that has no System.map" "" stp --sysroot = "$tmp/dir" -r 0.0-none -l 'kernel.function("vfs_rea'
