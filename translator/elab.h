@@ -46,6 +46,8 @@ struct symbol {
 	struct lib_file *file;
 	int reads, writes;
 	int rmw_reads;		/* of reads: x++, x += y (read to write) */
+	struct node *cast;	/* a local last assigned @cast(p, T[, M]): its
+				 * type, for x->member (autocast) */
 	int used;
 	int quiet;		/* no unused warnings (foreach keys) */
 	const struct node *hist;	/* first @hist_log/@hist_linear of it */

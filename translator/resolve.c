@@ -745,8 +745,58 @@ static void rmw_statement(const struct node *n)
 		s->rmw_reads++;
 }
 
+/* "x = @cast(p, T[, M])", SystemTap's autocast: x holds p and carries
+ * T, so that x->member later reads as @cast(x, T[, M])->member.  0 when
+ * n is not such an assignment. */
+static int cast_assign(struct scope *sc, struct node *n)
+{
+	struct node *c = n->rhs, *copy;
+	struct symbol *s;
+
+	if (n->op != OP_ASSIGN || n->lhs->kind != N_VAR || n->lhs->comps.len ||
+	    !is_cast_or_var(c) || strcmp(c->name, "@cast") || c->comps.len || c->addr ||
+	    c->pretty || c->args.len < 2)
+		return 0;
+	copy = ar_alloc(sizeof(*copy));
+	*copy = *c;
+	n->rhs = c->args.v[0];
+	expr(sc, n->rhs, 0);
+	expr(sc, n->lhs, 1);
+	s = n->lhs->ref;
+	if (s && s->kind != SYM_GLOBAL)
+		s->cast = copy;
+	return 1;
+}
+
+/* x->member of a local x that carries a type (cast_assign): n becomes
+ * @cast(x, T[, M])->member.  0 when x carries none. */
+static int autocast_local(struct scope *sc, struct node *n)
+{
+	struct symbol *s = find_local(sc, n->name);
+	struct node *var, *at;
+
+	if (!s || !s->cast)
+		return 0;
+	var = ar_alloc(sizeof(*var));
+	*var = *n;
+	var->comps = (struct vec){ 0 };
+	at = ar_alloc(sizeof(*at));
+	*at = *s->cast;
+	at->loc = n->loc;
+	at->args = (struct vec){ 0 };
+	vec_push(&at->args, var);
+	for (int i = 1; i < s->cast->args.len; i++)
+		vec_push(&at->args, s->cast->args.v[i]);
+	at->comps = n->comps;
+	at->ref = NULL;
+	*n = *at;
+	return 1;
+}
+
 static void assign_expr(struct scope *sc, struct node *n)
 {
+	if (cast_assign(sc, n))
+		return;
 	if (procfs_probe(sc) && n->lhs->kind == N_TARGET) {
 		/* $value = x: a call of its setter with x */
 		expr(sc, n->rhs, 0);
@@ -764,10 +814,11 @@ static void assign_expr(struct scope *sc, struct node *n)
 	}
 	lvalue_check(sc, n->lhs);
 	expr(sc, n->rhs, 0);
-	if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT) {
+	if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)
 		expr(sc, n->lhs, 0);
-	}
 	expr(sc, n->lhs, 1);
+	if (n->lhs->kind == N_VAR && n->lhs->ref)
+		((struct symbol *)n->lhs->ref)->cast = NULL;	/* no longer cast_assign's */
 	iterated_check(sc, n->lhs);
 }
 
@@ -843,6 +894,10 @@ static void expr(struct scope *sc, struct node *n, int write)
 	case N_STAR:
 		return;
 	case N_VAR:
+		if (n->comps.len && autocast_local(sc, n)) {
+			expr(sc, n, write);
+			return;
+		}
 		if (n->comps.len) {
 			needs_dwarf(n, "a typed member access ('->')");
 			return;
