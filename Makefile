@@ -267,7 +267,7 @@ bench: stp
 fuzz:
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-install: stp stprun stp-vitals web man
+install: stp stprun stp-vitals web man $(B)/libstpbpf.a $(B)/libstprt-host.a
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(RUNTIMEDIR) \
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SCRIPTDIR) $(DESTDIR)$(WEBDIR)
 	install -m 644 $(B)/web/* $(DESTDIR)$(WEBDIR)/
@@ -284,6 +284,8 @@ install: stp stprun stp-vitals web man
 	install -m 644 man/stprun.8 $(DESTDIR)$(MANDIR)/man8/
 	cp -R $(B)/man/man3/. $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 completion/stp.bash $(DESTDIR)$(COMPLETIONDIR)/stp
+	install -d $(DESTDIR)$(PREFIX)/lib/stp
+	install -m 644 $(B)/libstpbpf.a $(B)/libstprt-host.a $(DESTDIR)$(PREFIX)/lib/stp/
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals

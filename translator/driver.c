@@ -48,7 +48,8 @@ static int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* In the build tree, use its tapsets/; installed, TAPSET_DIR. */
+/* In the build tree, use its tapsets/; installed, BINDIR/../share/stp/tapset
+ * (so a tree installed with any PREFIX works), else TAPSET_DIR. */
 static const char *find_tapset_root(void)
 {
 	char exe[PATH_MAX];
@@ -68,6 +69,10 @@ static const char *find_tapset_root(void)
 			*slash = '\0';
 			dir = ar_printf("%s/tapsets", exe);
 			if (is_dir(dir) && !access(ar_printf("%s/Makefile", exe), R_OK))
+				return dir;
+			/* installed under another PREFIX than it was built for */
+			dir = ar_printf("%s/../share/stp/tapset", exe);
+			if (is_dir(dir))
 				return dir;
 		}
 	}

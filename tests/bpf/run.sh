@@ -12,7 +12,8 @@
 # pick on a kernel that loads no modules.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
 # NAME.expect exactly: the guest e2e tests' format.  The guest scripts
 # named in guest.list run the same way from tests/guest/e2e and must give
-# their kmod .expect exactly.  Needs root (BPF), clang and libbpf.
+# their kmod .expect exactly; `install` (run first) checks that an
+# installed stp runs a script.  Needs root (BPF), clang and libbpf.
 cd "$(dirname "$0")" || exit 1
 top=$(cd ../.. && pwd)
 stp=$top/stp
@@ -55,11 +56,32 @@ check() {	# dir name
 	fi
 }
 
+# `make install` ships the BPF runtime (its headers and the libraries
+# each script's user side links with): an installed stp, run from
+# elsewhere, builds and runs a script.
+check_install() {
+	n=$((n + 1))
+	local dest got
+	dest=$(mktemp -d)
+	got=$(make -C "$top" install PREFIX="$dest" >"$dest.log" 2>&1 &&
+	      cd / && timeout 60 "$dest/bin/stp" --runtime=bpf \
+		-e 'probe begin { println("hi"); exit() }' 2>&1; echo "rc $?")
+	if [ "$got" = "hi
+rc 0" ]; then
+		echo "ok   install"
+	else
+		echo "FAIL install"; echo "$got"; tail -5 "$dest.log"; fail=$((fail + 1))
+	fi
+	rm -rf "$dest" "$dest.log"
+}
+
 if [ $# -gt 0 ]; then
 	for t in "$@"; do
-		if [ -f "$t.stp" ]; then check . "$t"; else check ../guest/e2e "$t"; fi
+		if [ "$t" = install ]; then check_install
+		elif [ -f "$t.stp" ]; then check . "$t"; else check ../guest/e2e "$t"; fi
 	done
 else
+	check_install
 	for f in *.stp; do check . "${f%.stp}"; done
 	for t in $(grep -v '^#' guest.list); do check ../guest/e2e "$t"; done
 fi

@@ -24,19 +24,30 @@ static int exists(const char *p)
 	return !stat(p, &st);
 }
 
+/* A library the user side links with: build/NAME in the build tree,
+ * PREFIX/lib/stp/NAME once installed (root is PREFIX/share/stp). */
+static const char *bpf_lib(const char *root, const char *name)
+{
+	const char *p = ar_printf("%s/build/%s", root, name);
+
+	return exists(p) ? p : ar_printf("%s/../../lib/stp/%s", root, name);
+}
+
 /* The cache key: the kmod key's inputs, plus the BPF support headers
  * and the runner the user side links with (stp is not relinked when
  * only they change). */
 const char *bpf_cache_key(struct session *s)
 {
 	const char *root = build_runtime_parent(s);
-	const char *files[] = { "runtime/bpf/kern.h", "runtime/bpf/user.h",
-				"runtime/bpf/shared.h", "build/libstpbpf.a" };
+	const char *files[] = { ar_printf("%s/runtime/bpf/kern.h", root),
+				ar_printf("%s/runtime/bpf/user.h", root),
+				ar_printf("%s/runtime/bpf/shared.h", root),
+				bpf_lib(root, "libstpbpf.a") };
 	size_t h = 0;
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		size_t n = 0;
-		char *text = util_read_file(ar_printf("%s/%s", root, files[i]), &n);
+		char *text = util_read_file(files[i], &n);
 
 		if (text)
 			h = h * 31 + util_hash(text, n);
@@ -141,8 +152,8 @@ static int link_user(const struct session *s, const char *key, const char *root)
 	vec_push(&av, ar_printf("%s/run", key));
 	vec_push(&av, ar_printf("%s/user.c", key));
 	vec_push(&av, "-Wl,--start-group");
-	vec_push(&av, ar_printf("%s/build/libstpbpf.a", root));
-	vec_push(&av, ar_printf("%s/build/libstprt-host.a", root));
+	vec_push(&av, (void *)bpf_lib(root, "libstpbpf.a"));
+	vec_push(&av, (void *)bpf_lib(root, "libstprt-host.a"));
 	vec_push(&av, "-Wl,--end-group");
 	vec_push(&av, "-lbpf");
 	vec_push(&av, "-lelf");
