@@ -41,10 +41,21 @@ struct {
 	__uint(max_entries, STP_RINGBUF_SIZE);
 } stp_rb SEC(".maps");
 
-/* What a handler's embedded C calls CONTEXT: the raw arguments. */
+/* x86-64's registers, as the kernel names them (the tapsets' and pass
+ * 2's embedded C read regs->di, regs->ax, ...); the uprobe programs'
+ * context.  The UAPI header's names differ (rdi, rax), so it is not
+ * included. */
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+
+/* What a handler's embedded C calls CONTEXT: the raw arguments, or
+ * a uprobe's registers. */
 struct stp_kctx {
 	u64 *entry;
 	int err;
+	struct pt_regs *regs;
 };
 
 STP_INLINE void stp_lost(void)
@@ -239,8 +250,10 @@ STP_INLINE void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out)
 /* What the tapsets' embedded C of $target reads calls. */
 #define CONTEXT stp_k
 #define stp_tv_read(dst, addr, n, user) \
-	bpf_probe_read_kernel((dst), (n), (const void *)(addr))
+	((user) ? bpf_probe_read_user((dst), (n), (const void *)(addr)) \
+		: bpf_probe_read_kernel((dst), (n), (const void *)(addr)))
 #define stp_strncpy_nofault(dst, src, n, user) \
-	bpf_probe_read_kernel_str((dst), (n), (src))
+	((user) ? bpf_probe_read_user_str((dst), (n), (src)) \
+		: bpf_probe_read_kernel_str((dst), (n), (src)))
 
 #endif

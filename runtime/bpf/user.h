@@ -36,6 +36,7 @@ enum stp_u_how {
 	STP_ATTACH_AUTO,	/* by its section (raw_tp/NAME) */
 	STP_ATTACH_PERF_CPU0,	/* a perf event on the first CPU (timer.*) */
 	STP_ATTACH_PERF_ALL,	/* a perf event on every CPU (profile, perf.*) */
+	STP_ATTACH_UPROBE,	/* process("PATH").function/.mark: path, offset */
 };
 
 struct stp_u_attach {
@@ -45,6 +46,11 @@ struct stp_u_attach {
 	unsigned long long config, period;
 	int freq;
 	const char *pp;		/* the probe point, for messages */
+	/* STP_ATTACH_UPROBE: the file, the probe's offset in it, a USDT
+	 * semaphore's offset (0: none), and whether it is a .return */
+	const char *path;
+	unsigned long long offset, ref_ctr;
+	int retprobe;
 };
 
 /* A kernel file line where the script's code at pos ("FILE:LINE:COL")

@@ -11,10 +11,12 @@
  *
  *   usage: SCRIPT-RUNNER OBJECT.bpf.o [-c COMMAND | -x PID]
  *
- * -c runs COMMAND (with /bin/sh) once the probes are attached, and the
- * run ends when it exits; target() is its pid, or -x's PID.
+ * -c runs COMMAND (split into words as stprun does; /bin/sh only for
+ * what needs a shell) once the probes are attached, and the run ends
+ * when it exits; target() is its pid, or -x's PID.
  */
 #include "run.h"
+#include "../cmdline.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -36,12 +38,21 @@ volatile sig_atomic_t stp_u_stop;
 static pid_t child;		/* -c's command */
 static int child_go = -1;	/* written once the probes are attached */
 
-/* The command, forked now (target() knows its pid), waiting to exec. */
+/* The command, forked now (target() knows its pid), waiting to exec;
+ * split into words as stprun does (staprun/cmdline.c), so that a simple
+ * command runs without a shell and target() is the program itself. */
 static int start_command(const char *cmd)
 {
+	static struct cmd c;
+	char *err = NULL;
 	int p[2];
 	char ch;
 
+	if (cmd_parse(&c, cmd, &err)) {
+		fprintf(stderr, "ERROR: -c: %s\n", err);
+		free(err);
+		return -1;
+	}
 	if (pipe(p))
 		return -1;
 	child = fork();
@@ -51,7 +62,10 @@ static int start_command(const char *cmd)
 		close(p[1]);
 		if (read(p[0], &ch, 1) != 1)
 			_exit(0);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		for (int i = 0; i < c.nenv; i++)
+			putenv(c.env[i]);
+		execvp(c.path, c.argv);
+		fprintf(stderr, "ERROR: -c: cannot run %s: %s\n", c.path, strerror(errno));
 		_exit(127);
 	}
 	close(p[0]);
@@ -173,6 +187,16 @@ static int attach_perf(struct bpf_program *p, const struct stp_u_attach *a)
 	return ok ? 0 : -1;
 }
 
+/* Every process that runs the file, as kmod's process("PATH") probes;
+ * the kernel counts a marker's semaphore up while it is attached. */
+static int attach_uprobe(struct bpf_program *p, const struct stp_u_attach *a)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .ref_ctr_offset = a->ref_ctr,
+		    .retprobe = a->retprobe != 0);
+
+	return bpf_program__attach_uprobe_opts(p, -1, a->path, a->offset, &o) ? 0 : -1;
+}
+
 static int attach_all(struct bpf_object *obj)
 {
 	for (int i = 0; i < stp_prog.nattach; i++) {
@@ -184,6 +208,8 @@ static int attach_all(struct bpf_object *obj)
 			return -1;
 		if (a->how == STP_ATTACH_AUTO)
 			rc = bpf_program__attach(p) ? 0 : -errno;
+		else if (a->how == STP_ATTACH_UPROBE)
+			rc = attach_uprobe(p, a);
 		else
 			rc = attach_perf(p, a);
 		if (rc) {

@@ -192,6 +192,12 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_PERF_ALL, 1, 0, 4000000ULL, 0, \"%s\" },\n",
 			  i, pp);
 		return "perf_event";
+	case PF_UPROBE:
+		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_UPROBE, 0, 0, 0, 0, \"%s\", \"%s\", "
+			  "0x%llxULL, 0x%llxULL, %d },\n", i, pp, bx_cstr(d->path),
+			  (unsigned long long)d->file_offset, (unsigned long long)d->sem_offset,
+			  d->is_return);
+		return d->is_return ? "uretprobe" : "uprobe";
 	case PF_PERF:
 		if (d->perf_task || d->perf_counter)
 			break;
@@ -216,7 +222,7 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
 	const char *sec = kern_section(x, d, i, att);
-	int raw = d->family == PF_TRACE;
+	int raw = d->family == PF_TRACE, regs = d->family == PF_UPROBE;
 
 	if (!sec)
 		return;
@@ -224,14 +230,14 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 	x->pp = d->name;
 	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n\tu32 zero = 0;\n"
 		  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
-		  "\tstruct stp_kctx k = { .entry = %s }, *stp_k = &k;\n\n"
+		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s }, *stp_k = &k;\n\n"
 		  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n"
 		  "\t/* a perf event's NMI can land inside another probe on this CPU:\n"
 		  "\t * its context is in use */\n"
 		  "\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"
 		  "\t\treturn 0;\n\t}\n\tc->busy = 1;\n", sec, i,
-		  raw ? "struct bpf_raw_tracepoint_args" : "void",
-		  raw ? "(u64 *)ctx->args" : "0");
+		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void",
+		  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n\treturn 0;\n}\n\n");
 }
