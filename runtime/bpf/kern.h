@@ -225,6 +225,36 @@ STP_INLINE int stp_stat_add(stp_map_t m, const void *k, int64_t v)
 	return 0;
 }
 
+/* A new entry's value: too big for the stack (512 bytes), so from here. */
+const struct stp_bhist stp_hzero;
+
+/* s <<< v for a statistic with a histogram; b is v's bucket. */
+STP_INLINE int stp_hstat_add(stp_map_t m, const void *k, int64_t v, int b)
+{
+	struct stp_bhist *s = bpf_map_lookup_elem(m, k);
+
+	if (!s) {
+		if (bpf_map_update_elem(m, k, &stp_hzero, BPF_NOEXIST) == -E2BIG)
+			return -E2BIG;
+		s = bpf_map_lookup_elem(m, k);
+		if (!s)
+			return 0;
+	}
+	if (!s->s.count || v < s->s.min)
+		s->s.min = v;
+	if (!s->s.count || v > s->s.max)
+		s->s.max = v;
+	s->s.count++;
+	s->s.sum += v;
+	/* b is in range (stp_*_bucket); the mask is for the verifier, and
+	 * the empty asm keeps clang from dropping it */
+	u32 i = (u32)b;
+
+	asm volatile("" : "+r"(i));
+	s->h[i & (STP_BHIST_BUCKETS - 1)]++;
+	return 0;
+}
+
 #ifndef STP_MAXCPUS
 #define STP_MAXCPUS 256
 #endif

@@ -31,4 +31,53 @@ struct stp_bstat {
 	long long count, sum, min, max;
 };
 
+/* A statistic with a histogram (@hist_log or @hist_linear): its
+ * buckets follow, as runtime/stat.c numbers them (a log histogram's
+ * value 0 in bucket 64; a linear one's underflow first). */
+#define STP_BHIST_BUCKETS 128
+struct stp_bhist {
+	struct stp_bstat s;
+	long long h[STP_BHIST_BUCKETS];
+};
+
+/* One halving step of the bit length: u < 2^(2w) on entry; when its
+ * high half is not 0, w bits counted and u shifted down by them.  No
+ * comparison (BPF has none that is not a branch, and the verifier walks
+ * every path of each <<< of a handler). */
+#define STP_BITS_STEP(u, bits, w) do { \
+	unsigned long long t_ = (((u) >> (w)) + ((1ULL << (w)) - 1)) >> (w); \
+	(bits) += t_ * (w); \
+	(u) >>= t_ * (w); \
+} while (0)
+
+/* A log histogram's bucket of v (runtime/stat.c's numbering): 64 + the
+ * bit length of |v|, or 64 - it for a negative v; branch-free. */
+static inline int stp_log_bucket(long long v)
+{
+	long long sign = v >> 63;	/* -1 or 0 */
+	unsigned long long u = (unsigned long long)((v ^ sign) - sign), bits = 0;
+
+	if (u >> 63)			/* |INT64_MIN| */
+		return 0;
+	STP_BITS_STEP(u, bits, 32);
+	STP_BITS_STEP(u, bits, 16);
+	STP_BITS_STEP(u, bits, 8);
+	STP_BITS_STEP(u, bits, 4);
+	STP_BITS_STEP(u, bits, 2);
+	STP_BITS_STEP(u, bits, 1);
+	bits += u;
+	return 64 + (int)(((long long)bits ^ sign) - sign);
+}
+
+/* A linear histogram's: 0 below start, nb - 1 at or past the end. */
+static inline int stp_lin_bucket(long long v, long long start, long long interval, int nb)
+{
+	unsigned long long i;
+
+	if (v < start)
+		return 0;
+	i = ((unsigned long long)v - (unsigned long long)start) / (unsigned long long)interval + 1;
+	return i >= (unsigned long long)nb - 1 ? nb - 1 : (int)i;
+}
+
 #endif

@@ -108,7 +108,14 @@ void stp_get_str(stp_map_t m, const void *k, char *dst);
 int stp_in(stp_map_t m, const void *k);
 int stp_put(stp_map_t m, const void *k, const void *v);
 int stp_add_long(stp_map_t m, const void *k, int64_t d, int64_t *out);
+/* runtime/stat.c (linked for the histograms' drawing) has its own */
+#define stp_stat_add stp_u_stat_add
 int stp_stat_add(stp_map_t m, const void *k, int64_t v);
+int stp_hstat_add(stp_map_t m, const void *k, int64_t v, int b);
+/* print(@hist_log(s)) / print(@hist_linear(s, start, stop, interval)):
+ * the CPUs' buckets added up, drawn as the kmod runtime draws them */
+void stp_u_hist(stp_map_t m, const void *k, int linear, int64_t start, int64_t stop,
+		int64_t interval);
 /* The CPUs' shares added up; count 0 when there are none. */
 void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out);
 int stp_delete(stp_map_t m, const void *k);

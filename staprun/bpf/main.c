@@ -98,15 +98,18 @@ static void on_signal(int sig)
  * stp_u_verifier_error(); shown as they come only with -v. */
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[4096];
+	char *buf = NULL;	/* the verifier's log comes whole: no fixed size */
 	va_list copy;
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
 	va_copy(copy, ap);
-	vsnprintf(buf, sizeof(buf), fmt, copy);
+	if (vasprintf(&buf, fmt, copy) < 0)
+		buf = NULL;
 	va_end(copy);
-	stp_u_log_append(buf);
+	if (buf)
+		stp_u_log_append(buf);
+	free(buf);
 	return 0;
 }
 
@@ -145,7 +148,8 @@ static int load(struct bpf_object **objp, const char *path)
 		return -1;
 	}
 	rc = bpf_object__load(obj);
-	if (rc == -EPERM || rc == -EACCES) {
+	/* EACCES is the verifier's refusal, EPERM the missing capabilities */
+	if (rc == -EPERM) {
 		fprintf(stderr, "stp: loading BPF programs needs root, or the capabilities "
 			"CAP_BPF and CAP_PERFMON (%s)\n", strerror(-rc));
 		return -1;

@@ -23,7 +23,7 @@ static size_t key_size(const struct stp_u_global *g)
 	return n ? n : 4;	/* a scalar statistic: u32 0 */
 }
 
-static int ncpus(void)
+int stp_u_ncpus(void)
 {
 	static int n;
 
@@ -49,9 +49,12 @@ void stp_get_str(stp_map_t m, const void *k, char *dst)
 
 int stp_in(stp_map_t m, const void *k)
 {
-	char v[4096 * 2];
+	/* a per-CPU value is a share per CPU: room for all of them */
+	char *v = calloc(stp_u_ncpus(), stp_u_stride(m) < 8192 ? 8192 : stp_u_stride(m));
+	int in = v && !bpf_map_lookup_elem(m, k, v);
 
-	return !bpf_map_lookup_elem(m, k, v);
+	free(v);
+	return in;
 }
 
 int stp_put(stp_map_t m, const void *k, const void *v)
@@ -83,7 +86,7 @@ static int clear_array(stp_map_t m)
 	if (info.type != BPF_MAP_TYPE_ARRAY && info.type != BPF_MAP_TYPE_PERCPU_ARRAY)
 		return 0;
 	size = info.type == BPF_MAP_TYPE_PERCPU_ARRAY ?
-		((info.value_size + 7) & ~7u) * (size_t)ncpus() : info.value_size;
+		((info.value_size + 7) & ~7u) * (size_t)stp_u_ncpus() : info.value_size;
 	zero = calloc(1, size);
 	for (__u32 k = 0; zero && k < info.max_entries; k++)
 		bpf_map_update_elem(m, &k, zero, BPF_ANY);
@@ -105,11 +108,11 @@ void stp_clear(stp_map_t m)
 	}
 }
 
-static void stat_combine(const struct stp_bstat *per, struct stp_bstat *out)
+static void stat_combine(const char *per, size_t stride, struct stp_bstat *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (int c = 0; c < ncpus(); c++) {
-		const struct stp_bstat *s = &per[c];
+	for (int c = 0; c < stp_u_ncpus(); c++) {
+		const struct stp_bstat *s = (const struct stp_bstat *)(per + stride * c);
 
 		if (!s->count)
 			continue;
@@ -122,27 +125,49 @@ static void stat_combine(const struct stp_bstat *per, struct stp_bstat *out)
 	}
 }
 
+/* A per-CPU map's value: one CPU's share, 8-byte aligned (a statistic
+ * with a histogram has its buckets after the struct stp_bstat). */
+size_t stp_u_stride(stp_map_t m)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(m, &info, &len))
+		return sizeof(struct stp_bstat);
+	return (info.value_size + 7) & ~7u;
+}
+
 void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out)
 {
-	struct stp_bstat *per = calloc(ncpus(), sizeof(*per));
+	size_t stride = stp_u_stride(m);
+	char *per = calloc(stp_u_ncpus(), stride);
 
 	memset(out, 0, sizeof(*out));
 	if (per && !bpf_map_lookup_elem(m, k, per))
-		stat_combine(per, out);
+		stat_combine(per, stride, out);
 	free(per);
 }
 
 /* s <<< v from user space: into the first CPU's share. */
 int stp_stat_add(stp_map_t m, const void *k, int64_t v)
 {
-	struct stp_bstat *per = calloc(ncpus(), sizeof(*per));
+	return stp_hstat_add(m, k, v, -1);
+}
+
+/* ... and with a histogram, v in bucket b (-1: none). */
+int stp_hstat_add(stp_map_t m, const void *k, int64_t v, int b)
+{
+	size_t stride = stp_u_stride(m);
+	char *per = calloc(stp_u_ncpus(), stride);
 	struct stp_bstat *s;
 	int rc;
 
 	if (!per)
 		return -ENOMEM;
 	bpf_map_lookup_elem(m, k, per);
-	s = &per[0];
+	s = (struct stp_bstat *)per;
+	if (b >= 0 && b < STP_BHIST_BUCKETS && stride >= sizeof(struct stp_bhist))
+		((struct stp_bhist *)per)->h[b]++;
 	if (!s->count || v < s->min)
 		s->min = v;
 	if (!s->count || v > s->max)

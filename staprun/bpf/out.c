@@ -378,7 +378,8 @@ void stp_u_verifier_error(struct bpf_object *obj, int rc)
 	} else if (pos && sscanf(pos, "%511[^:]:%d:%d", file, &line, &col) == 3) {
 		const char *why = reason();
 
-		if (!strcmp(why, "Argument list too long"))	/* E2BIG */
+		if (!strcmp(why, "Argument list too long") ||	/* E2BIG */
+		    !strncmp(why, "BPF program is too large", 24))
 			why = "the program is too large (the verifier checks at most a million "
 			      "instructions; smaller loops or a lower MAXACTION make it smaller)";
 		fprintf(stderr, "%s: error: the kernel's BPF verifier refused this: %s\n", pos, why);

@@ -24,6 +24,8 @@ void stp_u_verifier_error(struct bpf_object *obj, int rc);
 void stp_u_log_append(const char *text);
 
 /* maps.c */
+int stp_u_ncpus(void);
+size_t stp_u_stride(stp_map_t m);	/* a per-CPU value's bytes per CPU */
 void stp_u_display(void);
 
 #endif

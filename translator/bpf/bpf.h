@@ -85,6 +85,16 @@ void bx_function(struct bx *x, struct function *f);
 /* gen_stmt.c */
 void bx_stmt(struct bx *x, struct node *n, int depth);
 
+/* gen_hist.c: statistics with buckets */
+enum { BX_HIST_NONE, BX_HIST_LOG, BX_HIST_LINEAR };
+#define STP_BHIST_BUCKETS 128	/* shared.h's */
+int bx_hist_of(struct bx *x, const struct symbol *s, int64_t v[3]);
+const char *bx_hist_bucket(struct bx *x, const struct symbol *s, const char *v);
+int bx_is_hist(const struct node *a);
+const char *bx_hist_print(struct bx *x, struct node *h, const char *key,
+			  const struct symbol *s);
+const char *bx_hist_print_call(struct bx *x, struct node *h);	/* gen_expr.c */
+
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
 const char *bpf_cache_key(struct session *s);

@@ -119,7 +119,8 @@ static void kern_maps(struct elab *e, struct sbuf *o)
 
 		if (s->arity <= 0 && s->type != T_STATS)
 			continue;
-		val = s->type == T_STATS ? "struct stp_bstat" : s->type == T_STRING ?
+		val = s->type == T_STATS ? (s->hist ? "struct stp_bhist" : "struct stp_bstat") :
+			s->type == T_STRING ?
 			"char[MAXSTRINGLEN]" : "int64_t";
 		if (s->arity <= 0)
 			type = "BPF_MAP_TYPE_PERCPU_ARRAY";

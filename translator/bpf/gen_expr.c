@@ -206,9 +206,12 @@ static const char *stat_add(struct bx *x, struct node *n)
 	const char *key;
 	const struct symbol *s = elem(x, n->lhs, &key);
 	int u = uniq++;
+	const char *b = bx_hist_bucket(x, s, ar_printf("_v%d", u));
+	const char *add = b ? ar_printf("stp_hstat_add(%s, %s, _v%d, %s)", bx_mapref(x, s), key, u, b)
+		: ar_printf("stp_stat_add(%s, %s, _v%d)", bx_mapref(x, s), key, u);
 
-	return ar_printf("({ int64_t _v%d = %s; if (stp_stat_add(%s, %s, _v%d)) %s; _v%d; })",
-			 u, bx_long(x, n->rhs), bx_mapref(x, s), key, u,
+	return ar_printf("({ int64_t _v%d = %s; if (%s) %s; _v%d; })",
+			 u, bx_long(x, n->rhs), add,
 			 err_call(x, n->lhs->kind == N_INDEX ? n->lhs->lhs : n->lhs,
 				  "Array overflow, check MAXMAPENTRIES"), u);
 }
@@ -272,6 +275,20 @@ static const char *aggregate(struct bx *x, struct node *n)
 			 a == 0 ? ar_printf("_s%d.count", u) : a == 1 ? ar_printf("_s%d.sum", u) :
 			 a == 2 ? ar_printf("_s%d.min", u) : a == 3 ? ar_printf("_s%d.max", u) :
 			 ar_printf("(_s%d.count ? stp_div(_s%d.sum, _s%d.count) : 0)", u, u, u));
+}
+
+/* print(@hist_*(s)) and print(@hist_*(a[k])) */
+const char *bx_hist_print_call(struct bx *x, struct node *h)
+{
+	const char *key;
+	const struct symbol *s;
+
+	if (!h->args.len) {
+		bx_refuse(x, &h->loc, "%s needs a statistic", h->name);
+		return "0";
+	}
+	s = elem(x, h->args.v[0], &key);
+	return bx_hist_print(x, h, key, s);
 }
 
 static const char *in(struct bx *x, struct node *n)

@@ -133,11 +133,33 @@ static const char *user_call(struct bx *x, int id, struct node *n, int first, co
 			 s.s ? s.s : "", id);
 }
 
+/* print(@hist_*(s)) or println(...): the drawing, then the newline. */
+static const char *print_hist(struct bx *x, struct node *n)
+{
+	int ln = !strcmp(n->name, "println");
+
+	if ((strcmp(n->name, "print") && !ln) || n->args.len != 1) {
+		bx_refuse(x, &n->loc, "a histogram is printed alone, by print or println, "
+			  "under --runtime=bpf");
+		return "0";
+	}
+	if (!ln)
+		return bx_hist_print_call(x, n->args.v[0]);
+	return ar_printf("({ %s; if (!stp_k->err) stp_printf(%d, (const int64_t[]){ 0 }, "
+			 "(const char *const[]){ 0 }); (int64_t)0; })",
+			 bx_hist_print_call(x, n->args.v[0]), add_format(x, "\\n", ""));
+}
+
 const char *bx_print(struct bx *x, struct node *n)
 {
 	int first, id, to_string = n->name[0] == 's';
-	const char *fmt = make_format(x, n, &first), *decls;
+	const char *fmt, *decls;
 	struct sbuf types = { 0 };
+
+	for (int i = 0; i < n->args.len; i++)
+		if (bx_is_hist(n->args.v[i]))
+			return print_hist(x, n);
+	fmt = make_format(x, n, &first);
 
 	decls = arg_decls(x, n, first, &types);
 	id = add_format(x, fmt, types.s);

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * print(@hist_log(s)) and print(@hist_linear(...)) in user space: the
+ * CPUs' shares of a statistic with buckets (struct stp_bhist, per CPU)
+ * added into runtime/stat.c's struct stp_stat, which draws it as the
+ * kmod runtime does.
+ */
+#include "../../runtime/bpf/shared.h"
+#include "../../runtime/out.h"
+#include "../../runtime/stat.h"
+
+#include <bpf/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* From run.h, whose user.h names its own stp_stat_add (a map's), which
+ * stat.h's (a struct stp_stat's) would clash with. */
+typedef int stp_map_t;
+int stp_u_ncpus(void);
+size_t stp_u_stride(stp_map_t m);
+void stp_u_hist(stp_map_t m, const void *k, int linear, int64_t start, int64_t stop,
+		int64_t interval);
+
+static void to_stdout(struct stp_out *o)
+{
+	fwrite(o->buf, 1, o->len, stdout);
+	o->len = 0;
+}
+
+static void add_share(struct stp_stat *st, const struct stp_bhist *b, int nbuckets)
+{
+	if (!b->s.count)
+		return;
+	if (!st->count || b->s.min < st->min)
+		st->min = b->s.min;
+	if (!st->count || b->s.max > st->max)
+		st->max = b->s.max;
+	st->count += b->s.count;
+	st->sum += b->s.sum;
+	for (int i = 0; i < nbuckets && i < STP_BHIST_BUCKETS; i++)
+		st->hist[i] += b->h[i];
+}
+
+void stp_u_hist(stp_map_t m, const void *k, int linear, int64_t start, int64_t stop,
+		int64_t interval)
+{
+	struct stp_stat_desc d = { .hist = linear ? STP_HIST_LINEAR : STP_HIST_LOG,
+				   .start = start, .stop = stop, .interval = interval,
+				   .no_variance = 1 };
+	size_t stride = stp_u_stride(m);
+	char *per = calloc(stp_u_ncpus(), stride), buf[4096];
+	struct stp_out o = { buf, 0, sizeof(buf), to_stdout, NULL };
+	struct stp_stat *st;
+
+	if (stp_stat_desc_init(&d) || !per || stride < sizeof(struct stp_bhist)) {
+		free(per);
+		return;
+	}
+	st = calloc(1, stp_stat_size(&d));
+	if (st && !bpf_map_lookup_elem(m, k, per))
+		for (int c = 0; c < stp_u_ncpus(); c++)
+			add_share(st, (const struct stp_bhist *)(per + stride * c), d.nbuckets);
+	if (st)
+		stp_hist_print(&o, st, &d);
+	stp_out_flush(&o);
+	free(st);
+	free(per);
+}
