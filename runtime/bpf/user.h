@@ -116,6 +116,8 @@ int stp_hstat_add(stp_map_t m, const void *k, int64_t v, int b);
  * the CPUs' buckets added up, drawn as the kmod runtime draws them */
 void stp_u_hist(stp_map_t m, const void *k, int linear, int64_t start, int64_t stop,
 		int64_t interval);
+/* @hist_*(s)[i]: bucket i of nbuckets, the CPUs' added up; 0 outside */
+int64_t stp_u_hist_get(stp_map_t m, const void *k, int64_t i, int nbuckets);
 /* The CPUs' shares added up; count 0 when there are none. */
 void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out);
 int stp_delete(stp_map_t m, const void *k);

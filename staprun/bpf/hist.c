@@ -20,6 +20,7 @@ int stp_u_ncpus(void);
 size_t stp_u_stride(stp_map_t m);
 void stp_u_hist(stp_map_t m, const void *k, int linear, int64_t start, int64_t stop,
 		int64_t interval);
+int64_t stp_u_hist_get(stp_map_t m, const void *k, int64_t i, int nbuckets);
 
 static void to_stdout(struct stp_out *o)
 {
@@ -65,4 +66,18 @@ void stp_u_hist(stp_map_t m, const void *k, int linear, int64_t start, int64_t s
 	stp_out_flush(&o);
 	free(st);
 	free(per);
+}
+
+int64_t stp_u_hist_get(stp_map_t m, const void *k, int64_t i, int nbuckets)
+{
+	size_t stride = stp_u_stride(m);
+	char *per = calloc(stp_u_ncpus(), stride);
+	int64_t n = 0;
+
+	if (per && i >= 0 && i < nbuckets && i < STP_BHIST_BUCKETS &&
+	    stride >= sizeof(struct stp_bhist) && !bpf_map_lookup_elem(m, k, per))
+		for (int c = 0; c < stp_u_ncpus(); c++)
+			n += ((const struct stp_bhist *)(per + stride * c))->h[i];
+	free(per);
+	return n;
 }

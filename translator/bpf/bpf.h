@@ -93,7 +93,12 @@ const char *bx_hist_bucket(struct bx *x, const struct symbol *s, const char *v);
 int bx_is_hist(const struct node *a);
 const char *bx_hist_print(struct bx *x, struct node *h, const char *key,
 			  const struct symbol *s);
-const char *bx_hist_print_call(struct bx *x, struct node *h);	/* gen_expr.c */
+int bx_is_hist_bucket(const struct node *a);	/* @hist_*(s)[i] */
+const char *bx_hist_get(struct bx *x, struct node *n);
+int bx_hist_nbuckets(struct bx *x, const struct symbol *s);
+/* gen_expr.c */
+const char *bx_hist_print_call(struct bx *x, struct node *h);
+const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key);
 
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);

@@ -264,6 +264,8 @@ static const char *aggregate(struct bx *x, struct node *n)
 	for (int i = 0; i < 5; i++)
 		if (!strcmp(n->name, names[i]))
 			a = i;
+	if (bx_is_hist_bucket(n))
+		return bx_hist_get(x, n);
 	if (a < 0 || !n->args.len) {
 		bx_refuse(x, &n->loc, "%s is not supported by --runtime=bpf yet", n->name);
 		return "0";
@@ -277,18 +279,23 @@ static const char *aggregate(struct bx *x, struct node *n)
 			 ar_printf("(_s%d.count ? stp_div(_s%d.sum, _s%d.count) : 0)", u, u, u));
 }
 
+/* The statistic of @hist_*(s) or @hist_*(a[k]), and its key's C. */
+const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key)
+{
+	if (!h->args.len) {
+		bx_refuse(x, &h->loc, "%s needs a statistic", h->name);
+		return NULL;
+	}
+	return elem(x, h->args.v[0], key);
+}
+
 /* print(@hist_*(s)) and print(@hist_*(a[k])) */
 const char *bx_hist_print_call(struct bx *x, struct node *h)
 {
 	const char *key;
-	const struct symbol *s;
+	const struct symbol *s = bx_hist_stat(x, h, &key);
 
-	if (!h->args.len) {
-		bx_refuse(x, &h->loc, "%s needs a statistic", h->name);
-		return "0";
-	}
-	s = elem(x, h->args.v[0], &key);
-	return bx_hist_print(x, h, key, s);
+	return s ? bx_hist_print(x, h, key, s) : "0";
 }
 
 static const char *in(struct bx *x, struct node *n)

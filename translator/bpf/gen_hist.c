@@ -68,7 +68,46 @@ const char *bx_hist_bucket(struct bx *x, const struct symbol *s, const char *v)
 int bx_is_hist(const struct node *a)
 {
 	return a->kind == N_AT && (!strcmp(a->name, "@hist_log") ||
-				   !strcmp(a->name, "@hist_linear"));
+				   !strcmp(a->name, "@hist_linear")) && !a->comps.len;
+}
+
+int bx_is_hist_bucket(const struct node *a)
+{
+	return a->kind == N_AT && (!strcmp(a->name, "@hist_log") ||
+				   !strcmp(a->name, "@hist_linear")) && a->comps.len == 1 &&
+	       ((struct node *)a->comps.v[0])->kind == N_SUBSCRIPT;
+}
+
+/* How many buckets s's histogram has (foreach's bound); 0 for none. */
+int bx_hist_nbuckets(struct bx *x, const struct symbol *s)
+{
+	int64_t b[3];
+
+	switch (bx_hist_of(x, s, b)) {
+	case BX_HIST_LOG:
+		return STP_BHIST_BUCKETS;
+	case BX_HIST_LINEAR:
+		return (int)((b[1] - b[0]) / b[2] + 3);
+	default:
+		return 0;
+	}
+}
+
+/* @hist_*(s)[i]: bucket i's count, the CPUs' added up (user space). */
+const char *bx_hist_get(struct bx *x, struct node *n)
+{
+	const char *key;
+	const struct symbol *s = bx_hist_stat(x, n, &key);
+
+	if (!s)
+		return "0";
+	if (x->side != BX_USER) {
+		bx_refuse(x, &n->loc, "a histogram's bucket in a kernel probe is not supported by "
+			  "--runtime=bpf yet (read it in an end probe)");
+		return "0";
+	}
+	return ar_printf("stp_u_hist_get(%s, %s, %s, %d)", bx_mapref(x, s), key,
+			 bx_long(x, ((struct node *)n->comps.v[0])->lhs), bx_hist_nbuckets(x, s));
 }
 
 /* print(@hist_*(s)): the drawing, in user space only. */

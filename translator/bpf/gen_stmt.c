@@ -68,14 +68,46 @@ static void loop(struct bx *x, struct node *n, int d)
 	sb_puts(&x->code, "}\n");
 }
 
+/* foreach (b in @hist_*(s)): the non-empty buckets' indexes, in order. */
+static void foreach_hist(struct bx *x, struct node *n, int d)
+{
+	struct foreach *fe = n->fe;
+	const char *key;
+	const struct symbol *s = bx_hist_stat(x, fe->array, &key);
+
+	if (!s)
+		return;
+	if (x->side == BX_KERN || fe->keys.len != 1 || fe->value_sym || fe->limit) {
+		bx_refuse(x, &n->loc, "foreach over a histogram takes one bucket index, "
+			  "in user space only, under --runtime=bpf");
+		return;
+	}
+	sb_printf(&x->code, "for (int64_t _b = 0; _b < %d; _b++) {\n",
+		  bx_hist_nbuckets(x, s));
+	ind(x, d + 1);
+	sb_printf(&x->code, "if (!stp_u_hist_get(%s, %s, _b, %d)) continue;\n", bx_mapref(x, s),
+		  key, bx_hist_nbuckets(x, s));
+	ind(x, d + 1);
+	sb_printf(&x->code, "%s = _b;\n", bx_local(x, ((struct node *)fe->keys.v[0])->ref));
+	ind(x, d + 1);
+	body(x, n->body, d + 1);
+	ind(x, d);
+	sb_puts(&x->code, "}\n");
+}
+
 /* foreach ([k1, k2] in a[-] limit N) in user space. */
 static void foreach(struct bx *x, struct node *n, int d)
 {
 	struct foreach *fe = n->fe;
 	const struct symbol *s = fe->array->ref;
-	int g = bx_global_index(x, s), col = -1, dir = fe->value_sort, agg = 0;
+	int g, col = -1, dir = fe->value_sort, agg = 0;
 	static const char *const aggs[] = { "@count", "@sum", "@min", "@max", "@avg" };
 
+	if (bx_is_hist(fe->array)) {
+		foreach_hist(x, n, d);
+		return;
+	}
+	g = bx_global_index(x, s);
 	if (x->side == BX_KERN || fe->array->kind != N_VAR || fe->slice.len) {
 		bx_refuse(x, &n->loc, "foreach in a kernel probe (or over a slice or histogram) is "
 			  "not supported by --runtime=bpf yet");
