@@ -277,6 +277,33 @@ STP_INLINE void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out)
 	}
 }
 
+/* A uprobe's argument n (1-6: x86-64's registers), cut by mode (0: the
+ * whole register, 1: signed 32 bits, 2: unsigned 32); 0 elsewhere. */
+STP_INLINE int64_t stp_uarg(struct stp_kctx *k, int64_t n, int mode)
+{
+	struct pt_regs *r = k->regs;
+	u64 v;
+
+	if (!r)
+		return 0;
+	switch (n) {
+	case 1: v = r->di; break;
+	case 2: v = r->si; break;
+	case 3: v = r->dx; break;
+	case 4: v = r->cx; break;
+	case 5: v = r->r8; break;
+	case 6: v = r->r9; break;
+	default: return 0;
+	}
+	return mode == 1 ? (int64_t)(s32)v : mode == 2 ? (int64_t)(u32)v : (int64_t)v;
+}
+
+/* A .return's value: the return register (0 in a probe without one). */
+STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
+{
+	return k->regs ? (int64_t)k->regs->ax : 0;
+}
+
 /* What the tapsets' embedded C of $target reads calls. */
 #define CONTEXT stp_k
 #define stp_tv_read(dst, addr, n, user) \

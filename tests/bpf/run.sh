@@ -22,6 +22,7 @@ LOOP=$top/build/tests/getppid_loop
 mkdir -p "$top/build/tests"
 cc -O2 -o "$LOOP" getppid_loop.c || exit 1
 cc -O1 -g -o "$top/build/tests/uprobe_target" uprobe_target.c || exit 1
+cc -O1 -o "$top/build/tests/uprobe_target_nodebug" uprobe_target.c || exit 1
 
 run_one() {	# dir name -> the .expect format on stdout
 	out=$(mktemp) err=$(mktemp)

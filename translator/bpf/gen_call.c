@@ -149,13 +149,45 @@ static const char *error_call(struct bx *x, struct node *n)
 			 n->args.len ? bx_str(x, n->args.v[0]) : "\"\"");
 }
 
+/* The tapsets' register functions of a uprobe (kern.h's stp_uarg):
+ * the mode says how the register is cut (0 whole, 1 signed 32 bits,
+ * 2 unsigned 32). */
+static const struct {
+	const char *name;
+	int mode;
+} reg_args[] = {
+	{ "long_arg", 0 }, { "ulong_arg", 0 }, { "pointer_arg", 0 }, { "s64_arg", 0 },
+	{ "u64_arg", 0 }, { "longlong_arg", 0 }, { "ulonglong_arg", 0 },
+	{ "int_arg", 1 }, { "s32_arg", 1 }, { "uint_arg", 2 }, { "u32_arg", 2 },
+};
+
+static const char *reg_arg(struct bx *x, struct node *n, struct function *f)
+{
+	if (x->side != BX_KERN || f->decl->body->kind != N_EMBEDDED)
+		return NULL;
+	for (size_t i = 0; i < sizeof(reg_args) / sizeof(reg_args[0]); i++)
+		if (!strcmp(reg_args[i].name, f->name) && n->args.len == 1)
+			return ar_printf("stp_uarg(stp_k, %s, %d)", bx_long(x, n->args.v[0]),
+					 reg_args[i].mode);
+	if (!strcmp(f->name, "returnval"))
+		return "stp_returnval(stp_k)";
+	return NULL;
+}
+
 const char *bx_call_long(struct bx *x, struct node *n)
 {
 	const struct builtin *b;
 	struct function *f = n->ref;
+	const char *r;
 
 	if (n->kind == N_CALL && is_print_builtin(n->name))
 		return bx_print(x, n);
+	/* $return without DWARF: the return register, as kmod reads it */
+	if (!f && n->kind == N_TARGET && !strcmp(n->name, "$return") && !n->comps.len &&
+	    x->side == BX_KERN)
+		return "stp_returnval(stp_k)";
+	if (f && (r = reg_arg(x, n, f)))
+		return r;
 	if (!f) {
 		bx_refuse(x, &n->loc, "'%s' is not supported by --runtime=bpf yet", n->name);
 		return "0";
