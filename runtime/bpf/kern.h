@@ -58,6 +58,13 @@ struct stp_kctx {
 	struct pt_regs *regs;
 };
 
+/* What a foreach's callback (bpf_for_each_map_elem) gets of its probe. */
+struct stp_ctx;
+struct stp_cb {
+	struct stp_ctx *c;
+	struct stp_kctx *k;
+};
+
 STP_INLINE void stp_lost(void)
 {
 	__sync_fetch_and_add(&stp_g.stp_lost, 1);

@@ -46,6 +46,11 @@ struct bx {
 	const char *err_label;	/* where an error jumps: "out", or a catch */
 	struct vec wanted;	/* struct function *: called on this side */
 	int failed;
+	/* foreach in a kernel probe: its body is a bpf_for_each_map_elem
+	 * callback, written to hoist (before the functions and probes) */
+	struct sbuf hoist;
+	int in_cb;		/* writing a callback's body */
+	int cb_loops;		/* loops opened inside it: break is theirs */
 };
 
 /* gen.c */
@@ -84,6 +89,8 @@ void bx_function(struct bx *x, struct function *f);
 
 /* gen_stmt.c */
 void bx_stmt(struct bx *x, struct node *n, int depth);
+/* gen_foreach.c: foreach over a global array in a kernel probe */
+void bx_kern_foreach(struct bx *x, struct node *n, int d);
 
 /* gen_hist.c: statistics with buckets */
 enum { BX_HIST_NONE, BX_HIST_LOG, BX_HIST_LINEAR };

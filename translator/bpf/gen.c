@@ -255,7 +255,8 @@ void bx_functions(struct bx *x, struct sbuf *out)
 		sb_printf(out, "STP_INLINE int64_t fn%d(struct stp_ctx *c, struct stp_kctx *stp_k);\n",
 			  bx_fn_index(x, x->wanted.v[i]));
 	sb_puts(out, "\n");
-	sb_printf(out, "%s%s", x->code.s ? x->code.s : "", probes.s ? probes.s : "");
+	sb_printf(out, "%s%s%s", x->hoist.s ? x->hoist.s : "", x->code.s ? x->code.s : "",
+		  probes.s ? probes.s : "");
 }
 
 void bx_ctx_struct(struct bx *x, struct sbuf *o)

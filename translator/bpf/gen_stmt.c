@@ -108,6 +108,10 @@ static void foreach(struct bx *x, struct node *n, int d)
 		return;
 	}
 	g = bx_global_index(x, s);
+	if (x->side == BX_KERN && fe->array->kind == N_VAR && !fe->slice.len) {
+		bx_kern_foreach(x, n, d);
+		return;
+	}
 	if (x->side == BX_KERN || fe->array->kind != N_VAR || fe->slice.len) {
 		bx_refuse(x, &n->loc, "foreach in a kernel probe (or over a slice or histogram) is "
 			  "not supported by --runtime=bpf yet");
@@ -187,6 +191,9 @@ static void delete(struct bx *x, struct node *n)
 
 static void ret(struct bx *x, struct node *n)
 {
+	if (x->in_cb)
+		bx_refuse(x, &n->loc, "return inside foreach in a kernel probe is not "
+			  "supported by --runtime=bpf yet");
 	if (!x->fn) {
 		sb_puts(&x->code, "goto out;\n");
 		return;
@@ -275,18 +282,25 @@ void bx_stmt(struct bx *x, struct node *n, int d)
 		break;
 	case N_WHILE:
 	case N_FOR:
+		x->cb_loops++;
 		loop(x, n, d);
+		x->cb_loops--;
 		break;
 	case N_FOREACH:
+		x->cb_loops++;
 		foreach(x, n, d);
+		x->cb_loops--;
 		break;
-	case N_BREAK:
-		sb_puts(&x->code, "break;\n");
+	case N_BREAK:	/* a kernel foreach's own: its callback's return */
+		sb_puts(&x->code, x->in_cb && !x->cb_loops ? "return 1;\n" : "break;\n");
 		break;
 	case N_CONTINUE:
-		sb_puts(&x->code, "continue;\n");
+		sb_puts(&x->code, x->in_cb && !x->cb_loops ? "return 0;\n" : "continue;\n");
 		break;
 	case N_NEXT:
+		if (x->in_cb)
+			bx_refuse(x, &n->loc, "next inside foreach in a kernel probe is not "
+				  "supported by --runtime=bpf yet");
 		sb_puts(&x->code, "goto out;\n");
 		break;
 	case N_RETURN:
