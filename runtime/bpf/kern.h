@@ -262,6 +262,46 @@ STP_INLINE int stp_hstat_add(stp_map_t m, const void *k, int64_t v, int b)
 	return 0;
 }
 
+/* print(@hist_*(s)) in a kernel probe: the CPUs' shares added up into r
+ * (the probe's per-CPU context: too big for the stack) by bpf_loop
+ * (Linux 5.17), then sent whole. */
+struct stp_hsum {
+	stp_map_t m;
+	const void *k;
+	struct stp_hist_rec *r;
+};
+
+static long stp_hsum_cpu(u32 cpu, struct stp_hsum *x)
+{
+	struct stp_bhist *s = bpf_map_lookup_percpu_elem(x->m, x->k, cpu);
+	struct stp_bhist *b = &x->r->b;
+
+	if (!s || !s->s.count)
+		return 0;
+	if (!b->s.count || s->s.min < b->s.min)
+		b->s.min = s->s.min;
+	if (!b->s.count || s->s.max > b->s.max)
+		b->s.max = s->s.max;
+	b->s.count += s->s.count;
+	b->s.sum += s->s.sum;
+	for (int i = 0; i < STP_BHIST_BUCKETS; i++)
+		b->h[i] += s->h[i];
+	return 0;
+}
+
+STP_INLINE void stp_hist_send(stp_map_t m, const void *k, unsigned id, struct stp_hist_rec *r)
+{
+	struct stp_hsum x = { m, k, r };
+
+	/* zeroed from stp_hzero: clang has no memset this big for BPF */
+	bpf_probe_read_kernel(&r->b, sizeof(r->b), &stp_hzero);
+	r->h.kind = STP_REC_HIST;
+	r->h.id = id;
+	bpf_loop(stp_g.stp_ncpus, stp_hsum_cpu, &x, 0);
+	if (bpf_ringbuf_output(&stp_rb, r, sizeof(*r), 0))
+		stp_lost();
+}
+
 #ifndef STP_MAXCPUS
 #define STP_MAXCPUS 256
 #endif

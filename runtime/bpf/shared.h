@@ -18,6 +18,10 @@ enum stp_rec_kind {
 	STP_REC_EXIT,		/* exit() in a kernel probe */
 	STP_REC_ERROR,		/* id: the error site (its message) */
 	STP_REC_ERROR_MSG,	/* error(msg): id names the probe; msg follows */
+	STP_REC_HIST,		/* print(@hist_*(s)) in a kernel probe: id is the
+				 * site (its format's types: "hLINEAR START STOP
+				 * INTERVAL"); the CPUs' struct stp_bhist, added
+				 * up, follows */
 };
 
 /* Every record starts so; a print's arguments follow, each a long
@@ -49,6 +53,13 @@ struct stp_bhist {
 	(bits) += t_ * (w); \
 	(u) >>= t_ * (w); \
 } while (0)
+
+/* print(@hist_*(s))'s record: a snapshot, so a delete after it in the
+ * same probe does not empty what user space draws. */
+struct stp_hist_rec {
+	struct stp_rec h;
+	struct stp_bhist b;
+};
 
 /* A log histogram's bucket of v (runtime/stat.c's numbering): 64 + the
  * bit length of |v|, or 64 - it for a negative v; branch-free. */

@@ -181,6 +181,11 @@ void stp_u_record(const void *data, size_t size)
 	case STP_REC_EXIT:
 		stp_u_stop = 1;
 		break;
+	case STP_REC_HIST:
+		if (size >= sizeof(struct stp_hist_rec))
+			stp_u_hist_rec(&((const struct stp_hist_rec *)data)->b,
+				       stp_prog.fmts[r->id].types);
+		break;
 	case STP_REC_ERROR:
 		if (!stp_u_errors)
 			stp_error(NULL, r->id);

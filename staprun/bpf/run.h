@@ -23,6 +23,10 @@ void stp_u_set_target(long long pid);	/* target(): -c's or -x's process */	/* ke
 void stp_u_verifier_error(struct bpf_object *obj, int rc);
 void stp_u_log_append(const char *text);
 
+/* hist.c: a kernel probe's print(@hist_*(s)), as its site says */
+struct stp_bhist;
+void stp_u_hist_rec(const struct stp_bhist *b, const char *site);
+
 /* maps.c */
 int stp_u_ncpus(void);
 size_t stp_u_stride(stp_map_t m);	/* a per-CPU value's bytes per CPU */

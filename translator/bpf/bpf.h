@@ -51,6 +51,7 @@ struct bx {
 	struct sbuf hoist;
 	int in_cb;		/* writing a callback's body */
 	int cb_loops;		/* loops opened inside it: break is theirs */
+	int has_hrec;		/* struct stp_ctx has a histogram record */
 };
 
 /* gen.c */

@@ -110,21 +110,29 @@ const char *bx_hist_get(struct bx *x, struct node *n)
 			 bx_long(x, ((struct node *)n->comps.v[0])->lhs), bx_hist_nbuckets(x, s));
 }
 
-/* print(@hist_*(s)): the drawing, in user space only. */
+/* print(@hist_*(s)): drawn in user space, from the map there, or from
+ * a kernel probe's snapshot record (kern.h's stp_hist_send). */
 const char *bx_hist_print(struct bx *x, struct node *h, const char *key,
 			  const struct symbol *s)
 {
 	int64_t b[3] = { 0, 0, 0 };
 	int kind;
 
-	if (x->side != BX_USER) {
-		bx_refuse(x, &h->loc, "printing a histogram in a kernel probe is not supported by "
-			  "--runtime=bpf yet (print it in an end probe)");
-		return "0";
-	}
+	(void)h;
 	kind = bx_hist_of(x, s, b);
 	if (kind == BX_HIST_NONE)
 		return "0";
+	if (x->side != BX_USER) {
+		if (!x->has_hrec)
+			sb_puts(&x->ctx, "\tstruct stp_hist_rec hrec;\n");
+		x->has_hrec = 1;
+		vec_push(&x->t->fmts, "");
+		vec_push(&x->t->types, ar_printf("h%d %lld %lld %lld", kind == BX_HIST_LINEAR,
+						 (long long)b[0], (long long)b[1],
+						 (long long)b[2]));
+		return ar_printf("({ if (!stp_k->err) stp_hist_send(%s, %s, %d, &c->hrec); "
+				 "(int64_t)0; })", bx_mapref(x, s), key, x->t->fmts.len - 1);
+	}
 	return ar_printf("({ stp_u_hist(%s, %s, %d, %lldLL, %lldLL, %lldLL); (int64_t)0; })",
 			 bx_mapref(x, s), key, kind == BX_HIST_LINEAR, (long long)b[0],
 			 (long long)b[1], (long long)b[2]);

@@ -145,6 +145,9 @@ static const char *print_hist(struct bx *x, struct node *n)
 	}
 	if (!ln)
 		return bx_hist_print_call(x, n->args.v[0]);
+	if (x->side == BX_KERN)
+		return ar_printf("({ %s; %s; })", bx_hist_print_call(x, n->args.v[0]),
+				 kern_record(add_format(x, "\\n", ""), n, n->args.len, ""));
 	return ar_printf("({ %s; if (!stp_k->err) stp_printf(%d, (const int64_t[]){ 0 }, "
 			 "(const char *const[]){ 0 }); (int64_t)0; })",
 			 bx_hist_print_call(x, n->args.v[0]), add_format(x, "\\n", ""));
