@@ -334,6 +334,7 @@ if [ -x "$ROOT/tests/bench/runtime.sh" ]; then "$ROOT/tests/bench/runtime.sh"; f
 "$ROOT/tests/bench/syscalls.sh"
 "$ROOT/tests/bench/footprint.sh"
 "$ROOT/tests/bench/vitals_read.sh"
+"$ROOT/tests/bench/bpf.sh"
 # (after only; tests/bench/statread.sh REV also times REV's stp, for a ratio)
 "$ROOT/tests/bench/statread.sh"
 "$ROOT/tests/examples/coverage.sh"
