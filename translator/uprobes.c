@@ -797,6 +797,11 @@ static int plt_points(struct ctx *x, struct ufile *f)
 	int at = (int)(w - x->pp->comps);
 	struct vec stubs = { 0 };
 
+	if (f->is32) {	/* plt.c reads x86-64's .rela.plt and 16-byte entries */
+		sem_error(&w->loc, "'.plt' probes of i386 programs and libraries (%s) are "
+			  "not supported", f->target);
+		return 0;
+	}
 	plt_stubs(f->elf, w->arg ? w->arg->str : "*", &stubs);
 	for (int i = 0; i < stubs.len; i++) {
 		const struct plt_stub *p = stubs.v[i];
