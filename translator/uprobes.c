@@ -427,13 +427,19 @@ static const char *dir_of(const char *path)
 }
 
 /* The program's DT_NEEDED names and its library path (DT_RPATH, then
- * DT_RUNPATH, then the usual directories). */
+ * DT_RUNPATH, then the usual directories: an i386 program's are
+ * Debian's /lib32 and i386-linux-gnu ones). */
 static void dynamic(struct ufile *f, struct vec *needed, struct vec *dirs)
 {
-	static const char *const usual[] = {
+	static const char *const usual64[] = {
 		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
-		"/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib",
+		"/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib", NULL,
 	};
+	static const char *const usual32[] = {
+		"/lib/i386-linux-gnu", "/usr/lib/i386-linux-gnu", "/lib32",
+		"/usr/lib32", "/lib", "/usr/lib", "/usr/local/lib", NULL,
+	};
+	const char *const *usual = f->is32 ? usual32 : usual64;
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(f->elf, scn))) {
@@ -467,7 +473,7 @@ static void dynamic(struct ufile *f, struct vec *needed, struct vec *dirs)
 			}
 		}
 	}
-	for (size_t i = 0; i < sizeof(usual) / sizeof(usual[0]); i++)
+	for (size_t i = 0; usual[i]; i++)
 		vec_push(dirs, (void *)usual[i]);
 }
 

@@ -67,7 +67,7 @@ nolibc=(gcc -O1 -static -nostdlib -ffreestanding -fno-stack-protector)
 "${nolibc[@]}" -m32 -fno-pic -o "$tmp/getppid32" getppid32.c
 "${nolibc[@]}" -o "$tmp/getppidx32" getppidx32.c
 # <sys/sdt.h> is in the x86-64 include directory, which -m32 skips
-"${nolibc[@]}" -m32 -fno-pic -idirafter /usr/include/x86_64-linux-gnu \
+"${nolibc[@]}" -m32 -fno-pic -fno-omit-frame-pointer -idirafter /usr/include/x86_64-linux-gnu \
 	-o "$tmp/compat32" compat32.c
 "${cc[@]}" -shared -fPIC -Wl,--disable-new-dtags,-rpath,/files \
 	-o "$tmp/libstpadd.so" libstpadd.c

@@ -1,8 +1,10 @@
 /*
  * An i386 program (-m32, no libc: the host has no 32-bit one) for
- * process probes of 32-bit programs (compat32): work(a, b) is called
- * three times, its arguments on the stack as i386 passes them, and
- * its SDT marker c32:hit has both as operands; then exit (ia32 number 1).
+ * process probes of 32-bit programs (compat32_probes): run() calls
+ * work(a, b) three times, its arguments on the stack as i386 passes
+ * them; work's SDT marker c32:hit has both as operands.  Built with
+ * frame pointers, and _start clears %ebp, so a backtrace from work is
+ * work, run, _start and ends there.  Exit is ia32 system call 1.
  */
 #include <sys/sdt.h>
 
@@ -15,7 +17,7 @@ __attribute__((noinline)) int work(int a, int b)
 	return a * b;
 }
 
-void _start(void)
+__attribute__((noinline, used)) void run(void)
 {
 	for (int i = 1; i <= 3; i++)
 		sink += work(i, -10 * i);
@@ -23,3 +25,5 @@ void _start(void)
 	for (;;)
 		;
 }
+
+__asm__(".text\n.globl _start\n_start:\n\txorl %ebp, %ebp\n\tcall run\n\thlt\n");
