@@ -107,8 +107,9 @@ int stp_task_kstack(struct task_struct *t, unsigned long *pcs, int max)
  * ones, when the hit came from user space), then the chain of saved
  * frame pointers: [fp] the caller's fp, [fp + 8] the return address.
  * Code built without frame pointers (most of a distribution) breaks the
- * chain (an i386 program's frames are 4-byte: stp_ustack32); the walk stops at the first frame that does not go up the
- * stack or cannot be read without faulting.
+ * chain; the walk stops at the first frame that does not go up the
+ * stack or cannot be read without faulting.  An i386 program's frames
+ * are 4-byte ones: stp_ustack32.
  */
 /* An i386 program's (a compat task's) chain: 4-byte frames, [fp] the
  * caller's fp, [fp + 4] the return address; pcs[0] is filled. */

@@ -966,8 +966,8 @@ static int programs(struct ctx *x, struct vec *out)
 	if (strchr(c->arg->str, '/') && has_glob(c->arg->str)) {
 		glob_programs(x, c->arg->str, out, &skipped);
 		if (!out->len && skipped)
-			miss(x, &c->arg->loc, "no x86-64 or i386 program or library matches '%s': %s",
-			     c->arg->str, skipped);
+			miss(x, &c->arg->loc, "no x86-64 or i386 program or library matches "
+			     "'%s': %s", c->arg->str, skipped);
 		else if (!out->len)
 			miss(x, &c->arg->loc, "no file matches '%s'%s", c->arg->str, where);
 		return out->len > 0;
