@@ -25,9 +25,12 @@ struct stp_kprobe {
 	} u;
 };
 
-/* The return value in a .return probe's registers. */
+/* The return value in a .return probe's registers: an i386 program's
+ * (a compat task's) is eax, a 32-bit long, sign-extended. */
 static inline long stp_return_value(struct pt_regs *regs)
 {
+	if (regs && user_mode(regs) && !user_64bit_mode(regs))
+		return (long)(s32)regs->ax;
 	return regs ? regs_return_value(regs) : 0;
 }
 

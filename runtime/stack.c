@@ -108,8 +108,32 @@ int stp_task_kstack(struct task_struct *t, unsigned long *pcs, int max)
  * frame pointers: [fp] the caller's fp, [fp + 8] the return address.
  * Code built without frame pointers (most of a distribution) breaks the
  * chain; the walk stops at the first frame that does not go up the
- * stack or cannot be read without faulting.
+ * stack or cannot be read without faulting.  An i386 program's frames
+ * are 4-byte ones: stp_ustack32.
  */
+/* An i386 program's (a compat task's) chain: 4-byte frames, [fp] the
+ * caller's fp, [fp + 4] the return address; pcs[0] is filled. */
+static int stp_ustack32(struct pt_regs *regs, unsigned long *pcs, int max)
+{
+	u32 fp = (u32)regs->bp, frame[2];
+	int n = 1;
+
+	while (n < max) {
+		if (!fp || (fp & 3) || fp < (u32)regs->sp || fp > U32_MAX - sizeof(frame))
+			break;
+		if (copy_from_user_nofault(frame, (const void __user *)(unsigned long)fp,
+					   sizeof(frame)))
+			break;
+		if (!frame[1])
+			break;
+		pcs[n++] = frame[1];
+		if (frame[0] <= fp)
+			break;
+		fp = frame[0];
+	}
+	return n;
+}
+
 int stp_ustack(struct stp_ctx *c, unsigned long *pcs, int max)
 {
 	struct pt_regs *regs = c->regs;
@@ -126,6 +150,8 @@ int stp_ustack(struct stp_ctx *c, unsigned long *pcs, int max)
 	if (!regs->ip)
 		return 0;
 	pcs[n++] = regs->ip;
+	if (!user_64bit_mode(regs))
+		return stp_ustack32(regs, pcs, max);
 	fp = regs->bp;
 	while (n < max) {
 		if (!fp || (fp & 7) || fp < regs->sp || fp >= TASK_SIZE_MAX - sizeof(frame))

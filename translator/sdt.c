@@ -5,6 +5,9 @@
  * three addresses (the marker's nop, the link-time address of
  * .stapsdt.base, the semaphore or 0) and three strings (provider, name,
  * the arguments as the compiler's assembler operands, "-4@%eax 8@$5").
+ * An i386 file's notes have 4-byte addresses, and its operands i386's
+ * registers ("4@8(%esp)", "%ebx"): a 32-bit program runs as a compat
+ * task, whose pt_regs holds eax in ax's low half, esp in sp's, ...
  *
  * The addresses are as the linker wrote them; a tool that moved the
  * sections afterwards (prelink) moved .stapsdt.base with them, so the
@@ -28,14 +31,18 @@ enum { NT_STAPSDT = 3 };
 /* ---- registers ---- */
 
 /* The pt_regs member holding x86-64 register name (its 8-, 16-, 32- or
- * 64-bit name), and where in it the value starts; NULL when unknown. */
-static const char *reg_member(const char *name, int *shift)
+ * 64-bit name), and where in it the value starts; NULL when unknown.
+ * An i386 program has only the 8-, 16- and 32-bit names of the first
+ * eight, in the same members of a compat task's pt_regs. */
+static const char *reg_member(const char *name, int *shift, int is32)
 {
 	static const char *const legacy[] = { "ax", "bx", "cx", "dx", "si", "di", "bp", "sp" };
 	size_t n = strlen(name);
 	char buf[8] = { 0 };
 
 	*shift = 0;
+	if (is32 && (name[0] == 'r' || (n == 3 && name[2] == 'l')))
+		return NULL;		/* %rax, %r8, %rip, %sil: x86-64's */
 	if (name[0] == 'r' && isdigit((unsigned char)name[1])) {
 		int k = atoi(name + 1);
 		const char *end = name + 1 + strspn(name + 1, "0123456789");
@@ -63,7 +70,7 @@ static const char *reg_member(const char *name, int *shift)
 }
 
 /* "%name" at *s: its member, *s past it. */
-static const char *reg_at(const char **s, int *shift)
+static const char *reg_at(const char **s, int *shift, int is32)
 {
 	const char *p = *s;
 	size_t n;
@@ -72,7 +79,7 @@ static const char *reg_at(const char **s, int *shift)
 		return NULL;
 	n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz0123456789");
 	*s = p + 1 + n;
-	return reg_member(ar_strndup(p + 1, n), shift);
+	return reg_member(ar_strndup(p + 1, n), shift, is32);
 }
 
 /* ---- symbols ---- */
@@ -143,17 +150,17 @@ static int displacement(Elf *elf, const char **s, struct sdt_arg *a)
 }
 
 /* (base[,index[,scale]]), or (,index,scale) */
-static int address_regs(const char **s, struct sdt_arg *a)
+static int address_regs(const char **s, struct sdt_arg *a, int is32)
 {
 	const char *p = *s + 1;
 	int shift;
 
-	if (*p == '%' && !(a->reg = reg_at(&p, &shift)))
+	if (*p == '%' && !(a->reg = reg_at(&p, &shift, is32)))
 		return 0;
 	a->rip = a->reg && !strcmp(a->reg, "ip");
 	if (*p == ',') {
 		p++;
-		if (!(a->index = reg_at(&p, &shift)) || !strcmp(a->index, "ip"))
+		if (!(a->index = reg_at(&p, &shift, is32)) || !strcmp(a->index, "ip"))
 			return 0;
 		a->scale = 1;
 		if (*p == ',') {
@@ -168,14 +175,15 @@ static int address_regs(const char **s, struct sdt_arg *a)
 	return 1;
 }
 
-/* [-]N@ then %reg, $imm or memory; 0 when stp cannot read it. */
-static int operand(Elf *elf, const char *text, struct sdt_arg *a)
+/* [-]N@ then %reg, $imm or memory; 0 when stp cannot read it.  Without
+ * N@, the size is a word's: 8 bytes, 4 in an i386 file (is32). */
+static int operand(Elf *elf, const char *text, struct sdt_arg *a, int is32)
 {
 	const char *p = text, *at = strchr(text, '@');
 	char *end;
 
 	a->text = text;
-	a->size = 8;
+	a->size = is32 ? 4 : 8;
 	if (at && (isdigit((unsigned char)*p) || *p == '-')) {
 		int size = (int)strtol(p, &end, 10);
 
@@ -189,7 +197,7 @@ static int operand(Elf *elf, const char *text, struct sdt_arg *a)
 		return 0;
 	if (*p == '%') {
 		a->where = SDT_REG;
-		return (a->reg = reg_at(&p, &a->shift)) && !*p && strcmp(a->reg, "ip");
+		return (a->reg = reg_at(&p, &a->shift, is32)) && !*p && strcmp(a->reg, "ip");
 	}
 	if (*p == '$') {
 		a->where = SDT_IMM;
@@ -199,7 +207,7 @@ static int operand(Elf *elf, const char *text, struct sdt_arg *a)
 	a->where = SDT_MEM;
 	if (!displacement(elf, &p, a))
 		return 0;
-	if (*p == '(' && !address_regs(&p, a))
+	if (*p == '(' && !address_regs(&p, a, is32))
 		return 0;
 	/* %rip-relative means relative to a symbol: an offset of code is
 	 * nothing stp can place */
@@ -223,7 +231,7 @@ static void arguments(Elf *elf, struct sdt_marker *m)
 	m->nargs = ops.len;
 	m->args = ar_alloc((size_t)(ops.len + 1) * sizeof(*m->args));
 	for (int i = 0; i < ops.len; i++)
-		m->args[i].unreadable = !operand(elf, ops.v[i], &m->args[i]);
+		m->args[i].unreadable = !operand(elf, ops.v[i], &m->args[i], m->addr32);
 	free(ops.v);
 }
 
@@ -242,11 +250,13 @@ static int section_addr(Elf *elf, const char *name, uint64_t *addr, Elf_Scn **fo
 	return 1;
 }
 
-static uint64_t word(const unsigned char *p)
+/* An address of the note: 8 bytes, or 4 in an i386 file; both
+ * little-endian, the host's byte order. */
+static uint64_t word(const unsigned char *p, int w)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
-	memcpy(&v, p, 8);	/* x86-64: the host's byte order */
+	memcpy(&v, p, (size_t)w);
 	return v;
 }
 
@@ -254,10 +264,11 @@ static uint64_t word(const unsigned char *p)
 static struct sdt_marker *marker(Elf *elf, const unsigned char *desc, size_t n,
 				 int have_base, uint64_t base)
 {
+	int w = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
 	struct sdt_marker *m;
-	const char *s[3], *p = (const char *)desc + 24, *end = (const char *)desc + n;
+	const char *s[3], *p = (const char *)desc + 3 * w, *end = (const char *)desc + n;
 
-	if (n < 27)
+	if (n < (size_t)(3 * w + 3))
 		return NULL;
 	for (int i = 0; i < 3; i++) {
 		const char *z = memchr(p, '\0', (size_t)(end - p));
@@ -268,12 +279,13 @@ static struct sdt_marker *marker(Elf *elf, const unsigned char *desc, size_t n,
 		p = z + 1;
 	}
 	m = ar_alloc(sizeof(*m));
-	m->pc = word(desc);
-	m->sem = word(desc + 16);
-	if (have_base && word(desc + 8)) {
-		m->pc += base - word(desc + 8);
+	m->pc = word(desc, w);
+	m->sem = word(desc + 2 * w, w);
+	m->addr32 = w == 4;
+	if (have_base && word(desc + w, w)) {
+		m->pc += base - word(desc + w, w);
 		if (m->sem)
-			m->sem += base - word(desc + 8);
+			m->sem += base - word(desc + w, w);
 	}
 	m->provider = intern(s[0], strlen(s[0]));
 	m->name = intern(s[1], strlen(s[1]));

@@ -41,6 +41,7 @@ struct sdt_marker {
 	uint64_t pc;		/* link-time address, after .stapsdt.base */
 	uint64_t sem;		/* the semaphore's address, or 0 */
 	const char *argstr;	/* the note's argument string */
+	int addr32;		/* an i386 file's: 4-byte addresses and operands */
 	int nargs;
 	struct sdt_arg *args;
 };

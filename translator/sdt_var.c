@@ -23,7 +23,8 @@ static const char *cast(const struct sdt_arg *a, const char *v)
 	return ar_printf("(int64_t)(%s%d)(%s)", a->is_signed ? "s" : "u", a->size * 8, v);
 }
 
-/* The operand's address in the process, as C over regs. */
+/* The operand's address in the process, as C over regs; an i386
+ * program's wraps at 4 GiB, as its own arithmetic would. */
 static const char *address(const struct sdt_marker *m, const struct sdt_arg *a)
 {
 	struct sbuf sb = { 0 };
@@ -38,7 +39,7 @@ static const char *address(const struct sdt_marker *m, const struct sdt_arg *a)
 	if (a->index)
 		sb_printf(&sb, " + (long)regs->%s * %d", a->index, a->scale);
 	sb_puts(&sb, ")");
-	r = ar_strdup(sb.s);
+	r = m->addr32 ? ar_printf("(unsigned long)(u32)%s", sb.s) : ar_strdup(sb.s);
 	free(sb.s);
 	return r;
 }

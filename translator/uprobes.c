@@ -11,8 +11,8 @@
  * PATH is found as a shell finds a command: as given when it holds a
  * '/' (a relative one from here), else in $PATH.  A path names a file of
  * the target, looked for under --sysroot first, then on this machine; a
- * path with glob characters names every x86-64 ELF file it matches, as
- * a shell would expand it (under --sysroot when anything matches
+ * path with glob characters names every x86-64 or i386 ELF file it
+ * matches, as a shell would expand it (under --sysroot when anything matches
  * there).  LIB is a path, or a glob over the program's DT_NEEDED names,
  * found in its DT_RPATH/DT_RUNPATH and the usual library directories;
  * its probes fire only in processes of PATH.
@@ -70,6 +70,7 @@ struct ufile {
 	int no_dwarf;			/* looked for, none found */
 	const char *remedy;		/* then what to install, once asked */
 	int dwarf_broken;		/* found, but not read: reported */
+	int is32;			/* i386 (ELFCLASS32), run as a compat task */
 };
 
 static int is(const struct probe_comp *c, const char *name)
@@ -296,8 +297,9 @@ static int has_section(Elf *elf, const char *name)
 	return elf_section(elf, name, &sh) && sh.sh_type != SHT_NOBITS;
 }
 
-/* The ELF of a found file, if stp can probe it (x86-64); else NULL, and
- * *why says what it is. */
+/* The ELF of a found file, if stp can probe it: x86-64, or i386 (a
+ * 32-bit program runs as a compat task, uprobes see the same inode and
+ * offsets); else NULL, and *why says what it is. */
 static struct ufile *open_file(const char *target, const char *host, const char **why)
 {
 	struct ufile *f = ar_alloc(sizeof(*f));
@@ -316,8 +318,10 @@ static struct ufile *open_file(const char *target, const char *host, const char 
 		*why = ar_printf("'%s' is not an ELF program or library", target);
 		return NULL;
 	}
-	if (eh.e_machine != EM_X86_64) {
-		*why = ar_printf("'%s' is not an x86-64 program or library", target);
+	f->is32 = eh.e_ident[EI_CLASS] == ELFCLASS32;
+	if (f->is32 ? eh.e_machine != EM_386 : eh.e_machine != EM_X86_64) {
+		*why = ar_printf("'%s' is neither an x86-64 nor an i386 program or library",
+				 target);
 		return NULL;
 	}
 	return f;
@@ -333,6 +337,13 @@ static struct dwarf_file *find_dwarf(struct ctx *x, struct ufile *f, const struc
 
 	if (f->dwf || f->no_dwarf || f->dwarf_broken)
 		return f->dwf;
+	if (f->is32) {
+		/* its DWARF numbers i386's registers, which dw_* do not */
+		f->no_dwarf = 1;
+		f->remedy = "stp does not read the DWARF of i386 programs and libraries "
+			    "(their functions come from the symbol table)";
+		return NULL;
+	}
 	sb_printf(&tried, "%s", f->host);
 	dbg = has_section(f->elf, ".debug_info") ? f->host :
 	      dw_find_user(s, f->elf, f->target, f->host, &tried);
@@ -416,13 +427,19 @@ static const char *dir_of(const char *path)
 }
 
 /* The program's DT_NEEDED names and its library path (DT_RPATH, then
- * DT_RUNPATH, then the usual directories). */
+ * DT_RUNPATH, then the usual directories: an i386 program's are
+ * Debian's /lib32 and i386-linux-gnu ones). */
 static void dynamic(struct ufile *f, struct vec *needed, struct vec *dirs)
 {
-	static const char *const usual[] = {
+	static const char *const usual64[] = {
 		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
-		"/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib",
+		"/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib", NULL,
 	};
+	static const char *const usual32[] = {
+		"/lib/i386-linux-gnu", "/usr/lib/i386-linux-gnu", "/lib32",
+		"/usr/lib32", "/lib", "/usr/lib", "/usr/local/lib", NULL,
+	};
+	const char *const *usual = f->is32 ? usual32 : usual64;
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(f->elf, scn))) {
@@ -456,7 +473,7 @@ static void dynamic(struct ufile *f, struct vec *needed, struct vec *dirs)
 			}
 		}
 	}
-	for (size_t i = 0; i < sizeof(usual) / sizeof(usual[0]); i++)
+	for (size_t i = 0; usual[i]; i++)
 		vec_push(dirs, (void *)usual[i]);
 }
 
@@ -693,7 +710,8 @@ static int alias_points(struct ctx *x, struct ufile *f, const struct dw_pattern 
 
 /* Without DWARF: the functions of the symbol table, each probed at its
  * first instruction (nothing says where its prologue ends), where the
- * arguments are in their registers and the CFA is %rsp + 8. */
+ * arguments are in their registers (i386: on the stack) and the CFA is
+ * past the return address: %rsp + 8, or %esp + 4 in an i386 file. */
 static void symbol_points(struct ctx *x, struct ufile *f, const struct dw_pattern *p)
 {
 	struct vec syms = { 0 };
@@ -711,7 +729,7 @@ static void symbol_points(struct ctx *x, struct ufile *f, const struct dw_patter
 		t->pc = t->entry_pc = u->addr;
 		t->file_offset = t->entry_offset = off;
 		t->entry_cfa_reg = DW_REG_RSP;
-		t->entry_cfa_off = 8;
+		t->entry_cfa_off = f->is32 ? 4 : 8;
 	}
 	free(syms.v);
 }
@@ -785,6 +803,11 @@ static int plt_points(struct ctx *x, struct ufile *f)
 	int at = (int)(w - x->pp->comps);
 	struct vec stubs = { 0 };
 
+	if (f->is32) {	/* plt.c reads x86-64's .rela.plt and 16-byte entries */
+		sem_error(&w->loc, "'.plt' probes of i386 programs and libraries (%s) are "
+			  "not supported", f->target);
+		return 0;
+	}
 	plt_stubs(f->elf, w->arg ? w->arg->str : "*", &stubs);
 	for (int i = 0; i < stubs.len; i++) {
 		const struct plt_stub *p = stubs.v[i];
@@ -901,9 +924,9 @@ static void glob_under(const char *root, const char *pat, struct vec *targets,
 	free(seen.vals);
 }
 
-/* The x86-64 ELF files process("GLOB") names: under --sysroot, else
- * here.  Others (a 32-bit libc in /lib32) are left out; *skipped says
- * why one was. */
+/* The x86-64 and i386 ELF files process("GLOB") names: under --sysroot,
+ * else here.  Others (an ARM library) are left out; *skipped says why
+ * one was. */
 static void glob_programs(struct ctx *x, const char *pat, struct vec *out,
 			  const char **skipped)
 {
@@ -943,8 +966,8 @@ static int programs(struct ctx *x, struct vec *out)
 	if (strchr(c->arg->str, '/') && has_glob(c->arg->str)) {
 		glob_programs(x, c->arg->str, out, &skipped);
 		if (!out->len && skipped)
-			miss(x, &c->arg->loc, "no x86-64 program or library matches '%s': %s",
-			     c->arg->str, skipped);
+			miss(x, &c->arg->loc, "no x86-64 or i386 program or library matches "
+			     "'%s': %s", c->arg->str, skipped);
 		else if (!out->len)
 			miss(x, &c->arg->loc, "no file matches '%s'%s", c->arg->str, where);
 		return out->len > 0;

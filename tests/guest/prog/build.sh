@@ -18,6 +18,8 @@
 #                 the workload): the diagnosis rules' tests (rules_*)
 #   getppid32, getppidx32   getppid32.c and getppidx32.c, static, no
 #                 libc: 32-bit (ia32) and x32 system calls (sysd_compat)
+#   compat32      compat32.c, static, no libc, i386, an SDT marker: process
+#                 probes of a 32-bit program (compat32_*)
 #   loop          tests/bench/guest/loop.c, static, as run.sh builds it
 #                 for the guest: here for process("/files/loop") probes
 #   addlib        addlib.c, dynamic, -g -O0, linked against
@@ -64,6 +66,9 @@ gcc -O2 -static -o "$tmp/loop" ../../bench/guest/loop.c
 nolibc=(gcc -O1 -static -nostdlib -ffreestanding -fno-stack-protector)
 "${nolibc[@]}" -m32 -fno-pic -o "$tmp/getppid32" getppid32.c
 "${nolibc[@]}" -o "$tmp/getppidx32" getppidx32.c
+# <sys/sdt.h> is in the x86-64 include directory, which -m32 skips
+"${nolibc[@]}" -m32 -fno-pic -fno-omit-frame-pointer -idirafter /usr/include/x86_64-linux-gnu \
+	-o "$tmp/compat32" compat32.c
 "${cc[@]}" -shared -fPIC -Wl,--disable-new-dtags,-rpath,/files \
 	-o "$tmp/libstpadd.so" libstpadd.c
 "${cc[@]}" -o "$tmp/addlib" addlib.c -L"$tmp" -lstpadd \
@@ -84,7 +89,7 @@ for lib in libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	cp -L "$(g++ -print-file-name=$lib)" "$tmp/$lib"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add depth faults pagesleep threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim loop getppid32 getppidx32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
+for f in add depth faults pagesleep threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim loop getppid32 getppidx32 compat32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
 	sdt sysprog throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"

@@ -1,0 +1,1 @@
+s/0x00000000ff[0-9a-f]{6}/TRAMPOLINE/g
