@@ -87,5 +87,5 @@ else
 	for f in *.stp; do check . "${f%.stp}"; done
 	for t in $(grep -v '^#' guest.list); do check ../guest/e2e "$t"; done
 fi
-echo "bpf: $((n - fail))/$n passed"
+echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]
