@@ -14,28 +14,12 @@
  * .rela.dyn fills, and that relocation's symbol names the entry.
  */
 #include "plt.h"
+#include "elfsec.h"
 
 #include <fnmatch.h>
 #include <string.h>
 
 enum { PLT_ENTRY = 16 };
-
-static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstrndx, sh->sh_name)) &&
-		    !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
 
 /* The name of symbol k of the symbol table in section link, or NULL. */
 static const char *symbol_name(Elf *elf, size_t link, size_t k)
@@ -66,7 +50,7 @@ static void add_stub(struct vec *out, const char *name, uint64_t addr)
 static const char *got_symbol(Elf *elf, uint64_t got)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = section(elf, ".rela.dyn", &sh);
+	Elf_Scn *scn = elf_section(elf, ".rela.dyn", &sh);
 	Elf_Data *d;
 
 	if (!scn || !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
@@ -85,7 +69,7 @@ static const char *got_symbol(Elf *elf, uint64_t got)
 static void plt_got_stubs(Elf *elf, const char *glob, struct vec *out)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = section(elf, ".plt.got", &sh);
+	Elf_Scn *scn = elf_section(elf, ".plt.got", &sh);
 	Elf_Data *d;
 	size_t size;
 
@@ -113,7 +97,7 @@ static void plt_got_stubs(Elf *elf, const char *glob, struct vec *out)
 void plt_stubs(Elf *elf, const char *glob, struct vec *out)
 {
 	GElf_Shdr rsh, psh;
-	Elf_Scn *rela = section(elf, ".rela.plt", &rsh), *plt;
+	Elf_Scn *rela = elf_section(elf, ".rela.plt", &rsh), *plt;
 	Elf_Data *d;
 	uint64_t base;
 	size_t n;
@@ -121,9 +105,9 @@ void plt_stubs(Elf *elf, const char *glob, struct vec *out)
 	plt_got_stubs(elf, glob, out);
 	if (!rela || !(d = elf_getdata(rela, NULL)) || !rsh.sh_entsize)
 		return;
-	if ((plt = section(elf, ".plt.sec", &psh)))
+	if ((plt = elf_section(elf, ".plt.sec", &psh)))
 		base = psh.sh_addr;
-	else if ((plt = section(elf, ".plt", &psh)))
+	else if ((plt = elf_section(elf, ".plt", &psh)))
 		base = psh.sh_addr + PLT_ENTRY;
 	else
 		return;
