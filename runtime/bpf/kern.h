@@ -278,12 +278,7 @@ static long stp_hsum_cpu(u32 cpu, struct stp_hsum *x)
 
 	if (!s || !s->s.count)
 		return 0;
-	if (!b->s.count || s->s.min < b->s.min)
-		b->s.min = s->s.min;
-	if (!b->s.count || s->s.max > b->s.max)
-		b->s.max = s->s.max;
-	b->s.count += s->s.count;
-	b->s.sum += s->s.sum;
+	stp_bstat_add(&b->s, &s->s);
 	for (int i = 0; i < STP_BHIST_BUCKETS; i++)
 		b->h[i] += s->h[i];
 	return 0;
@@ -313,14 +308,8 @@ STP_INLINE void stp_stat_read(stp_map_t m, const void *k, struct stp_bstat *out)
 	for (u32 i = 0; i < STP_MAXCPUS && i < stp_g.stp_ncpus; i++) {
 		struct stp_bstat *s = bpf_map_lookup_percpu_elem(m, k, i);
 
-		if (!s || !s->count)
-			continue;
-		if (!out->count || s->min < out->min)
-			out->min = s->min;
-		if (!out->count || s->max > out->max)
-			out->max = s->max;
-		out->count += s->count;
-		out->sum += s->sum;
+		if (s)
+			stp_bstat_add(out, s);
 	}
 }
 

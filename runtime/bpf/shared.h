@@ -35,6 +35,21 @@ struct stp_bstat {
 	long long count, sum, min, max;
 };
 
+/* Adds one CPU's share s into out (out zeroed first): the kernel side's
+ * and the user side's way of combining a statistic's CPUs. */
+static inline __attribute__((always_inline)) void stp_bstat_add(struct stp_bstat *out,
+								const struct stp_bstat *s)
+{
+	if (!s->count)
+		return;
+	if (!out->count || s->min < out->min)
+		out->min = s->min;
+	if (!out->count || s->max > out->max)
+		out->max = s->max;
+	out->count += s->count;
+	out->sum += s->sum;
+}
+
 /* A statistic with a histogram (@hist_log or @hist_linear): its
  * buckets follow, as runtime/stat.c numbers them (a log histogram's
  * value 0 in bucket 64; a linear one's underflow first). */

@@ -111,18 +111,8 @@ void stp_clear(stp_map_t m)
 static void stat_combine(const char *per, size_t stride, struct stp_bstat *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (int c = 0; c < stp_u_ncpus(); c++) {
-		const struct stp_bstat *s = (const struct stp_bstat *)(per + stride * c);
-
-		if (!s->count)
-			continue;
-		if (!out->count || s->min < out->min)
-			out->min = s->min;
-		if (!out->count || s->max > out->max)
-			out->max = s->max;
-		out->count += s->count;
-		out->sum += s->sum;
-	}
+	for (int c = 0; c < stp_u_ncpus(); c++)
+		stp_bstat_add(out, (const struct stp_bstat *)(per + stride * c));
 }
 
 /* A per-CPU map's value: one CPU's share, 8-byte aligned (a statistic

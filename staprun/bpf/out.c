@@ -64,10 +64,11 @@ void stp_u_format(const char *fmt, const union stp_val *args, int n)
 	fwrite(buf, 1, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1, stdout);
 }
 
-void stp_printf(unsigned id, const int64_t *longs, const char *const *strs)
+/* Format id's arguments, in its order, from the longs and the strings
+ * the user side passes apart; their number. */
+static int gather_args(const struct stp_u_fmt *f, const int64_t *longs,
+		       const char *const *strs, union stp_val args[32])
 {
-	const struct stp_u_fmt *f = &stp_prog.fmts[id];
-	union stp_val args[32];
 	int n = 0, nl = 0, ns = 0;
 
 	for (const char *t = f->types; *t && n < 32; t++, n++) {
@@ -76,6 +77,15 @@ void stp_printf(unsigned id, const int64_t *longs, const char *const *strs)
 		else
 			args[n].l = longs[nl++];
 	}
+	return n;
+}
+
+void stp_printf(unsigned id, const int64_t *longs, const char *const *strs)
+{
+	const struct stp_u_fmt *f = &stp_prog.fmts[id];
+	union stp_val args[32];
+	int n = gather_args(f, longs, strs, args);
+
 	stp_u_format(f->fmt, args, n);
 }
 
@@ -83,14 +93,8 @@ void stp_sprintf(char *dst, unsigned id, const int64_t *longs, const char *const
 {
 	const struct stp_u_fmt *f = &stp_prog.fmts[id];
 	union stp_val args[32];
-	int n = 0, nl = 0, ns = 0;
+	int n = gather_args(f, longs, strs, args);
 
-	for (const char *t = f->types; *t && n < 32; t++, n++) {
-		if (*t == 's')
-			args[n].s = strs[ns++];
-		else
-			args[n].l = longs[nl++];
-	}
 	if (stp_format(dst, stp_prog.strlen, f->fmt, args, n, NULL) < 0)
 		dst[0] = 0;
 }
