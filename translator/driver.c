@@ -334,7 +334,7 @@ static const char *no_modules(void)
 }
 
 /* kmod unless asked; bpf when running on this kernel, which loads no
- * modules (said once). */
+ * modules (said once: the choice is kept in s->runtime). */
 static int wants_bpf(struct session *s)
 {
 	struct utsname u;
@@ -342,12 +342,15 @@ static int wants_bpf(struct session *s)
 
 	if (s->runtime)
 		return !strcmp(s->runtime, "bpf");
+	s->runtime = "kmod";
 	if (s->last_pass != 5 || s->remote || s->sysroot || uname(&u) ||
 	    (s->kernel_release && strcmp(s->kernel_release, u.release)))
 		return 0;
 	why = no_modules();
-	if (why)
+	if (why) {
 		fprintf(stderr, "stp: using --runtime=bpf: this kernel loads no modules (%s)\n", why);
+		s->runtime = "bpf";
+	}
 	return why != NULL;
 }
 
@@ -375,6 +378,8 @@ int driver_after_pass1(struct session *s)
 /* Passes 1 to 5 (or the listing a session asks for instead). */
 static int run_passes(struct session *s)
 {
+	/* before pass 1: %( runtime == "bpf" %) picks a tapset's flavour */
+	s->env.runtime = wants_bpf(s) ? "bpf" : "kernel";
 	if (run_pass1(s))
 		return 1;
 	if (s->last_pass == 1)

@@ -82,7 +82,7 @@ void target_init(struct session *s)
 	s->env.kernel_vr = rel;
 	s->env.kernel_v = version_of(rel);
 	s->env.arch = s->arch;
-	s->env.runtime = "kernel";
+	s->env.runtime = s->runtime && !strcmp(s->runtime, "bpf") ? "bpf" : "kernel";
 	s->env.systemtap_v = s->compatible ? s->compatible : STP_LANGUAGE_VERSION;
 	s->env.privilege = "stapdev";
 	s->env.guru = s->guru;

@@ -74,7 +74,10 @@ static const char *user_fn_call(struct bx *x, struct node *n, const struct built
 	return a.s;
 }
 
-/* Tapset functions of embedded C that kern.h's definitions compile. */
+/* Tapset functions of embedded C that kern.h's definitions compile.
+ * A tapset's own BPF flavour of a function is embedded C that carries
+ * the pragma bpf (a comment, as SystemTap's pure and unprivileged are),
+ * kept apart from the kmod flavour by %( runtime == "bpf" %? ... %). */
 static const char *const kern_passthrough[] = { "kernel_string", NULL };
 
 static const struct builtin *builtin_of(const char *name)
@@ -97,7 +100,7 @@ static int passes_through(struct bx *x, struct function *f)
 {
 	if (x->side != BX_KERN)
 		return 0;
-	if (!strncmp(f->name, "__", 2))
+	if (!strncmp(f->name, "__", 2) || strstr(f->decl->body->str, "/* bpf */"))
 		return 1;
 	for (int i = 0; kern_passthrough[i]; i++)
 		if (!strcmp(kern_passthrough[i], f->name))
