@@ -56,6 +56,7 @@ struct stp_kctx {
 	u64 *entry;
 	int err;
 	struct pt_regs *regs;
+	const char *func;	/* a kernel function probe's: probefunc() */
 };
 
 /* What a foreach's callback (bpf_for_each_map_elem) gets of its probe. */

@@ -108,6 +108,11 @@ int bx_hist_nbuckets(struct bx *x, const struct symbol *s);
 const char *bx_hist_print_call(struct bx *x, struct node *h);
 const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key);
 
+/* gen_kfunc.c: kernel.function, kprobe.function (fentry/fexit or kprobes) */
+int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d);
+const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
+void bx_kfunc_prologue(struct bx *x, struct derived_probe *d);
+
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
 const char *bpf_cache_key(struct session *s);

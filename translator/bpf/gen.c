@@ -161,20 +161,6 @@ void bx_probe_body(struct bx *x, struct derived_probe *d)
 	sb_puts(&x->code, "\tgoto out;\nout:\n");
 }
 
-/* Whether the running kernel has kprobes (register_kprobe in kallsyms). */
-static int has_kprobes(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
-	int found = 0;
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, " register_kprobe\n") != NULL;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 /* How the runner attaches kernel probe i; NULL when it cannot. */
 static const char *kern_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
@@ -206,16 +192,12 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 			  i, d->perf_type, (unsigned long long)d->perf_config,
 			  (long long)d->perf_period, d->perf_freq, pp);
 		return "perf_event";
+	case PF_KPROBE:
+		return bx_kfunc_section(x, d, i, att);
 	default:
 		break;
 	}
-	if (d->family == PF_KPROBE)
-		bx_refuse(x, &d->loc, "probe point %s is not supported by --runtime=bpf: %s",
-			  d->name, has_kprobes() ? "its kprobe and fentry programs are not written "
-			  "yet" : "this kernel has no kprobes, and fentry is not supported by "
-			  "--runtime=bpf yet");
-	else
-		bx_refuse(x, &d->loc, "probe point %s is not supported by --runtime=bpf yet",
+	bx_refuse(x, &d->loc, "probe point %s is not supported by --runtime=bpf yet",
 			  d->name);
 	return NULL;
 }
@@ -223,7 +205,8 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
 	const char *sec = kern_section(x, d, i, att);
-	int raw = d->family == PF_TRACE, regs = d->family == PF_UPROBE;
+	int raw = d->family == PF_TRACE, kf = d->family == PF_KPROBE;
+	int regs = d->family == PF_UPROBE || (kf && bx_kfunc_is_kprobe(x, d));
 
 	if (!sec)
 		return;
@@ -239,6 +222,8 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		  "\t\treturn 0;\n\t}\n\tc->busy = 1;\n", sec, i,
 		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void",
 		  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+	if (kf)
+		bx_kfunc_prologue(x, d);
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n\treturn 0;\n}\n\n");
 }

@@ -36,6 +36,7 @@ static const struct builtin builtins[] = {
 	  "(stp_time_ns() / 1000000000)", 0 },
 	{ "target", "stp_g.stp_target", "stp_g.stp_target", 0 },
 	{ "exit", "({ stp_exit(); (int64_t)0; })", "({ stp_exit(); (int64_t)0; })", 0 },
+	{ "probefunc", "stp_strcpy(%s, stp_k->func ? stp_k->func : \"\")", "((%s)[0] = 0)", 1 },
 };
 
 /* User-space versions of the tapsets' string functions of kmod C:
