@@ -10,7 +10,9 @@
 #                its stderr, a line "--- exit N" with stprun's exit status.
 #                Output that does not end in a newline is followed by a
 #                newline and the line "--- no newline at end".
-#   NAME.opts    (optional) one line of extra stp options, e.g. -g -D MAXACTION=100
+#   NAME.opts    (optional) one line of extra stp options, e.g. -g -D MAXACTION=100;
+#                with --runtime=bpf the BPF object and its static runner
+#                go to the guest, and the runner runs it (with NAME.run's -c)
 #   NAME.lines   (optional) the kernel lines it runs on, e.g. "6.1"; on the
 #                others it is not run (both lines have their DWARF)
 #   NAME.run     (optional) one line of extra stprun options, put before the
@@ -97,6 +99,9 @@ if [ "${1:-}" = --build-one ]; then
 	case $ko in /*) ;; *) ko=$d/$ko ;; esac
 	if [ "$rc" -eq 0 ] && [ -f "$ko" ]; then
 		echo "$ko" >ko
+		# --runtime=bpf (in NAME.opts): a BPF object, run by the
+		# static program beside it instead of stprun
+		case $ko in *.bpf.o) echo "${ko%/*}/run" >runner ;; esac
 	elif [ "$rc" -eq 0 ]; then
 		echo "(stp exited 0 but its last line names no module: '$ko')" >>log
 	fi
@@ -217,7 +222,12 @@ for line in $STP_LINES; do
 			built+=("$t")
 			# Debug info is of no use to the guest and would only make
 			# the initramfs bigger and the boot slower.
-			strip --strip-debug -o "$lw/files/$t.ko" "$(cat "$bdir/$t/ko")"
+			if [ -f "$bdir/$t/runner" ]; then
+				cp "$(cat "$bdir/$t/ko")" "$lw/files/$t.ko"
+				strip -o "$lw/files/$t.run" "$(cat "$bdir/$t/runner")"
+			else
+				strip --strip-debug -o "$lw/files/$t.ko" "$(cat "$bdir/$t/ko")"
+			fi
 			[ ! -f "$E2E_DIR/$t.sh" ] || cp "$E2E_DIR/$t.sh" "$lw/files/"
 		else
 			failed "$t" "build failed"
@@ -269,6 +279,7 @@ for line in $STP_LINES; do
 			args=
 			[ ! -s "$E2E_DIR/$t.run" ] || args=$(head -1 "$E2E_DIR/$t.run")
 			run="/files/stprun $args /files/$t.ko"
+			[ ! -f "$bdir/$t/runner" ] || run="/files/$t.run /files/$t.ko $args"
 			[ ! -f "$E2E_DIR/$t.sh" ] || run="sh /files/$t.sh /files/stprun /files/$t.ko $t"
 			cat <<EOF
 echo "$mark BEGIN $t"

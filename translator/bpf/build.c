@@ -156,9 +156,15 @@ static int link_user(const struct session *s, const char *key, const char *root)
 	vec_push(&av, (void *)bpf_lib(root, "libstpbpf.a"));
 	vec_push(&av, (void *)bpf_lib(root, "libstprt-host.a"));
 	vec_push(&av, "-Wl,--end-group");
+	/* for another machine (--sysroot, --remote: a guest without this
+	 * one's libraries), a static program */
+	if (s->sysroot || s->remote)
+		vec_push(&av, "-static");
 	vec_push(&av, "-lbpf");
 	vec_push(&av, "-lelf");
 	vec_push(&av, "-lz");
+	if (s->sysroot || s->remote)
+		vec_push(&av, "-lzstd");
 	if (spawn(&av, ar_printf("%s/cc.log", key)))
 		return show_log("cc (the user side)", ar_printf("%s/cc.log", key));
 	return 0;

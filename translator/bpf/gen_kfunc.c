@@ -179,7 +179,7 @@ static const char *refusal(struct bx *x, const struct derived_probe *d)
 const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
 	static int count;
-	const char *why = refusal(x, d), *sym = d->kp_symbol ? d->kp_symbol : d->symbol;
+	const char *why = refusal(x, d), *sym = d->kp_symbol ? d->kp_symbol : d->symbol, *sec;
 
 	if (why) {
 		bx_refuse(x, &d->loc, "probe point %s cannot run under --runtime=bpf: %s", d->name,
@@ -198,13 +198,18 @@ const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struc
 		  bx_cstr(d->name));
 	/* libbpf looks for a trampoline's function in the modules' BTF
 	 * too; a kprobe names the module */
-	if (!bx_kfunc_is_kprobe(x, d))
-		return ar_printf("%s/%s", d->is_return ? "fexit" : "fentry", sym);
-	if (d->module)
-		sym = ar_printf("%s:%s", d->module, sym);
-	if (d->offset && !d->is_return)
-		sym = ar_printf("%s+0x%llx", sym, (unsigned long long)d->offset);
-	return ar_printf("%s/%s", d->is_return ? "kretprobe" : "kprobe", sym);
+	if (!bx_kfunc_is_kprobe(x, d)) {
+		sec = ar_printf("%s/%s", d->is_return ? "fexit" : "fentry", sym);
+	} else {
+		if (d->module)
+			sym = ar_printf("%s:%s", d->module, sym);
+		if (d->offset && !d->is_return)
+			sym = ar_printf("%s+0x%llx", sym, (unsigned long long)d->offset);
+		sec = ar_printf("%s/%s", d->is_return ? "kretprobe" : "kprobe", sym);
+	}
+	if (d->is_return)
+		bx_kentry_program(x, d, i, sec, att);
+	return sec;
 }
 
 /* After the probe's context is claimed: its registers, its function's
@@ -219,4 +224,6 @@ void bx_kfunc_prologue(struct bx *x, struct derived_probe *d)
 		sb_printf(&x->code, "\tstp_kf_regs(ctx, &c->kregs, %d);\n\tk.regs = &c->kregs;\n",
 			  d->is_return);
 	sb_printf(&x->code, "\tk.func = \"%s\";\n", bx_cstr(d->symbol ? d->symbol : ""));
+	if (d->is_return)
+		bx_kentry_take(x, d);
 }
