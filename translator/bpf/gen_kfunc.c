@@ -3,8 +3,9 @@
  * kernel.function, kprobe.function and module(M).function under
  * --runtime=bpf.  A kernel.function is a BPF trampoline program
  * (fentry, or fexit for .return) when the target kernel has them, else
- * a kprobe (kretprobe); a kprobe.function is always a kprobe, and
- * -D STP_BPF_KPROBES makes kernel.function one too.
+ * a kprobe (kretprobe), as it is for a function the kernel's BTF lacks;
+ * a kprobe.function is always a kprobe, and -D STP_BPF_KPROBES makes
+ * kernel.function one too.
  *
  * Either way the probe's handler sees registers: pass 2 compiles a
  * $var to embedded C that reads CONTEXT->regs as the x86-64 calling
@@ -15,8 +16,10 @@
  * both, and the kmod runtime's $var code is the BPF one too.
  */
 #include "bpf.h"
+#include "../btf.h"
 #include "../session.h"
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <stdio.h>
 #include <string.h>
@@ -138,6 +141,16 @@ static int defined(const struct session *s, const char *name)
 	return 0;
 }
 
+/* Whether the target's BTF has function name (a trampoline program is
+ * attached by its BTF id): system call wrappers, for one, are not there. */
+static int in_btf(const struct session *s, const struct derived_probe *d)
+{
+	const char *why;
+	struct kbtf *k = d->module ? kbtf_module_load(s, d->module, &why) : kbtf_load(s, &why);
+
+	return k && btf__find_by_name_kind(k->btf, d->symbol, BTF_KIND_FUNC) > 0;
+}
+
 /* Whether probe d is a kprobe (else a trampoline program). */
 int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d)
 {
@@ -150,7 +163,7 @@ int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d)
 	if (!strcmp(d->pp->comps[0].name, "kprobe") || d->inlined || d->offset ||
 	    defined(s, "STP_BPF_KPROBES"))
 		return 1;
-	return kernel_how(s, NULL) != KF_FENTRY;
+	return kernel_how(s, NULL) != KF_FENTRY || !in_btf(s, d);
 }
 
 /* Why no program can be written for d; NULL when one can. */
