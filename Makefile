@@ -39,7 +39,7 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
 	translator/sdt.c translator/sdt_var.c translator/elfsec.c \
-	translator/btf_image.c translator/btf_load.c translator/btf_type.c translator/btf_var.c translator/btf_pretty.c translator/btf_module.c \
+	translator/btf_image.c translator/btf_load.c translator/btf_type.c translator/btf_var.c translator/btf_pretty.c translator/btf_module.c translator/btf_kfunc.c \
 	translator/tracepoints.c translator/emit_trace.c translator/process.c translator/emit_process.c \
 	translator/netfilter.c translator/netfilter_var.c translator/emit_netfilter.c \
 	translator/procfs.c translator/emit_procfs.c translator/probe_types.c \

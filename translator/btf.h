@@ -86,6 +86,11 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out);
 /* -L: " $prev:struct task_struct* ..." */
 const char *tracepoint_list_vars(const struct derived_probe *d);
 
+/* btf_kfunc.c: kernel function d's parameters, described as a
+ * tracepoint's arguments (--runtime=bpf without DWARF); NULL when its
+ * BTF does not have it. */
+const struct tracepoint_info *btf_kfunc_info(const struct session *s, struct derived_probe *d);
+
 /* btf_var.c: $name... in tracepoint probe d, as dw_target() does. */
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
 

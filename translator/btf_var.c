@@ -219,7 +219,8 @@ static int argument(struct bv *v, int quiet)
 
 		for (int k = 0; k < tp->nargs; k++)
 			sb_printf(&have, "%s$%s", k ? " " : "", tp->arg_names[k]);
-		fail(v, &v->n->loc, ar_printf("tracepoint '%s' has no argument '%s' (it has: %s)",
+		fail(v, &v->n->loc, ar_printf("%s '%s' has no argument '%s' (it has: %s)",
+					      v->d->family == PF_KPROBE ? "function" : "tracepoint",
 					      tp->name, v->n->name, have.s ? have.s : "none"));
 		free(have.s);
 		return finish(v, T_LONG, quiet);

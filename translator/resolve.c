@@ -448,6 +448,8 @@ static void dw_call(struct scope *sc, struct node *n)
 		expr(sc, n->args.v[i], 0);
 }
 
+static void target_expr(struct scope *sc, struct node *n, int write);
+
 /* A .return probe reads parameters as they were on entry: $x there is
  * @entry($x).  0 when n needs no wrapping. */
 static int entry_wrap(struct scope *sc, struct node *n)
@@ -468,7 +470,9 @@ static int entry_wrap(struct scope *sc, struct node *n)
 	n->ref = NULL;
 	vec_push_ar(&n->args, inner);
 	sc->in_entry = 1;
-	if (dw_target(sc->e, entry_view(sc), inner, 0, 0))
+	if (!has_dwarf(sc))
+		target_expr(sc, inner, 0);	/* --runtime=bpf's, by BTF */
+	else if (dw_target(sc->e, entry_view(sc), inner, 0, 0))
 		dw_call(sc, inner);
 	sc->in_entry = 0;
 	return 1;
@@ -654,7 +658,7 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 		target(sc, n, write);
 		return;
 	}
-	if (sc->probe && sc->probe->tp) {	/* a tracepoint's, by BTF */
+	if (sc->probe && sc->probe->tp && sc->probe->family != PF_KPROBE) {	/* by BTF */
 		if (btf_target(sc->e, sc->probe, n, write, 0))
 			dw_call(sc, n);
 		return;
@@ -689,6 +693,15 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 	}
 	if (!strcmp(n->name, "$return") && sc->probe && !sc->probe->is_return) {
 		sem_error(&n->loc, "'$return' is only available in .return probes");
+		return;
+	}
+	/* --runtime=bpf: a kernel function's parameters by BTF */
+	if (sc->probe && sc->probe->family == PF_KPROBE && !strcmp(sc->e->s->env.runtime, "bpf") &&
+	    (sc->probe->tp || (sc->probe->tp = btf_kfunc_info(sc->e->s, sc->probe)))) {
+		if (!write && entry_wrap(sc, n))
+			return;	/* a .return reads the parameter's value on entry */
+		if (btf_target(sc->e, sc->probe, n, write, 0))
+			dw_call(sc, n);
 		return;
 	}
 	if (sc->probe && sc->probe->family == PF_UPROBE) {

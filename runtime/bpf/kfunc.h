@@ -33,6 +33,18 @@ STP_INLINE void stp_kf_regs(void *ctx, struct pt_regs *r, int ret)
 	r->ax = v;
 }
 
+/* A kprobe's arguments as the array a trampoline program gets (what
+ * BTF $vars read, CONTEXT->entry): the six passed in registers. */
+STP_INLINE void stp_kf_args(const struct pt_regs *r, u64 *a)
+{
+	a[0] = r->di;
+	a[1] = r->si;
+	a[2] = r->dx;
+	a[3] = r->cx;
+	a[4] = r->r8;
+	a[5] = r->r9;
+}
+
 /* Scratch for the string functions below: 0 for stp_str_append, 1 for
  * what the others build.  Twice MAXSTRINGLEN, so that a copy to a
  * place the verifier cannot pin down stays in bounds. */

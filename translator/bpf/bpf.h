@@ -112,6 +112,7 @@ const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key
 int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d);
 const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
 void bx_kfunc_prologue(struct bx *x, struct derived_probe *d);
+void bx_kfunc_context(struct bx *x, int is_return, int kprobe);
 /* gen_kentry.c: @entry in their .return */
 void bx_kentry_program(struct bx *x, struct derived_probe *d, int idx, const char *sec,
 		       struct sbuf *att);

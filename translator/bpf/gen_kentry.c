@@ -75,8 +75,7 @@ static void entry_program(struct bx *x, struct kentry *k, const char *sec, int k
 		  "\tif (!c || stp_g.stp_stopping || c->busy)\n\t\treturn 0;\n"
 		  "\tc->busy = 1;\n", sec, k->idx, kprobe ? "struct pt_regs" : "void",
 		  kprobe ? "ctx" : "0");
-	if (!kprobe)
-		sb_puts(&x->code, "\tstp_kf_regs(ctx, &c->kregs, 0);\n\tk.regs = &c->kregs;\n");
+	bx_kfunc_context(x, 0, kprobe);
 	for (int i = 0; i < k->nodes.len; i++) {
 		struct node *e = ((struct node *)k->nodes.v[i])->args.v[0];
 
@@ -111,8 +110,6 @@ void bx_kentry_program(struct bx *x, struct derived_probe *d, int idx, const cha
 	vec_push(&probes, k);
 	if (!x->hoist.s || !strstr(x->hoist.s, "#include \"kfunc.h\"\n"))
 		sb_puts(&x->hoist, "#include \"kfunc.h\"\n\n");
-	if (!x->ctx.s || !strstr(x->ctx.s, "\tstruct pt_regs kregs;\n"))
-		sb_puts(&x->ctx, "\tstruct pt_regs kregs;\n");
 	decls(x, k);
 	x->pfx = ar_printf("p%d", idx);
 	x->pp = d->name;

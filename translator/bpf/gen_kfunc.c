@@ -225,17 +225,27 @@ const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struc
 	return sec;
 }
 
+/* The registers (pass 2's DWARF $vars, the *_arg functions) and the
+ * arguments as an array (BTF $vars) of a kernel function probe, kprobe
+ * or trampoline program, once c is claimed. */
+void bx_kfunc_context(struct bx *x, int is_return, int kprobe)
+{
+	if (!x->ctx.s || !strstr(x->ctx.s, "\tstruct pt_regs kregs;\n"))
+		sb_puts(&x->ctx, "\tstruct pt_regs kregs;\n\tu64 kargs[6];\n");
+	if (kprobe)
+		sb_puts(&x->code, "\tstp_kf_args(ctx, c->kargs);\n\tk.entry = c->kargs;\n");
+	else
+		sb_printf(&x->code, "\tstp_kf_regs(ctx, &c->kregs, %d);\n\tk.regs = &c->kregs;\n"
+			  "\tk.entry = ctx;\n", is_return);
+}
+
 /* After the probe's context is claimed: its registers, its function's
  * name (probefunc()). */
 void bx_kfunc_prologue(struct bx *x, struct derived_probe *d)
 {
-	if (!x->ctx.s || !strstr(x->ctx.s, "\tstruct pt_regs kregs;\n"))
-		sb_puts(&x->ctx, "\tstruct pt_regs kregs;\n");
 	if (!x->hoist.s || !strstr(x->hoist.s, "#include \"kfunc.h\"\n"))
 		sb_puts(&x->hoist, "#include \"kfunc.h\"\n\n");
-	if (!bx_kfunc_is_kprobe(x, d))
-		sb_printf(&x->code, "\tstp_kf_regs(ctx, &c->kregs, %d);\n\tk.regs = &c->kregs;\n",
-			  d->is_return);
+	bx_kfunc_context(x, d->is_return, bx_kfunc_is_kprobe(x, d));
 	sb_printf(&x->code, "\tk.func = \"%s\";\n", bx_cstr(d->symbol ? d->symbol : ""));
 	if (d->is_return)
 		bx_kentry_take(x, d);
