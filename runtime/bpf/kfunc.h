@@ -34,7 +34,9 @@ STP_INLINE void stp_kf_regs(void *ctx, struct pt_regs *r, int ret)
 }
 
 /* A kprobe's arguments as the array a trampoline program gets (what
- * BTF $vars read, CONTEXT->entry): the six passed in registers. */
+ * BTF $vars read, CONTEXT->entry): six in registers, the next two on
+ * the stack above the return address (at the function's entry, where
+ * such a kprobe is). */
 STP_INLINE void stp_kf_args(const struct pt_regs *r, u64 *a)
 {
 	a[0] = r->di;
@@ -43,6 +45,8 @@ STP_INLINE void stp_kf_args(const struct pt_regs *r, u64 *a)
 	a[3] = r->cx;
 	a[4] = r->r8;
 	a[5] = r->r9;
+	if (bpf_probe_read_kernel(&a[6], 2 * sizeof(u64), (const void *)(r->sp + 8)))
+		a[6] = a[7] = 0;
 }
 
 /* Scratch for the string functions below: 0 for stp_str_append, 1 for

@@ -231,7 +231,7 @@ const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struc
 void bx_kfunc_context(struct bx *x, int is_return, int kprobe)
 {
 	if (!x->ctx.s || !strstr(x->ctx.s, "\tstruct pt_regs kregs;\n"))
-		sb_puts(&x->ctx, "\tstruct pt_regs kregs;\n\tu64 kargs[6];\n");
+		sb_puts(&x->ctx, "\tstruct pt_regs kregs;\n\tu64 kargs[8];\n");
 	if (kprobe)
 		sb_puts(&x->code, "\tstp_kf_args(ctx, c->kargs);\n\tk.entry = c->kargs;\n");
 	else
