@@ -16,8 +16,8 @@
  * stops after pass N.
  */
 #include "session.h"
-#include "build.h"
-#include "emit.h"
+#include "kmod/build.h"
+#include "kmod/emit.h"
 #include "interactive.h"
 #include "bpf/bpf.h"
 #include "../parser/parse.h"
