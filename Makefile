@@ -35,20 +35,20 @@ PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass1.c translator/script_find.c translator/library.c translator/libscan.c translator/clone.c translator/genfn.c \
-	translator/ksyms.c translator/modsyms.c translator/cache.c translator/bigmem.c translator/probes.c \
+	translator/ksyms.c translator/modsyms.c translator/cache.c translator/cache_key.c translator/bigmem.c translator/probes.c \
 	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
 	translator/sdt.c translator/sdt_var.c translator/elfsec.c \
 	translator/btf_image.c translator/btf_load.c translator/btf_type.c translator/btf_var.c translator/btf_pretty.c translator/btf_module.c translator/btf_kfunc.c \
-	translator/tracepoints.c translator/emit_trace.c translator/process.c translator/emit_process.c \
-	translator/netfilter.c translator/netfilter_var.c translator/emit_netfilter.c \
-	translator/procfs.c translator/emit_procfs.c translator/probe_types.c \
-	translator/perf.c translator/emit_perf.c \
-	translator/hwbkpt.c translator/emit_hwbkpt.c \
-	translator/sysdispatch.c translator/emit_sysdispatch.c translator/dump_names.c \
+	translator/tracepoints.c translator/kmod/emit_trace.c translator/process.c translator/kmod/emit_process.c \
+	translator/netfilter.c translator/netfilter_var.c translator/kmod/emit_netfilter.c \
+	translator/procfs.c translator/kmod/emit_procfs.c translator/probe_types.c \
+	translator/perf.c translator/kmod/emit_perf.c \
+	translator/hwbkpt.c translator/kmod/emit_hwbkpt.c \
+	translator/sysdispatch.c translator/kmod/emit_sysdispatch.c translator/dump_names.c \
 	translator/infer.c translator/deadstore.c translator/prune.c translator/dump.c \
-	translator/pass2.c translator/access.c translator/emit.c translator/emit_expr.c \
-	translator/emit_stmt.c translator/emit_uprobe.c translator/build.c translator/run.c translator/driver.c \
+	translator/pass2.c translator/kmod/access.c translator/kmod/emit.c translator/kmod/emit_expr.c \
+	translator/kmod/emit_stmt.c translator/kmod/emit_uprobe.c translator/kmod/build.c translator/kmod/run.c translator/driver.c \
 	staprun/cmdline.c staprun/rotate.c \
 	translator/interactive.c translator/interactive_script.c translator/interactive_scan.c \
 	translator/interactive_set.c translator/interactive_complete.c
@@ -60,7 +60,7 @@ DRIVER_SRC += translator/python.c
 DRIVER_SRC += translator/plt.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
-HEADERS = $(wildcard parser/*.h translator/*.h)
+HEADERS = $(wildcard parser/*.h translator/*.h translator/kmod/*.h)
 
 # The runtime's data structures, built for the host (unit tests, fuzzing).
 RT_HOST_SRC = runtime/out.c runtime/map.c runtime/stat.c runtime/format.c runtime/sketch.c

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Kernel API differences, in one place.  STP_HAVE_* come from the feature
- * tests pass 4 runs against the target's headers (translator/build.c,
+ * tests pass 4 runs against the target's headers (translator/kmod/build.c,
  * runtime/features/), cached per kernel, written to stp_features.h.
  */
 #ifndef STP_COMPAT_H

@@ -71,7 +71,7 @@ struct stp_probe {
 					 * expanded, aliases not (pn()) */
 	void (*handler)(struct stp_ctx *c);
 	const struct stp_lockreq *locks;	/* in the globals' declaration
-					 * order, one order for all (translator/access.c) */
+					 * order, one order for all (translator/kmod/access.c) */
 	int nlocks;
 	const char *func;		/* kprobes: the function, its module */
 	const char *module;		/* ("kernel" for vmlinux) */

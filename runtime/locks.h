@@ -3,7 +3,7 @@
  * Globals' locks.  A handler takes the locks of the globals it touches
  * (its lock set, found by the translator's access analysis) before it
  * runs and drops them after; every set is in the one order
- * translator/access.c gives them, the globals' declaration order, so
+ * translator/kmod/access.c gives them, the globals' declaration order, so
  * two handlers never wait on each other crosswise.  A lock is only ever
  * tried, MAXTRYLOCK times: a hit that cannot have its locks is skipped
  * and counted (STP_EV_SKIP_LOCK), never made to wait, in any context.

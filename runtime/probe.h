@@ -63,7 +63,7 @@ static __always_inline void stp_ctx_exit(struct stp_ctx *c)
 /*
  * The hit itself, on context c, which the caller has marked busy.  0
  * when the handler ran without an error.  A probe whose handler counts
- * no statements (translator/emit.c: no loop, no call, fewer statements
+ * no statements (translator/kmod/emit.c: no loop, no call, fewer statements
  * than MAXACTION) leaves c->actions alone: nothing reads it in that hit.
  */
 static __always_inline int stp_probe_body(struct stp_ctx *c, const struct stp_probe *p,

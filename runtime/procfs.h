@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * procfs("PATH").read/.write probes (procfs.c): the files the generated
- * code lists (translator/emit_procfs.c), and the buffer a hit's $value
+ * code lists (translator/kmod/emit_procfs.c), and the buffer a hit's $value
  * reads or fills (translator/procfs.c).
  */
 #ifndef STP_PROCFS_H

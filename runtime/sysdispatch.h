@@ -3,7 +3,7 @@
  * kernel.syscall(NR)[.return] (sysdispatch.c): the generated code gives,
  * for entry and return, the count of probes (STP_SD_NENTER,
  * STP_SD_NEXIT) and, when there are some, a bitmap of the numbers they
- * want and a dispatch function (translator/emit_sysdispatch.c).
+ * want and a dispatch function (translator/kmod/emit_sysdispatch.c).
  */
 #ifndef STP_SYSDISPATCH_H
 #define STP_SYSDISPATCH_H

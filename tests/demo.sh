@@ -2,8 +2,8 @@
 # make demo: what a new user sees first.  The scripts in examples/ are
 # built into modules for Debian's kernel (tests/kernel.sh) and run, all in
 # one throwaway QEMU guest (staprun/stp-qemu), with a workload each; then
-# a one-liner runs with stp --remote=qemu, and a mistake shows how stp
-# reports errors.  On a machine whose own kernel loads modules, the same
+# a one-liner runs with stp --remote=qemu, another on this machine's own
+# kernel as BPF, and a mistake shows how stp reports errors.  On a machine whose own kernel loads modules, the same
 # scripts run directly: sudo ./stp examples/counter.stp
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -106,6 +106,14 @@ echo "=== a one-liner, in its own guest: stp --remote=qemu -e '...'"
 ./stp "${K[@]}" --remote=qemu -e 'global n
 probe timer.ms(100) { n++; if (n == 5) exit() }
 probe end { printf("%d ticks of 100 ms; the last hit ran in %s (pid %d)\n", n, execname(), pid()) }' || exit 1
+
+echo
+echo "=== a one-liner on this machine's own kernel ($(uname -r)), as BPF: stp --runtime=bpf -e '...'"
+echo "(stp picks --runtime=bpf itself on a kernel that loads no modules; it needs root, or CAP_BPF and CAP_PERFMON)"
+./stp --runtime=bpf -e 'global n
+probe kernel.trace("sys_enter") { n[execname()]++ }
+probe timer.ms(500) { exit() }
+probe end { foreach (p in n- limit 5) printf("%-16s %6d system calls\n", p, n[p]) }' || exit 1
 
 echo
 echo "=== a mistake, and how stp reports it"

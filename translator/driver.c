@@ -16,8 +16,8 @@
  * stops after pass N.
  */
 #include "session.h"
-#include "build.h"
-#include "emit.h"
+#include "kmod/build.h"
+#include "kmod/emit.h"
 #include "interactive.h"
 #include "bpf/bpf.h"
 #include "../parser/parse.h"
@@ -131,7 +131,8 @@ static int list_probes(struct session *s, struct elab *e)
 	for (int i = 0; i < elab_probe_count(e); i++) {
 		const char *line = elab_list_line(e, i, s->list_vars);
 
-		vec_push(&names, (void *)line);
+		if (line)
+			vec_push(&names, (void *)line);
 	}
 	if (names.len)
 		qsort(names.v, names.len, sizeof(void *), cmp_str);

@@ -8,7 +8,8 @@
 #define HWBKPT_H
 
 #include "elab.h"
-#include "emit.h"
+
+struct sbuf;
 
 int hwbkpt_match(struct elab *e, struct probe_point *pp, struct vec *out);
 void em_hwbkpt_entry(int idx, const struct derived_probe *d);

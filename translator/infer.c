@@ -602,6 +602,10 @@ void infer_program(struct elab *e)
 	}
 	ic.report = 1;
 	walk_all(&ic);
+	/* A listing (-l, -L) shows probe points: the types of a tapset's
+	 * globals that only its users' calls would settle do not matter. */
+	if (e->s->list_probe)
+		return;
 	for (int i = 0; i < e->global_list.len; i++)
 		unknown(e->global_list.v[i]);
 	for (int i = 0; i < e->probes.len; i++) {

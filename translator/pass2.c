@@ -96,6 +96,8 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 	struct sbuf sb = { 0 };
 	const char *line;
 
+	if (d->file && !d->file->is_user)	/* a tapset's own probe */
+		return NULL;
 	sb_puts(&sb, d->list_name);
 	if (with_vars && d->dwf)
 		sb_puts(&sb, dw_list_vars(e, d));

@@ -313,19 +313,50 @@ static int no_arg(struct expansion *x, const struct probe_comp *c)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	enum probe_family fam;
+} order_kinds[] = {
+	{ "begin", PF_BEGIN }, { "end", PF_END },
+	{ "error", PF_ERROR }, { "never", PF_NEVER },
+};
+#define kinds order_kinds
+
+static int is_glob(const char *name)
+{
+	return name && strpbrk(name, "*?[");
+}
+
+/* A wildcard of one component ("*", "e*") matches these too, as an
+ * alias's name: -l '*' lists them.  1 if one matched, else -1. */
+static int order_glob(struct expansion *x, struct probe_point *pp, struct node *cond)
+{
+	const char *list_name = x->list_name;
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct probe_point *q;
+
+		if (fnmatch(pp->comps[0].name, kinds[i].name, 0))
+			continue;
+		q = pp_join(pp, 0, 1, NULL, NULL, 0);
+		q->comps[0].name = kinds[i].name;
+		x->list_name = NULL;
+		make_probe(x, q, cond, kinds[i].fam);
+		n++;
+	}
+	x->list_name = list_name;
+	return n ? 1 : -1;
+}
+
 /* begin, begin(N), end..., error..., never */
 static int order_point(struct expansion *x, struct probe_point *pp,
 		       struct node *cond)
 {
-	static const struct {
-		const char *name;
-		enum probe_family fam;
-	} kinds[] = {
-		{ "begin", PF_BEGIN }, { "end", PF_END },
-		{ "error", PF_ERROR }, { "never", PF_NEVER },
-	};
 	struct probe_comp *c = &pp->comps[0];
 
+	if (pp->ncomps == 1 && !c->arg && is_glob(c->name))
+		return order_glob(x, pp, cond);
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		struct derived_probe *d;
 		int64_t order = 0;
@@ -1024,6 +1055,8 @@ static void expand_point(struct expansion *x, struct probe_point *pp,
 
 		p->optional |= optional;
 		if (try_aliases(x, p, cond, p->optional, depth)) {
+			if (p->ncomps == 1 && !p->comps[0].arg && is_glob(p->comps[0].name))
+				order_glob(x, p, cond);
 			if (x->made == before && !p->optional && !x->failed) {
 				sem_error(&p->loc, "no probe point matches '%s'", pp_text(p));
 				x->failed = 1;

@@ -158,6 +158,10 @@ case_ bad-module-name 1 "stp: '9bad' is not a valid module name (letters, digits
 case_ remote-unknown 1 "stp: --remote=ssh: only 'qemu' is known" -- "$STP" -p5 --remote=ssh -r 0.0.0-none -e 'probe begin {}'
 case_ list-timer 0 'timer.ms(100)' -- "$STP" -l 'timer.ms(100)'
 exact list-none 1 "stp: no probe point matches 'no.such.point'" -- "$STP" -l 'no.such.point'
+# a wildcard of one component lists the builtins it matches with the
+# aliases, and no tapset's own probes (json.stp's procfs "metadata")
+exact list-star 0 $'begin\nend\nerror\ninit\njson_data\nnever\noneshot\nprometheus\nsyscall_any' -- "$STP" -l '*'
+exact list-e-star 0 $'end\nerror' -- "$STP" -l 'e*'
 exact list-none-L 1 "stp: no probe point matches 'nosuch.*'" -- "$STP" -L 'nosuch.*'
 case_ all-options 0 'probe begin {' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-amd64 -o "$T/out" -c true -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
 case_ bad-G 1 "stp: -G needs VAR=VALUE, not 'novalue'" -- "$STP" -p1 -G novalue -e 'probe begin {}'

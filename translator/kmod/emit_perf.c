@@ -12,7 +12,7 @@
  * reads by index.
  */
 #include "emit.h"
-#include "perf.h"
+#include "../perf.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,16 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *cache_root(void)
-{
-	const char *c = getenv("STP_CACHE");
-	const char *home = getenv("HOME");
-
-	if (c && *c)
-		return c;
-	return ar_printf("%s/.cache/stp", home && *home ? home : "/tmp");
-}
-
 static int mkdirs(const char *path)
 {
 	char buf[PATH_MAX];
@@ -157,68 +147,6 @@ static int run(char *const argv[], const char *log, int verbose)
 	return rc;
 }
 
-const char *build_kernel_dir(const struct session *s)
-{
-	return ar_printf("%s/lib/modules/%s/build", s->sysroot ? s->sysroot : "",
-			 s->kernel_release);
-}
-
-/* Directory holding runtime/: the build tree, or the installed copy. */
-const char *build_runtime_parent(const struct session *s)
-{
-	const char *t = s->tapset_root;
-	const char *slash = t ? strrchr(t, '/') : NULL;
-
-	if (getenv("STP_RUNTIME_PARENT"))
-		return getenv("STP_RUNTIME_PARENT");
-	if (slash)
-		return ar_printf("%.*s", (int)(slash - t), t);
-	return ".";
-}
-
-static void hash_file(struct sbuf *h, const char *path)
-{
-	size_t n;
-	char *data = util_read_file(path, &n);
-
-	if (!data)
-		return;
-	sb_printf(h, "%s:%zx;", path, util_hash(data, n));
-	free(data);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void hash_dir(struct sbuf *h, const char *dir, int depth)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct vec names = { 0 };
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			vec_push(&names, ar_printf("%s/%s", dir, de->d_name));
-	closedir(d);
-	if (names.len)
-		qsort(names.v, names.len, sizeof(void *), cmp_str);
-	for (int i = 0; i < names.len; i++) {
-		struct stat st;
-
-		if (stat(names.v[i], &st))
-			continue;
-		if (S_ISDIR(st.st_mode) && depth < 4)
-			hash_dir(h, names.v[i], depth + 1);
-		else if (S_ISREG(st.st_mode))
-			hash_file(h, names.v[i]);
-	}
-	free(names.v);
-}
-
 /* stp_features.h for this kernel: cached, else made by compiling each test. */
 static const char *features(const struct session *s, const char *runtime)
 {
@@ -231,9 +159,9 @@ static const char *features(const struct session *s, const char *runtime)
 	DIR *d;
 	struct dirent *de;
 
-	hash_dir(&h, fdir, 0);
-	hash_file(&h, ar_printf("%s/.config", kdir));
-	cached = ar_printf("%s/features-%s-%zx.h", cache_root(), s->kernel_release,
+	build_hash_dir(&h, fdir, 0);
+	build_hash_file(&h, ar_printf("%s/.config", kdir));
+	cached = ar_printf("%s/features-%s-%zx.h", build_cache_root(), s->kernel_release,
 			   util_hash(h.s ? h.s : "", h.len));
 	free(h.s);
 	if (!access(cached, R_OK))
@@ -273,54 +201,13 @@ static const char *features(const struct session *s, const char *runtime)
 		else
 			sb_printf(&hdr, "/* #undef STP_HAVE_%s */\n", n);
 	}
-	mkdirs(cache_root());
+	mkdirs(build_cache_root());
 	write_file(ar_printf("%s.tmp%d", cached, (int)getpid()), hdr.s, hdr.len);
 	rename(ar_printf("%s.tmp%d", cached, (int)getpid()), cached);
 	free(hdr.s);
 	free(kb.s);
 	run((char *const[]){ "rm", "-rf", (char *)work, NULL }, "/dev/null", 0);
 	return cached;
-}
-
-const char *build_cache_key(const struct session *s, const char *module)
-{
-	struct sbuf h = { 0 };
-	const char *parent = build_runtime_parent(s);
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct stat st;
-	size_t key;
-
-	if (n > 0) {
-		exe[n] = '\0';
-		if (!stat(exe, &st))
-			sb_printf(&h, "exe:%ld.%ld:%ld;", (long)st.st_mtim.tv_sec,
-				  (long)st.st_mtim.tv_nsec, (long)st.st_size);
-	}
-	if (s->script_file)
-		hash_file(&h, s->script_file);
-	for (int i = 0; i < s->user_files.len; i++)	/* uprobes' offsets */
-		hash_file(&h, s->user_files.v[i]);
-	if (s->script_text)
-		sb_printf(&h, "e:%zx;", util_hash(s->script_text, strlen(s->script_text)));
-	for (int i = 0; i < s->argc; i++)
-		sb_printf(&h, "arg:%s;", s->argv[i]);
-	for (int i = 0; i < s->defines.len; i++)
-		sb_printf(&h, "D:%s;", (const char *)s->defines.v[i]);
-	for (int i = 0; i < s->include_dirs.len; i++)
-		hash_dir(&h, s->include_dirs.v[i], 0);
-	sb_printf(&h, "g:%d;u:%d;m:%s;r:%s;", s->guru, s->unoptimized, module,
-		  s->kernel_release);
-	if (s->tapset_root)
-		hash_dir(&h, s->tapset_root, 0);
-	hash_dir(&h, ar_printf("%s/runtime", parent), 0);
-	hash_file(&h, ar_printf("%s/.config", build_kernel_dir(s)));
-	key = util_hash(h.s ? h.s : "", h.len);
-	/* a second, differently seeded hash makes collisions unlikely */
-	sb_puts(&h, "#");
-	key ^= util_hash(h.s, h.len) << 1;
-	free(h.s);
-	return ar_printf("%s/modules/%016zx", cache_root(), key);
 }
 
 int build_cached(const char *key, const char *module)

@@ -3,12 +3,8 @@
 #ifndef STP_BUILD_H
 #define STP_BUILD_H
 
-#include "session.h"
+#include "../cache_key.h"
 
-const char *build_kernel_dir(const struct session *s);
-const char *build_runtime_parent(const struct session *s);
-/* The cache directory for this script, options, tapsets, runtime, kernel. */
-const char *build_cache_key(const struct session *s, const char *module);
 int build_cached(const char *key, const char *module);
 /* Build csrc into KEY/MODULE.ko (and keep KEY/MODULE.c); 0 or -1. */
 int build_module(const struct session *s, const char *module, const char *csrc,

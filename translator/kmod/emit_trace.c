@@ -12,7 +12,7 @@
  * hit goes through stp_probe_hit(), as a kprobe's does.
  */
 #include "emit.h"
-#include "btf.h"
+#include "../btf.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #ifndef STP_ACCESS_H
 #define STP_ACCESS_H
 
-#include "elab.h"
+#include "../elab.h"
 
 /* What a handler or function does with a global. */
 struct access {
