@@ -24,6 +24,12 @@ struct bv {
 	const char *expr;
 	uint32_t type;
 	int bit, bits;		/* a bitfield */
+	/* --runtime=bpf's CO-RE (translator/bpf/gen_core.c): the piece of
+	 * the chain since its last pointer, one relocation */
+	int core;
+	const char *core_base, *core_path;
+	uint32_t core_root;
+	int64_t core_off;
 };
 
 int bv_is_signed(const struct btf_type *t);

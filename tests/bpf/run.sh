@@ -30,6 +30,11 @@ run_one() {	# dir name -> the .expect format on stdout
 	[ -f "$1/$2.auto" ] && rt=
 	[ -f "$1/$2.pre" ] && pre=$(cat "$1/$2.pre")
 	[ -f "$1/$2.opts" ] && opts=$(head -1 "$1/$2.opts")
+	# @SYSROOT@ @RELEASE@: another kernel's (tests/kernel.sh: 6.1), to
+	# build an object against BTF other than the running kernel's
+	case $opts in *@SYSROOT@*)
+		opts=${opts//@SYSROOT@/$(../kernel.sh)}
+		opts=${opts//@RELEASE@/$(../kernel.sh release)};; esac
 	# the guest compares stprun's stderr, not pass 2's warnings
 	[ "$1" = . ] || opts="-w $opts"
 	bg=

@@ -108,6 +108,13 @@ int bx_hist_nbuckets(struct bx *x, const struct symbol *s);
 const char *bx_hist_print_call(struct bx *x, struct node *h);
 const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key);
 
+/* gen_core.c: CO-RE offsets of kernel member chains (pass 2 asks) */
+struct btf;
+int bx_core_wanted(const struct session *s);	/* under --runtime=bpf */
+/* root's member path "a.b.c" (off bytes in the build's BTF) as C */
+const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off);
+void bx_core_decls(struct sbuf *o);	/* the local flavours they name */
+
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
 const char *bpf_cache_key(struct session *s);
