@@ -194,7 +194,7 @@ static struct node *make_function(struct bv *v, enum type ret)
 	return fd;
 }
 
-static int finish(struct bv *v, enum type ret, int quiet)
+int bv_finish(struct bv *v, enum type ret, int quiet)
 {
 	int ok = !v->err;
 
@@ -224,7 +224,7 @@ static int special(struct bv *v, const char *name, int quiet)
 		fail(v, &v->n->loc, ar_printf("tracepoint '%s' has no '%s' ($$name, $$system, "
 					      "$$parms and $$vars are there)", tp->name, name));
 	}
-	return finish(v, T_STRING, quiet);
+	return bv_finish(v, T_STRING, quiet);
 }
 
 /* The argument named, with the member chain after it. */
@@ -243,10 +243,15 @@ static int argument(struct bv *v, int quiet)
 		fail(v, &v->n->loc, ar_printf("tracepoint '%s' has no argument '%s' (it has: %s)",
 					      tp->name, v->n->name, have.s ? have.s : "none"));
 		free(have.s);
-		return finish(v, T_LONG, quiet);
+		return bv_finish(v, T_LONG, quiet);
 	}
 	v->expr = ar_printf("((u64 *)CONTEXT->entry)[%d]", i);
 	v->type = tp->arg_types[i];
+	return bv_chain(v, quiet);
+}
+
+int bv_chain(struct bv *v, int quiet)
+{
 	for (int k = 0; k < v->n->comps.len && !v->err; k++) {
 		struct node *c = v->n->comps.v[k];
 
@@ -257,11 +262,11 @@ static int argument(struct bv *v, int quiet)
 	if (!v->err && v->n->pretty) {
 		sb_puts(&v->c, "\tSTAP_RETVALUE[0] = '\\0';\n");
 		bv_pretty(v, v->mem, v->expr, v->type, 0, v->n->pretty, "STAP_RETVALUE");
-		return finish(v, T_STRING, quiet);
+		return bv_finish(v, T_STRING, quiet);
 	}
 	if (!v->err)
 		value(v);
-	return finish(v, T_LONG, quiet);
+	return bv_finish(v, T_LONG, quiet);
 }
 
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
