@@ -23,6 +23,7 @@ mkdir -p "$top/build/tests"
 cc -O2 -o "$LOOP" getppid_loop.c || exit 1
 cc -O1 -g -o "$top/build/tests/uprobe_target" uprobe_target.c || exit 1
 cc -O1 -o "$top/build/tests/uprobe_target_nodebug" uprobe_target.c || exit 1
+cc -O0 -g -o "$top/build/tests/entry_target" entry_target.c || exit 1
 
 run_one() {	# dir name -> the .expect format on stdout
 	out=$(mktemp) err=$(mktemp)

@@ -118,6 +118,13 @@ void bx_core_decls(struct sbuf *o);	/* the local flavours they name */
 int btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n);
 int btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
 
+/* gen_entry.c: @entry in a uprobe's .return: a program at the entry
+ * saves the values (kern_probe calls the first two) */
+void bx_entry_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
+void bx_entry_fetch(struct bx *x, struct derived_probe *d, int i);
+const char *bx_entry_value(struct bx *x, struct node *n);
+void bx_entry_decls(struct sbuf *o);
+
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
 const char *bpf_cache_key(struct session *s);

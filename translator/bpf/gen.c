@@ -229,6 +229,7 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		return;
 	x->pfx = ar_printf("p%d", i);
 	x->pp = d->name;
+	bx_entry_probe(x, d, i, att);
 	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n\tu32 zero = 0;\n"
 		  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
 		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s }, *stp_k = &k;\n\n"
@@ -239,6 +240,7 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		  "\t\treturn 0;\n\t}\n\tc->busy = 1;\n", sec, i,
 		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void",
 		  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+	bx_entry_fetch(x, d, i);
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n\treturn 0;\n}\n\n");
 }
@@ -280,6 +282,7 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	sb_puts(o, "struct stp_globals stp_g;\n\n#include \"kern.h\"\n\n");
 	kern_maps(x->e, o);
 	bx_core_decls(o);
+	bx_entry_decls(o);
 	bx_ctx_struct(x, o);
 	sb_puts(o, "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
 		"\t__type(key, u32);\n\t__type(value, struct stp_ctx);\n} stp_ctxmap SEC(\".maps\");\n\n");

@@ -347,6 +347,8 @@ const char *bx_long(struct bx *x, struct node *n)
 	case N_AT:
 		if (n->ref)
 			return bx_call_long(x, n);
+		if (!strcmp(n->name, "@entry"))
+			return bx_entry_value(x, n);
 		return aggregate(x, n);
 	default:
 		bx_refuse(x, &n->loc, "this expression is not supported by --runtime=bpf yet");
@@ -379,9 +381,12 @@ const char *bx_str(struct bx *x, struct node *n)
 				 bx_str(x, n->then), bx_str(x, n->els));
 	case N_ASSIGN:
 		return assign_str(x, n);
+	case N_AT:
+		if (!n->ref && !strcmp(n->name, "@entry"))
+			return bx_entry_value(x, n);
+		return bx_call_str(x, n);
 	case N_CALL:
 	case N_TARGET:
-	case N_AT:
 		return bx_call_str(x, n);
 	default:
 		bx_refuse(x, &n->loc, "this string expression is not supported by --runtime=bpf yet");
