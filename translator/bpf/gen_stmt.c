@@ -181,9 +181,9 @@ static void delete(struct bx *x, struct node *n)
 		sb_printf(&x->code, "%s = 0;\n", bx_local(x, s));
 		return;
 	}
-	if (x->side == BX_KERN) {
-		bx_refuse(x, &n->loc, "delete of a whole array or statistic in a kernel probe is "
-			  "not supported by --runtime=bpf yet");
+	if (x->side == BX_KERN && s->arity <= 0) {	/* a scalar statistic */
+		sb_printf(&x->code, "stp_clear_percpu(%s, sizeof(%s));\n", bx_mapref(x, s),
+			  s->hist ? "struct stp_bhist" : "struct stp_bstat");
 		return;
 	}
 	sb_printf(&x->code, "stp_clear(%s);\n", bx_mapref(x, s));
