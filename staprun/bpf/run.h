@@ -32,4 +32,8 @@ int stp_u_ncpus(void);
 size_t stp_u_stride(stp_map_t m);	/* a per-CPU value's bytes per CPU */
 void stp_u_display(void);
 
+/* globals.c: -G VAR=VALUE, checked before the run, set after init() */
+int stp_u_globals_check(void);
+void stp_u_globals_set(void);
+
 #endif

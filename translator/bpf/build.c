@@ -186,6 +186,13 @@ int bpf_run(struct session *s, const char *key)
 	fflush(stdout);
 	if (s->verbose)
 		setenv("STP_BPF_VERBOSE", "1", 1);
+	if (s->globals.len) {	/* -G: the runner checks and sets them */
+		struct sbuf g = { 0 };
+
+		for (int i = 0; i < s->globals.len; i++)
+			sb_printf(&g, "%s%s", i ? "\n" : "", (const char *)s->globals.v[i]);
+		setenv("STP_BPF_GLOBALS", g.s, 1);
+	}
 	if (s->command)
 		execl(run, run, ar_printf("%s/prog.bpf.o", key), "-c", s->command, (char *)NULL);
 	else if (s->target_pid)
