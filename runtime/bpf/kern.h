@@ -350,5 +350,6 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 		: bpf_probe_read_kernel_str((dst), (n), (src)))
 
 #include "clear.h"
+#include "text.h"
 
 #endif

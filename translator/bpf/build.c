@@ -124,6 +124,8 @@ static int compile_kern(const struct session *s, const char *key, const char *ro
 	struct vec av = { 0 };
 	const char *args[] = { "clang", "-target", "bpf", "-O2", "-g", "-Wno-unused-value",
 			       "-Wno-unused-label", "-D__TARGET_ARCH_x86",
+			       /* a kmod runtime function BPF lacks: here, not at load */
+			       "-Werror=implicit-function-declaration",
 			       "-I/usr/include/x86_64-linux-gnu" };
 
 	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++)

@@ -263,7 +263,9 @@ void bx_functions(struct bx *x, struct sbuf *out)
 
 void bx_ctx_struct(struct bx *x, struct sbuf *o)
 {
-	sb_printf(o, "struct stp_ctx {\n\tint64_t busy;\n%s};\n\n", x->ctx.s ? x->ctx.s : "");
+	/* stp_pad: room the verifier wants after a text buffer (text.h) */
+	sb_printf(o, "struct stp_ctx {\n\tint64_t busy;\n%s\tchar stp_pad[MAXSTRINGLEN];\n};\n\n",
+		  x->ctx.s ? x->ctx.s : "");
 }
 
 void bx_kern_file(struct bx *x, struct sbuf *o)
