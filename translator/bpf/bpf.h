@@ -125,6 +125,10 @@ void bx_entry_fetch(struct bx *x, struct derived_probe *d, int i);
 const char *bx_entry_value(struct bx *x, struct node *n);
 void bx_entry_decls(struct sbuf *o);
 
+/* gen_sorted.c: a sorted or limited foreach in a kernel probe */
+void bx_kern_sorted_foreach(struct bx *x, struct node *n, int d);
+void bx_sorted_decls(struct sbuf *o);
+
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
 const char *bpf_cache_key(struct session *s);

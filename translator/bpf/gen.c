@@ -285,6 +285,7 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	kern_maps(x->e, o);
 	bx_core_decls(o);
 	bx_entry_decls(o);
+	bx_sorted_decls(o);
 	bx_ctx_struct(x, o);
 	sb_puts(o, "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
 		"\t__type(key, u32);\n\t__type(value, struct stp_ctx);\n} stp_ctxmap SEC(\".maps\");\n\n");

@@ -80,11 +80,8 @@ void bx_kern_foreach(struct bx *x, struct node *n, int d)
 	const struct symbol *s = fe->array->ref;
 	int g = bx_global_index(x, s), id = counter++;
 
-	(void)d;
-	if (sorted(fe) || fe->limit || fe->sort_agg) {
-		bx_refuse(x, &n->loc, "a sorted foreach (or one with a limit) in a kernel probe is "
-			  "not supported by --runtime=bpf: BPF maps have no order (sort it in an end "
-			  "probe)");
+	if (sorted(fe) || fe->limit || fe->sort_agg) {	/* gen_sorted.c */
+		bx_kern_sorted_foreach(x, n, d);
 		return;
 	}
 	if (fe->value_sym && s->type == T_STATS) {

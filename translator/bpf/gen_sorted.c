@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A sorted foreach, or one with a limit, in a kernel probe:
+ * foreach (k in a- limit 5).  A BPF map has no order, so a walk of the
+ * map (bpf_for_each_map_elem) inserts each element into a buffer kept
+ * in order, per CPU (a map of its own for each such loop), holding at
+ * most the limit's number of elements; the body then runs over the
+ * buffer, in the probe, in a loop the verifier can bound.  The order is
+ * user space's (staprun/bpf/maps.c): by the value or the key column the
+ * loop marks, ties by the keys ascending; with a limit and no mark, by
+ * the keys ascending.
+ *
+ * Numbers only: an array whose keys and values are all numbers.  A
+ * string comparison is a loop over MAXSTRINGLEN bytes, and one for each
+ * step of each insertion is more than the verifier checks.  The buffer
+ * is a per-CPU map value (at most 32 KiB), which bounds the elements a
+ * loop without a limit can sort: more is an error at run time.
+ */
+#include "bpf.h"
+
+#include <string.h>
+
+#define PERCPU_VALUE_MAX (30 * 1024)
+#define SORT_CAP_MAX 512
+
+static struct sbuf decls;	/* the buffers' types and maps */
+
+/* Why this loop cannot be sorted in a kernel probe, or NULL. */
+static const char *unsortable(const struct foreach *fe, const struct symbol *s)
+{
+	if (s->type == T_STATS)
+		return "sorting a statistic needs its CPUs' shares combined";
+	if (s->type == T_STRING)
+		return "its values are strings, and string comparisons in a kernel probe are "
+		       "loops longer than the BPF verifier checks";
+	for (int i = 0; i < s->arity; i++)
+		if (s->keys[i] == T_STRING)
+			return "its keys are strings, and string comparisons in a kernel probe are "
+			       "loops longer than the BPF verifier checks";
+	if (fe->sort_agg)
+		return "it sorts by an aggregate of a statistic";
+	return NULL;
+}
+
+/* The buffer's slots, a power of two (indexes are masked for the
+ * verifier): what fits in a per-CPU value. */
+static int slots(const struct symbol *s)
+{
+	int fit = PERCPU_VALUE_MAX / (8 + 8 * s->arity), p = 1;
+
+	while (p * 2 <= fit && p * 2 <= SORT_CAP_MAX)
+		p *= 2;
+	return p;
+}
+
+/* The elements kept: the limit when it is a number that small. */
+static int capacity(const struct foreach *fe, int size)
+{
+	if (fe->limit && fe->limit->kind == N_NUM && fe->limit->num >= 0 && fe->limit->num < size)
+		return fe->limit->num > 0 ? (int)fe->limit->num : 1;
+	return size;
+}
+
+/* C comparing element a with b (pointers to struct srt_N_e): < 0 when a
+ * comes first. */
+static void comparator(const struct foreach *fe, const struct symbol *s, int id, int g)
+{
+	int col = -1, dir = fe->value_sort;
+
+	for (int i = 0; i < fe->keys.len; i++)
+		if (fe->key_sort[i]) {
+			col = i;
+			dir = fe->key_sort[i];
+		}
+	if (!dir && col < 0) {	/* a limit alone: key order */
+		col = 0;
+		dir = 1;
+	}
+	sb_printf(&decls, "STP_INLINE int srt%d_cmp(const struct srt%d_e *a, const struct srt%d_e *b)\n"
+		  "{\n\tint64_t x = %s, y = %s;\n\tint c = x < y ? -1 : x > y;\n\n"
+		  "\tif (c)\n\t\treturn %sc;\n", id, id, id,
+		  col < 0 ? "a->v" : ar_printf("a->k.k%d", col),
+		  col < 0 ? "b->v" : ar_printf("b->k.k%d", col), dir < 0 ? "-" : "");
+	for (int i = 0; i < s->arity; i++)
+		sb_printf(&decls, "\tif (a->k.k%d != b->k.k%d)\n\t\treturn a->k.k%d < b->k.k%d ? -1 : 1;\n",
+			  i, i, i, i);
+	sb_puts(&decls, "\treturn 0;\n}\n\n");
+	(void)g;
+}
+
+/* The buffer, its map, and the walk's callback: insertion, from the end. */
+static void buffer(const struct foreach *fe, const struct symbol *s, int id, int g, int cap,
+		   int size)
+{
+	/* one slot more than the mask reaches: clang may address e[i] as
+	 * e[(i - 1) & mask] + 1, which the verifier bounds by the mask */
+	sb_printf(&decls, "struct srt%d_e { int64_t v; struct k_%d k; };\n"
+		  "struct srt%d { int64_t n, over; struct srt%d_e e[%d]; };\n"
+		  "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
+		  "\t__type(key, u32);\n\t__type(value, struct srt%d);\n} m_srt%d SEC(\".maps\");\n\n",
+		  id, g, id, id, size + 1, id, id);
+	comparator(fe, s, id, g);
+	/* the indexes pass through an empty asm: clang would otherwise
+	 * address e[i] from e[i - 1], in a way the verifier cannot bound */
+	sb_printf(&decls, "static long srt%d_add(void *map, struct k_%d *key, int64_t *val, "
+		  "struct srt%d **bp)\n{\n\tstruct srt%d *b = *bp;\n"
+		  "\tstruct srt%d_e n = { *val, *key };\n\tint64_t have = b->n, i = have;\n\n"
+		  "\tif (have < 0 || have > %d)\n\t\treturn 1;\n"
+		  "\tfor (int step = 0; step < %d && i > 0; step++, i--) {\n"
+		  "\t\tu32 pi = i - 1, qi = i;\n\n"
+		  "\t\tasm volatile(\"\" : \"+r\"(pi));\n\t\tasm volatile(\"\" : \"+r\"(qi));\n"
+		  "\t\tif (srt%d_cmp(&n, &b->e[pi & %d]) >= 0)\n\t\t\tbreak;\n"
+		  "\t\tif (i < %d)\n\t\t\tb->e[qi & %d] = b->e[pi & %d];\n\t}\n"
+		  "\tif (i < %d) {\n\t\tu32 qi = i;\n\n\t\tasm volatile(\"\" : \"+r\"(qi));\n"
+		  "\t\tb->e[qi & %d] = n;\n\t}\n"
+		  "\tif (have < %d)\n\t\tb->n = have + 1;\n\telse\n\t\tb->over = 1;\n"
+		  "\treturn 0;\n}\n\n",
+		  id, g, id, id, id, cap, cap, id, size - 1, cap, size - 1, size - 1, cap, size - 1, cap);
+}
+
+void bx_kern_sorted_foreach(struct bx *x, struct node *n, int d)
+{
+	static int counter;
+	struct foreach *fe = n->fe;
+	const struct symbol *s = fe->array->ref;
+	int g = bx_global_index(x, s), id = counter++, cap, size, over;
+	const char *why = unsortable(fe, s);
+
+	if (why) {
+		bx_refuse(x, &n->loc, "a sorted foreach (or one with a limit) in a kernel probe is "
+			  "not supported by --runtime=bpf here: %s (sort it in an end probe)", why);
+		return;
+	}
+	size = slots(s);
+	cap = capacity(fe, size);
+	buffer(fe, s, id, g, cap, size);
+	over = bx_error_site(x, &n->loc, ar_printf("a sorted foreach in a kernel probe holds at "
+						   "most %d elements of '%s' (give it a limit of "
+						   "at most %d, or sort in an end probe)",
+						   cap, s->name, cap));
+	sb_printf(&x->code, "{ u32 _z%d = 0; struct srt%d *_b%d = bpf_map_lookup_elem(&m_srt%d, "
+		  "&_z%d);\n", id, id, id, id, id);
+	sb_printf(&x->code, "if (_b%d) { int64_t _lim%d = %s;\n_b%d->n = _b%d->over = 0;\n"
+		  "bpf_for_each_map_elem(%s, srt%d_add, &_b%d, 0);\n"
+		  "if (_b%d->over && (_lim%d < 0 || _lim%d > %d)) stp_error(stp_k, %d);\n"
+		  "for (int _i%d = 0; !stp_k->err && _i%d < %d && _i%d < _b%d->n && "
+		  "(_lim%d < 0 || _i%d < _lim%d); _i%d++) {\n"
+		  "struct srt%d_e *_e = &_b%d->e[_i%d & %d];\n",
+		  id, id, fe->limit ? bx_long(x, fe->limit) : "-1", id, id,
+		  bx_mapref(x, s), id, id, id, id, id, cap, over,
+		  id, id, cap, id, id, id, id, id, id, id, id, id, size - 1);
+	for (int i = 0; i < fe->keys.len; i++)
+		sb_printf(&x->code, "%s = _e->k.k%d;\n", bx_local(x, ((struct node *)fe->keys.v[i])->ref),
+			  i);
+	if (fe->value_sym)
+		sb_printf(&x->code, "%s = _e->v;\n", bx_local(x, fe->value_sym));
+	x->cb_loops++;		/* break and continue are this loop's */
+	sb_puts(&x->code, "{\n");
+	bx_stmt(x, n->body, d + 1);
+	sb_puts(&x->code, "}\n");
+	x->cb_loops--;
+	sb_puts(&x->code, "} } }\n");
+}
+
+void bx_sorted_decls(struct sbuf *o)
+{
+	if (decls.s)
+		sb_puts(o, decls.s);
+}
