@@ -10,11 +10,12 @@
  * loop marks, ties by the keys ascending; with a limit and no mark, by
  * the keys ascending.
  *
- * Numbers only: an array whose keys and values are all numbers.  A
- * string comparison is a loop over MAXSTRINGLEN bytes, and one for each
- * step of each insertion is more than the verifier checks.  The buffer
- * is a per-CPU map value (at most 32 KiB), which bounds the elements a
- * loop without a limit can sort: more is an error at run time.
+ * Arrays of numbers, with keys of numbers or strings (compared 8 bytes
+ * at a time); not string values (a string value read for each step of
+ * each insertion is more than the verifier checks) nor statistics.  The
+ * buffer is a per-CPU map value (at most 32 KiB), which bounds the
+ * elements a loop without a limit can sort (512 with number keys, 64
+ * with a string key): more is an error at run time.
  */
 #include "bpf.h"
 
@@ -22,6 +23,7 @@
 
 #define PERCPU_VALUE_MAX (30 * 1024)
 #define SORT_CAP_MAX 512
+#define STRLEN 256		/* gen.c's MAXSTRINGLEN */
 
 static struct sbuf decls;	/* the buffers' types and maps */
 
@@ -33,10 +35,6 @@ static const char *unsortable(const struct foreach *fe, const struct symbol *s)
 	if (s->type == T_STRING)
 		return "its values are strings, and string comparisons in a kernel probe are "
 		       "loops longer than the BPF verifier checks";
-	for (int i = 0; i < s->arity; i++)
-		if (s->keys[i] == T_STRING)
-			return "its keys are strings, and string comparisons in a kernel probe are "
-			       "loops longer than the BPF verifier checks";
 	if (fe->sort_agg)
 		return "it sorts by an aggregate of a statistic";
 	return NULL;
@@ -46,7 +44,11 @@ static const char *unsortable(const struct foreach *fe, const struct symbol *s)
  * verifier): what fits in a per-CPU value. */
 static int slots(const struct symbol *s)
 {
-	int fit = PERCPU_VALUE_MAX / (8 + 8 * s->arity), p = 1;
+	int esize = 8, fit, p = 1;
+
+	for (int i = 0; i < s->arity; i++)
+		esize += s->keys[i] == T_STRING ? STRLEN : 8;
+	fit = PERCPU_VALUE_MAX / esize;
 
 	while (p * 2 <= fit && p * 2 <= SORT_CAP_MAX)
 		p *= 2;
@@ -77,13 +79,23 @@ static void comparator(const struct foreach *fe, const struct symbol *s, int id,
 		dir = 1;
 	}
 	sb_printf(&decls, "STP_INLINE int srt%d_cmp(const struct srt%d_e *a, const struct srt%d_e *b)\n"
-		  "{\n\tint64_t x = %s, y = %s;\n\tint c = x < y ? -1 : x > y;\n\n"
-		  "\tif (c)\n\t\treturn %sc;\n", id, id, id,
-		  col < 0 ? "a->v" : ar_printf("a->k.k%d", col),
-		  col < 0 ? "b->v" : ar_printf("b->k.k%d", col), dir < 0 ? "-" : "");
+		  "{\n\tint c;\n\n", id, id, id);
+	if (col >= 0 && s->keys[col] == T_STRING)
+		sb_printf(&decls, "\tc = stp_srt_strcmp(a->k.k%d, b->k.k%d);\n", col, col);
+	else
+		sb_printf(&decls, "\tc = %s < %s ? -1 : %s > %s;\n",
+			  col < 0 ? "a->v" : ar_printf("a->k.k%d", col),
+			  col < 0 ? "b->v" : ar_printf("b->k.k%d", col),
+			  col < 0 ? "a->v" : ar_printf("a->k.k%d", col),
+			  col < 0 ? "b->v" : ar_printf("b->k.k%d", col));
+	sb_printf(&decls, "\tif (c)\n\t\treturn %sc;\n", dir < 0 ? "-" : "");
 	for (int i = 0; i < s->arity; i++)
-		sb_printf(&decls, "\tif (a->k.k%d != b->k.k%d)\n\t\treturn a->k.k%d < b->k.k%d ? -1 : 1;\n",
-			  i, i, i, i);
+		if (s->keys[i] == T_STRING)
+			sb_printf(&decls, "\tc = stp_srt_strcmp(a->k.k%d, b->k.k%d);\n"
+				  "\tif (c)\n\t\treturn c;\n", i, i);
+		else
+			sb_printf(&decls, "\tif (a->k.k%d != b->k.k%d)\n"
+				  "\t\treturn a->k.k%d < b->k.k%d ? -1 : 1;\n", i, i, i, i);
 	sb_puts(&decls, "\treturn 0;\n}\n\n");
 	(void)g;
 }
@@ -92,10 +104,18 @@ static void comparator(const struct foreach *fe, const struct symbol *s, int id,
 static void buffer(const struct foreach *fe, const struct symbol *s, int id, int g, int cap,
 		   int size)
 {
+	/* keys are zero-filled past their NUL (bx_key), so 8 bytes at a
+	 * time, big-endian, order them as strcmp does */
+	if (!decls.s)
+		sb_puts(&decls, "STP_INLINE int stp_srt_strcmp(const char *a, const char *b)\n{\n"
+			"\tconst u64 *x = (const void *)a, *y = (const void *)b;\n\n"
+			"\tfor (int w = 0; w < MAXSTRINGLEN / 8; w++) {\n"
+			"\t\tu64 p = __builtin_bswap64(x[w]), q = __builtin_bswap64(y[w]);\n\n"
+			"\t\tif (p != q)\n\t\t\treturn p < q ? -1 : 1;\n\t}\n\treturn 0;\n}\n\n");
 	/* one slot more than the mask reaches: clang may address e[i] as
 	 * e[(i - 1) & mask] + 1, which the verifier bounds by the mask */
 	sb_printf(&decls, "struct srt%d_e { int64_t v; struct k_%d k; };\n"
-		  "struct srt%d { int64_t n, over; struct srt%d_e e[%d]; };\n"
+		  "struct srt%d { int64_t n, over; struct srt%d_e in, e[%d]; };\n"
 		  "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
 		  "\t__type(key, u32);\n\t__type(value, struct srt%d);\n} m_srt%d SEC(\".maps\");\n\n",
 		  id, g, id, id, size + 1, id, id);
@@ -104,18 +124,19 @@ static void buffer(const struct foreach *fe, const struct symbol *s, int id, int
 	 * address e[i] from e[i - 1], in a way the verifier cannot bound */
 	sb_printf(&decls, "static long srt%d_add(void *map, struct k_%d *key, int64_t *val, "
 		  "struct srt%d **bp)\n{\n\tstruct srt%d *b = *bp;\n"
-		  "\tstruct srt%d_e n = { *val, *key };\n\tint64_t have = b->n, i = have;\n\n"
+		  "\tint64_t have = b->n, i = have;\n\n"
 		  "\tif (have < 0 || have > %d)\n\t\treturn 1;\n"
+		  "\tb->in.v = *val;\n\tb->in.k = *key;\n"
 		  "\tfor (int step = 0; step < %d && i > 0; step++, i--) {\n"
 		  "\t\tu32 pi = i - 1, qi = i;\n\n"
 		  "\t\tasm volatile(\"\" : \"+r\"(pi));\n\t\tasm volatile(\"\" : \"+r\"(qi));\n"
-		  "\t\tif (srt%d_cmp(&n, &b->e[pi & %d]) >= 0)\n\t\t\tbreak;\n"
+		  "\t\tif (srt%d_cmp(&b->in, &b->e[pi & %d]) >= 0)\n\t\t\tbreak;\n"
 		  "\t\tif (i < %d)\n\t\t\tb->e[qi & %d] = b->e[pi & %d];\n\t}\n"
 		  "\tif (i < %d) {\n\t\tu32 qi = i;\n\n\t\tasm volatile(\"\" : \"+r\"(qi));\n"
-		  "\t\tb->e[qi & %d] = n;\n\t}\n"
+		  "\t\tb->e[qi & %d] = b->in;\n\t}\n"
 		  "\tif (have < %d)\n\t\tb->n = have + 1;\n\telse\n\t\tb->over = 1;\n"
 		  "\treturn 0;\n}\n\n",
-		  id, g, id, id, id, cap, cap, id, size - 1, cap, size - 1, size - 1, cap, size - 1, cap);
+		  id, g, id, id, cap, cap, id, size - 1, cap, size - 1, size - 1, cap, size - 1, cap);
 }
 
 void bx_kern_sorted_foreach(struct bx *x, struct node *n, int d)
@@ -150,8 +171,8 @@ void bx_kern_sorted_foreach(struct bx *x, struct node *n, int d)
 		  bx_mapref(x, s), id, id, id, id, id, cap, over,
 		  id, id, cap, id, id, id, id, id, id, id, id, id, size - 1);
 	for (int i = 0; i < fe->keys.len; i++)
-		sb_printf(&x->code, "%s = _e->k.k%d;\n", bx_local(x, ((struct node *)fe->keys.v[i])->ref),
-			  i);
+		sb_printf(&x->code, s->keys[i] == T_STRING ? "stp_strcpy(%s, _e->k.k%d);\n" :
+			  "%s = _e->k.k%d;\n", bx_local(x, ((struct node *)fe->keys.v[i])->ref), i);
 	if (fe->value_sym)
 		sb_printf(&x->code, "%s = _e->v;\n", bx_local(x, fe->value_sym));
 	x->cb_loops++;		/* break and continue are this loop's */
