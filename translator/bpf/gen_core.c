@@ -168,4 +168,5 @@ void bx_core_decls(struct sbuf *o)
 	}
 	if (roots.len)
 		sb_puts(o, "\n");
+	roots.len = 0;	/* a later script (stp -i) records its own */
 }

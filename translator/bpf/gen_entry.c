@@ -15,6 +15,7 @@
 #include "../access.h"
 #include "../dw.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static struct sbuf decls;	/* the value structs and maps */
@@ -124,4 +125,7 @@ void bx_entry_decls(struct sbuf *o)
 {
 	if (decls.s)
 		sb_puts(o, decls.s);
+	/* a later script (stp -i) starts afresh; its nodes are new */
+	free(decls.s);
+	memset(&decls, 0, sizeof(decls));
 }

@@ -19,6 +19,7 @@
  */
 #include "bpf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define PERCPU_VALUE_MAX (30 * 1024)
@@ -187,4 +188,6 @@ void bx_sorted_decls(struct sbuf *o)
 {
 	if (decls.s)
 		sb_puts(o, decls.s);
+	free(decls.s);	/* a later script (stp -i) starts afresh */
+	memset(&decls, 0, sizeof(decls));
 }
