@@ -126,7 +126,7 @@ const char *bx_entry_value(struct bx *x, struct node *n);
 void bx_entry_decls(struct sbuf *o);
 
 /* gen_sorted.c: a sorted or limited foreach in a kernel probe */
-void bx_kern_sorted_foreach(struct bx *x, struct node *n, int d);
+void bx_kern_sorted_foreach(struct bx *x, struct node *n);
 void bx_sorted_decls(struct sbuf *o);
 
 /* build.c: passes 4 and 5 */

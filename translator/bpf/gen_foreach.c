@@ -80,8 +80,9 @@ void bx_kern_foreach(struct bx *x, struct node *n, int d)
 	const struct symbol *s = fe->array->ref;
 	int g = bx_global_index(x, s), id = counter++;
 
+	(void)d;
 	if (sorted(fe) || fe->limit || fe->sort_agg) {	/* gen_sorted.c */
-		bx_kern_sorted_foreach(x, n, d);
+		bx_kern_sorted_foreach(x, n);
 		return;
 	}
 	if (fe->value_sym && s->type == T_STATS) {

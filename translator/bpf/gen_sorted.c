@@ -5,14 +5,14 @@
  * map (bpf_for_each_map_elem) inserts each element into a buffer kept
  * in order, per CPU (a map of its own for each such loop), holding at
  * most the limit's number of elements; the body then runs over the
- * buffer, in the probe, in a loop the verifier can bound.  The order is
+ * buffer as bpf_loop's callback (Linux 5.17).  The order is
  * user space's (staprun/bpf/maps.c): by the value or the key column the
  * loop marks, ties by the keys ascending; with a limit and no mark, by
  * the keys ascending.
  *
- * Arrays of numbers, with keys of numbers or strings (compared 8 bytes
- * at a time); not string values (a string value read for each step of
- * each insertion is more than the verifier checks) nor statistics.  The
+ * Arrays of numbers and statistics (by an aggregate of their CPUs'
+ * shares, @count unless the loop names one), with keys of numbers or
+ * strings (compared 8 bytes at a time); not string values.  The
  * buffer is a per-CPU map value (at most 32 KiB), which bounds the
  * elements a loop without a limit can sort (512 with number keys, 64
  * with a string key): more is an error at run time.
@@ -31,13 +31,12 @@ static struct sbuf decls;	/* the buffers' types and maps */
 /* Why this loop cannot be sorted in a kernel probe, or NULL. */
 static const char *unsortable(const struct foreach *fe, const struct symbol *s)
 {
-	if (s->type == T_STATS)
-		return "sorting a statistic needs its CPUs' shares combined";
+	if (s->type == T_STATS && fe->value_sym)
+		return "a statistic has no value to bind: read it with @count(s[k]) and the others";
 	if (s->type == T_STRING)
-		return "its values are strings, and string comparisons in a kernel probe are "
-		       "loops longer than the BPF verifier checks";
-	if (fe->sort_agg)
-		return "it sorts by an aggregate of a statistic";
+		return "its values are strings, compared a byte at a time (unlike keys, they are "
+		       "not zero-filled past their end), which for each step of each insertion is "
+		       "more than the BPF verifier checks";
 	return NULL;
 }
 
@@ -101,6 +100,24 @@ static void comparator(const struct foreach *fe, const struct symbol *s, int id,
 	(void)g;
 }
 
+/* C setting b->in.v, what the loop sorts by when it sorts by value: a
+ * number, or a statistic's aggregate over its CPUs' shares. */
+static const char *in_value(const struct foreach *fe, const struct symbol *s)
+{
+	static const char *const aggs[] = { "@count", "@sum", "@min", "@max", "@avg" };
+	static const char *const of[] = { "st.count", "st.sum", "st.min", "st.max",
+					  "(st.count ? stp_div(st.sum, st.count) : 0)" };
+	int agg = 0;
+
+	if (s->type != T_STATS)
+		return "\tb->in.v = *(int64_t *)val;\n";
+	for (int i = 0; fe->sort_agg && i < 5; i++)
+		if (!strcmp(fe->sort_agg, aggs[i]))
+			agg = i;
+	return ar_printf("\t{\n\t\tstruct stp_bstat st;\n\n\t\tstp_stat_read(map, key, &st);\n"
+			 "\t\tb->in.v = %s;\n\t}\n", of[agg]);
+}
+
 /* The buffer, its map, and the walk's callback: insertion, from the end. */
 static void buffer(const struct foreach *fe, const struct symbol *s, int id, int g, int cap,
 		   int size)
@@ -123,11 +140,11 @@ static void buffer(const struct foreach *fe, const struct symbol *s, int id, int
 	comparator(fe, s, id, g);
 	/* the indexes pass through an empty asm: clang would otherwise
 	 * address e[i] from e[i - 1], in a way the verifier cannot bound */
-	sb_printf(&decls, "static long srt%d_add(void *map, struct k_%d *key, int64_t *val, "
+	sb_printf(&decls, "static long srt%d_add(void *map, struct k_%d *key, void *val, "
 		  "struct srt%d **bp)\n{\n\tstruct srt%d *b = *bp;\n"
 		  "\tint64_t have = b->n, i = have;\n\n"
 		  "\tif (have < 0 || have > %d)\n\t\treturn 1;\n"
-		  "\tb->in.v = *val;\n\tb->in.k = *key;\n"
+		  "%s\tb->in.k = *key;\n"
 		  "\tfor (int step = 0; step < %d && i > 0; step++, i--) {\n"
 		  "\t\tu32 pi = i - 1, qi = i;\n\n"
 		  "\t\tasm volatile(\"\" : \"+r\"(pi));\n\t\tasm volatile(\"\" : \"+r\"(qi));\n"
@@ -137,10 +154,46 @@ static void buffer(const struct foreach *fe, const struct symbol *s, int id, int
 		  "\t\tb->e[qi & %d] = b->in;\n\t}\n"
 		  "\tif (have < %d)\n\t\tb->n = have + 1;\n\telse\n\t\tb->over = 1;\n"
 		  "\treturn 0;\n}\n\n",
-		  id, g, id, id, cap, cap, id, size - 1, cap, size - 1, size - 1, cap, size - 1, cap);
+		  id, g, id, id, cap, in_value(fe, s), cap, id, size - 1, cap, size - 1, size - 1,
+		  cap, size - 1, cap);
 }
 
-void bx_kern_sorted_foreach(struct bx *x, struct node *n, int d)
+/* The loop's body, as bpf_loop's callback over the buffer's elements
+ * (its hoisted code verified once, not once an element): break and
+ * continue are its returns, an error stops the loop, as for
+ * gen_foreach.c's callbacks. */
+static void body_callback(struct bx *x, struct node *n, const struct symbol *s, int id, int size)
+{
+	struct foreach *fe = n->fe;
+	struct sbuf outer = x->code;
+	const char *outer_label = x->err_label;
+	int outer_cb = x->in_cb, outer_loops = x->cb_loops;
+
+	memset(&x->code, 0, sizeof(x->code));
+	sb_printf(&x->code, "static long srtb%d(u32 i, struct stp_cb *cb)\n{\n"
+		  "\tstruct stp_ctx *c = cb->c;\n\tstruct stp_kctx *stp_k = cb->k;\n"
+		  "\tu32 z = 0;\n\tstruct srt%d *b = bpf_map_lookup_elem(&m_srt%d, &z);\n"
+		  "\tstruct srt%d_e *_e;\n\n\tif (!b)\n\t\treturn 1;\n"
+		  "\t_e = &b->e[i & %d];\n", id, id, id, id, size - 1);
+	for (int i = 0; i < fe->keys.len; i++)
+		sb_printf(&x->code, s->keys[i] == T_STRING ? "\tstp_strcpy(%s, _e->k.k%d);\n" :
+			  "\t%s = _e->k.k%d;\n", bx_local(x, ((struct node *)fe->keys.v[i])->ref), i);
+	if (fe->value_sym)
+		sb_printf(&x->code, "\t%s = _e->v;\n", bx_local(x, fe->value_sym));
+	x->in_cb = 1;
+	x->cb_loops = 0;
+	x->err_label = NULL;
+	bx_stmt(x, n->body, 1);
+	sb_puts(&x->code, "\treturn 0;\n\tgoto out;\nout:\n\treturn 1;\n}\n\n");
+	x->in_cb = outer_cb;
+	x->cb_loops = outer_loops;
+	x->err_label = outer_label;
+	sb_puts(&x->hoist, x->code.s);
+	free(x->code.s);
+	x->code = outer;
+}
+
+void bx_kern_sorted_foreach(struct bx *x, struct node *n)
 {
 	static int counter;
 	struct foreach *fe = n->fe;
@@ -162,26 +215,16 @@ void bx_kern_sorted_foreach(struct bx *x, struct node *n, int d)
 						   cap, s->name, cap));
 	sb_printf(&x->code, "{ u32 _z%d = 0; struct srt%d *_b%d = bpf_map_lookup_elem(&m_srt%d, "
 		  "&_z%d);\n", id, id, id, id, id);
-	sb_printf(&x->code, "if (_b%d) { int64_t _lim%d = %s;\n_b%d->n = _b%d->over = 0;\n"
+	sb_printf(&x->code, "if (_b%d) { int64_t _lim%d = %s, _cnt%d;\n_b%d->n = _b%d->over = 0;\n"
 		  "bpf_for_each_map_elem(%s, srt%d_add, &_b%d, 0);\n"
 		  "if (_b%d->over && (_lim%d < 0 || _lim%d > %d)) stp_error(stp_k, %d);\n"
-		  "for (int _i%d = 0; !stp_k->err && _i%d < %d && _i%d < _b%d->n && "
-		  "(_lim%d < 0 || _i%d < _lim%d); _i%d++) {\n"
-		  "struct srt%d_e *_e = &_b%d->e[_i%d & %d];\n",
-		  id, id, fe->limit ? bx_long(x, fe->limit) : "-1", id, id,
+		  "_cnt%d = _lim%d >= 0 && _lim%d < _b%d->n ? _lim%d : _b%d->n;\n"
+		  "if (!stp_k->err && _cnt%d > 0) { struct stp_cb _cb%d = { c, stp_k }; "
+		  "bpf_loop(_cnt%d, srtb%d, &_cb%d, 0); } } }\n",
+		  id, id, fe->limit ? bx_long(x, fe->limit) : "-1", id, id, id,
 		  bx_mapref(x, s), id, id, id, id, id, cap, over,
-		  id, id, cap, id, id, id, id, id, id, id, id, id, size - 1);
-	for (int i = 0; i < fe->keys.len; i++)
-		sb_printf(&x->code, s->keys[i] == T_STRING ? "stp_strcpy(%s, _e->k.k%d);\n" :
-			  "%s = _e->k.k%d;\n", bx_local(x, ((struct node *)fe->keys.v[i])->ref), i);
-	if (fe->value_sym)
-		sb_printf(&x->code, "%s = _e->v;\n", bx_local(x, fe->value_sym));
-	x->cb_loops++;		/* break and continue are this loop's */
-	sb_puts(&x->code, "{\n");
-	bx_stmt(x, n->body, d + 1);
-	sb_puts(&x->code, "}\n");
-	x->cb_loops--;
-	sb_puts(&x->code, "} } }\n");
+		  id, id, id, id, id, id, id, id, id, id, id);
+	body_callback(x, n, s, id, size);
 }
 
 void bx_sorted_decls(struct sbuf *o)
