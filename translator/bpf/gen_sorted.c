@@ -40,15 +40,34 @@ static const char *unsortable(const struct foreach *fe, const struct symbol *s)
 	return NULL;
 }
 
-/* The buffer's slots, a power of two (indexes are masked for the
- * verifier): what fits in a per-CPU value. */
-static int slots(const struct symbol *s)
+/* MAXSTRINGLEN: gen.c's default, or -D MAXSTRINGLEN=N's. */
+static int string_len(const struct bx *x)
 {
-	int esize = 8, fit, p = 1;
+	const struct vec *d = &x->e->s->defines;
+	int n = STRLEN;
+
+	for (int i = 0; i < d->len; i++)
+		if (!strncmp(d->v[i], "MAXSTRINGLEN=", 13))
+			n = atoi((const char *)d->v[i] + 13);
+	return n > 0 ? n : STRLEN;
+}
+
+/* An element's bytes: the value, the key struct. */
+static int esize_of(const struct bx *x, const struct symbol *s)
+{
+	int esize = 8;
 
 	for (int i = 0; i < s->arity; i++)
-		esize += s->keys[i] == T_STRING ? STRLEN : 8;
-	fit = PERCPU_VALUE_MAX / esize;
+		esize += s->keys[i] == T_STRING ? string_len(x) : 8;
+	return esize;
+}
+
+/* The buffer's slots, a power of two (indexes are masked for the
+ * verifier): what fits in a per-CPU value. */
+static int slots(const struct bx *x, const struct symbol *s)
+{
+	int fit = PERCPU_VALUE_MAX / esize_of(x, s), p = 1;
+
 
 	while (p * 2 <= fit && p * 2 <= SORT_CAP_MAX)
 		p *= 2;
@@ -119,8 +138,8 @@ static const char *in_value(const struct foreach *fe, const struct symbol *s)
 }
 
 /* The buffer, its map, and the walk's callback: insertion, from the end. */
-static void buffer(const struct foreach *fe, const struct symbol *s, int id, int g, int cap,
-		   int size)
+static void buffer(const struct bx *x, const struct foreach *fe, const struct symbol *s, int id,
+		   int g, int cap, int size)
 {
 	/* keys are zero-filled past their NUL (bx_key), so 8 bytes at a
 	 * time, big-endian, order them as strcmp does */
@@ -138,24 +157,31 @@ static void buffer(const struct foreach *fe, const struct symbol *s, int id, int
 		  "\t__type(key, u32);\n\t__type(value, struct srt%d);\n} m_srt%d SEC(\".maps\");\n\n",
 		  id, g, id, id, size + 1, id, id);
 	comparator(fe, s, id, g);
+	/* an element: copied inline when small, else by a helper (clang
+	 * has no inline copy that big for BPF, and no memcpy to call) */
+	if (esize_of(x, s) <= 256)
+		sb_printf(&decls, "#define srt%d_copy(d, s) (*(d) = *(s))\n\n", id);
+	else
+		sb_printf(&decls, "#define srt%d_copy(d, s) bpf_probe_read_kernel((d), "
+			  "sizeof(*(d)), (s))\n\n", id);
 	/* the indexes pass through an empty asm: clang would otherwise
 	 * address e[i] from e[i - 1], in a way the verifier cannot bound */
 	sb_printf(&decls, "static long srt%d_add(void *map, struct k_%d *key, void *val, "
 		  "struct srt%d **bp)\n{\n\tstruct srt%d *b = *bp;\n"
 		  "\tint64_t have = b->n, i = have;\n\n"
 		  "\tif (have < 0 || have > %d)\n\t\treturn 1;\n"
-		  "%s\tb->in.k = *key;\n"
+		  "%s\tbpf_probe_read_kernel(&b->in.k, sizeof(b->in.k), key);\n"
 		  "\tfor (int step = 0; step < %d && i > 0; step++, i--) {\n"
 		  "\t\tu32 pi = i - 1, qi = i;\n\n"
 		  "\t\tasm volatile(\"\" : \"+r\"(pi));\n\t\tasm volatile(\"\" : \"+r\"(qi));\n"
 		  "\t\tif (srt%d_cmp(&b->in, &b->e[pi & %d]) >= 0)\n\t\t\tbreak;\n"
-		  "\t\tif (i < %d)\n\t\t\tb->e[qi & %d] = b->e[pi & %d];\n\t}\n"
+		  "\t\tif (i < %d)\n\t\t\tsrt%d_copy(&b->e[qi & %d], &b->e[pi & %d]);\n\t}\n"
 		  "\tif (i < %d) {\n\t\tu32 qi = i;\n\n\t\tasm volatile(\"\" : \"+r\"(qi));\n"
-		  "\t\tb->e[qi & %d] = b->in;\n\t}\n"
+		  "\t\tsrt%d_copy(&b->e[qi & %d], &b->in);\n\t}\n"
 		  "\tif (have < %d)\n\t\tb->n = have + 1;\n\telse\n\t\tb->over = 1;\n"
 		  "\treturn 0;\n}\n\n",
-		  id, g, id, id, cap, in_value(fe, s), cap, id, size - 1, cap, size - 1, size - 1,
-		  cap, size - 1, cap);
+		  id, g, id, id, cap, in_value(fe, s), cap, id, size - 1, cap, id, size - 1,
+		  size - 1, cap, id, size - 1, cap);
 }
 
 /* The loop's body, as bpf_loop's callback over the buffer's elements
@@ -206,9 +232,9 @@ void bx_kern_sorted_foreach(struct bx *x, struct node *n)
 			  "not supported by --runtime=bpf here: %s (sort it in an end probe)", why);
 		return;
 	}
-	size = slots(s);
+	size = slots(x, s);
 	cap = capacity(fe, size);
-	buffer(fe, s, id, g, cap, size);
+	buffer(x, fe, s, id, g, cap, size);
 	over = bx_error_site(x, &n->loc, ar_printf("a sorted foreach in a kernel probe holds at "
 						   "most %d elements of '%s' (give it a limit of "
 						   "at most %d, or sort in an end probe)",
