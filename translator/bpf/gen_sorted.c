@@ -68,7 +68,6 @@ static int slots(const struct bx *x, const struct symbol *s)
 {
 	int fit = PERCPU_VALUE_MAX / esize_of(x, s), p = 1;
 
-
 	while (p * 2 <= fit && p * 2 <= SORT_CAP_MAX)
 		p *= 2;
 	return p;
