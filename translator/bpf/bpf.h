@@ -115,8 +115,8 @@ int bx_core_wanted(const struct session *s);	/* under --runtime=bpf */
 const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off);
 void bx_core_decls(struct sbuf *o);	/* the local flavours they name */
 /* btf_cast.c: @cast of a kernel type by BTF (pass 2, from dw_target) */
-int btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n);
-int btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
+int bx_btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n);
+int bx_btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
 
 /* gen_entry.c: @entry in a uprobe's .return: a program at the entry
  * saves the values (kern_probe calls the first two) */

@@ -30,7 +30,7 @@ static const char *module_name(const struct node *n)
 	return lt ? ar_strndup(m, (size_t)(lt - m)) : m;
 }
 
-int btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n)
+int bx_btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n)
 {
 	const char *m;
 
@@ -67,7 +67,7 @@ static int fail(const struct node *at, int quiet, const char *msg)
 	return 0;
 }
 
-int btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
+int bx_btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
 {
 	const char *m = module_name(n), *why = NULL;
 	struct node *tn = n->args.len > 1 ? n->args.v[1] : n;
