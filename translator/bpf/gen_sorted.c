@@ -10,9 +10,10 @@
  * loop marks, ties by the keys ascending; with a limit and no mark, by
  * the keys ascending.
  *
- * Arrays of numbers and statistics (by an aggregate of their CPUs'
- * shares, @count unless the loop names one), with keys of numbers or
- * strings (compared 8 bytes at a time); not string values.  The
+ * Arrays of numbers, strings and statistics (by an aggregate of their
+ * CPUs' shares, @count unless the loop names one), with keys of numbers
+ * or strings; strings are compared 8 bytes at a time, zero-filled past
+ * their end (keys are, bx_key; values are copied so).  The
  * buffer is a per-CPU map value (at most 32 KiB), which bounds the
  * elements a loop without a limit can sort (512 with number keys, 64
  * with a string key): more is an error at run time.
@@ -27,18 +28,6 @@
 #define STRLEN 256		/* gen.c's MAXSTRINGLEN */
 
 static struct sbuf decls;	/* the buffers' types and maps */
-
-/* Why this loop cannot be sorted in a kernel probe, or NULL. */
-static const char *unsortable(const struct foreach *fe, const struct symbol *s)
-{
-	if (s->type == T_STATS && fe->value_sym)
-		return "a statistic has no value to bind: read it with @count(s[k]) and the others";
-	if (s->type == T_STRING)
-		return "its values are strings, compared a byte at a time (unlike keys, they are "
-		       "not zero-filled past their end), which for each step of each insertion is "
-		       "more than the BPF verifier checks";
-	return NULL;
-}
 
 /* MAXSTRINGLEN: gen.c's default, or -D MAXSTRINGLEN=N's. */
 static int string_len(const struct bx *x)
@@ -59,7 +48,7 @@ static int esize_of(const struct bx *x, const struct symbol *s)
 
 	for (int i = 0; i < s->arity; i++)
 		esize += s->keys[i] == T_STRING ? string_len(x) : 8;
-	return esize;
+	return esize + (s->type == T_STRING ? string_len(x) : 0);
 }
 
 /* The buffer's slots, a power of two (indexes are masked for the
@@ -100,6 +89,8 @@ static void comparator(const struct foreach *fe, const struct symbol *s, int id,
 		  "{\n\tint c;\n\n", id, id, id);
 	if (col >= 0 && s->keys[col] == T_STRING)
 		sb_printf(&decls, "\tc = stp_srt_strcmp(a->k.k%d, b->k.k%d);\n", col, col);
+	else if (col < 0 && s->type == T_STRING)
+		sb_puts(&decls, "\tc = stp_srt_strcmp(a->s, b->s);\n");
 	else
 		sb_printf(&decls, "\tc = %s < %s ? -1 : %s > %s;\n",
 			  col < 0 ? "a->v" : ar_printf("a->k.k%d", col),
@@ -127,6 +118,10 @@ static const char *in_value(const struct foreach *fe, const struct symbol *s)
 					  "(st.count ? stp_div(st.sum, st.count) : 0)" };
 	int agg = 0;
 
+	if (s->type == T_STRING)	/* zero-filled past its end, as keys are */
+		return "\tfor (int w = 0; w < MAXSTRINGLEN / 8; w++)\n"
+		       "\t\t((u64 *)b->in.s)[w] = 0;\n"
+		       "\tbpf_probe_read_kernel_str(b->in.s, MAXSTRINGLEN, val);\n";
 	if (s->type != T_STATS)
 		return "\tb->in.v = *(int64_t *)val;\n";
 	for (int i = 0; fe->sort_agg && i < 5; i++)
@@ -150,11 +145,11 @@ static void buffer(const struct bx *x, const struct foreach *fe, const struct sy
 			"\t\tif (p != q)\n\t\t\treturn p < q ? -1 : 1;\n\t}\n\treturn 0;\n}\n\n");
 	/* one slot more than the mask reaches: clang may address e[i] as
 	 * e[(i - 1) & mask] + 1, which the verifier bounds by the mask */
-	sb_printf(&decls, "struct srt%d_e { int64_t v; struct k_%d k; };\n"
+	sb_printf(&decls, "struct srt%d_e { int64_t v;%s struct k_%d k; };\n"
 		  "struct srt%d { int64_t n, over; struct srt%d_e in, e[%d]; };\n"
 		  "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
 		  "\t__type(key, u32);\n\t__type(value, struct srt%d);\n} m_srt%d SEC(\".maps\");\n\n",
-		  id, g, id, id, size + 1, id, id);
+		  id, s->type == T_STRING ? " char s[MAXSTRINGLEN];" : "", g, id, id, size + 1, id, id);
 	comparator(fe, s, id, g);
 	/* an element: copied inline when small, else by a helper (clang
 	 * has no inline copy that big for BPF, and no memcpy to call) */
@@ -204,7 +199,8 @@ static void body_callback(struct bx *x, struct node *n, const struct symbol *s, 
 		sb_printf(&x->code, s->keys[i] == T_STRING ? "\tstp_strcpy(%s, _e->k.k%d);\n" :
 			  "\t%s = _e->k.k%d;\n", bx_local(x, ((struct node *)fe->keys.v[i])->ref), i);
 	if (fe->value_sym)
-		sb_printf(&x->code, "\t%s = _e->v;\n", bx_local(x, fe->value_sym));
+		sb_printf(&x->code, s->type == T_STRING ? "\tstp_strcpy(%s, _e->s);\n" :
+			  "\t%s = _e->v;\n", bx_local(x, fe->value_sym));
 	x->in_cb = 1;
 	x->cb_loops = 0;
 	x->err_label = NULL;
@@ -224,13 +220,7 @@ void bx_kern_sorted_foreach(struct bx *x, struct node *n)
 	struct foreach *fe = n->fe;
 	const struct symbol *s = fe->array->ref;
 	int g = bx_global_index(x, s), id = counter++, cap, size, over;
-	const char *why = unsortable(fe, s);
 
-	if (why) {
-		bx_refuse(x, &n->loc, "a sorted foreach (or one with a limit) in a kernel probe is "
-			  "not supported by --runtime=bpf here: %s (sort it in an end probe)", why);
-		return;
-	}
 	size = slots(x, s);
 	cap = capacity(fe, size);
 	buffer(x, fe, s, id, g, cap, size);
