@@ -113,6 +113,9 @@ struct btf;
 int bx_core_wanted(const struct session *s);	/* under --runtime=bpf */
 /* root's member path "a.b.c" (off bytes in the build's BTF) as C */
 const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off);
+/* whether the running kernel's root has member path, as C; NULL when
+ * root has no name to match by */
+const char *bx_core_exists(const struct btf *b, uint32_t root, const char *path);
 void bx_core_decls(struct sbuf *o);	/* the local flavours they name */
 /* btf_cast.c: @cast of a kernel type by BTF (pass 2, from dw_target) */
 int bx_btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n);

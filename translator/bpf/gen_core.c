@@ -119,6 +119,16 @@ const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path,
 			 "BPF_CORE_FIELD_BYTE_OFFSET)", r->is_union ? "union" : "struct", r->name, path);
 }
 
+const char *bx_core_exists(const struct btf *b, uint32_t root, const char *path)
+{
+	struct core_root *r = root_of(b, root);
+
+	if (!r || !record(r, path))
+		return NULL;
+	return ar_printf("__builtin_preserve_field_info(((%s %s___stp *)0)->%s, "
+			 "BPF_CORE_FIELD_EXISTS)", r->is_union ? "union" : "struct", r->name, path);
+}
+
 static void decl_member(const struct btf *b, struct core_member *m, struct sbuf *o);
 
 /* A member's type, as a declaration of name: what libbpf's field
