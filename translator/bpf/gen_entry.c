@@ -88,7 +88,9 @@ void bx_entry_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *a
 			  k);
 		pmap_put(&slot, n, ar_printf("c->e%d.v%d", i, k));
 	}
-	sb_printf(&decls, " };\nstruct {\n\t__uint(type, BPF_MAP_TYPE_HASH);\n"
+	/* LRU: a call that never returns (longjmp, exit) leaves its entry,
+	 * which then makes room for new calls rather than keeping them out */
+	sb_printf(&decls, " };\nstruct {\n\t__uint(type, BPF_MAP_TYPE_LRU_HASH);\n"
 		  "\t__uint(max_entries, MAXMAPENTRIES);\n\t__type(key, struct stp_ekey);\n"
 		  "\t__type(value, struct e_%d);\n} m_entry%d SEC(\".maps\");\n\n", i, i);
 	sb_printf(&x->ctx, "\tstruct e_%d e%d;\n", i, i);
