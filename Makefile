@@ -35,7 +35,7 @@ PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/pass1.c translator/script_find.c translator/library.c translator/libscan.c translator/clone.c translator/genfn.c \
-	translator/ksyms.c translator/modsyms.c translator/cache.c translator/cache_key.c translator/bigmem.c translator/probes.c \
+	translator/ksyms.c translator/modsyms.c translator/cache.c translator/cache_key.c translator/walk.c translator/bigmem.c translator/probes.c \
 	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
 	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
 	translator/sdt.c translator/sdt_var.c translator/elfsec.c \

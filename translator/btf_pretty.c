@@ -9,6 +9,7 @@
  * text is for people to read.
  */
 #include "btf_var.h"
+#include "bpf/bpf.h"
 
 #include <bpf/btf.h>
 #include <string.h>
@@ -50,6 +51,24 @@ static void scalar(struct bv *v, int mem, const char *expr, const struct btf_typ
 		  bits, x, x, expr, size, out, out, sgn ? ar_printf("(s64)(s%d)", bits) : "", x);
 }
 
+/* Member name (NULL: anonymous) of agg at addr, off bytes in; under
+ * --runtime=bpf a CO-RE offset, and "?" on a kernel without it. */
+static void member(struct bv *v, const char *addr, uint32_t agg, const char *name, unsigned off,
+		   uint32_t type, int depth, int strings, const char *out)
+{
+	const char *exists = v->core && name ? bx_core_exists(v->b, agg, name) : NULL;
+
+	if (!exists) {
+		bv_pretty(v, 1, ar_printf("((unsigned long)%s + %u)", addr, off), type, depth + 1,
+			  strings, out);
+		return;
+	}
+	sb_printf(&v->c, "\tif (!%s) {\n\tstp_str_append(%s, \"?\");\n\t} else {\n", exists, out);
+	bv_pretty(v, 1, ar_printf("((unsigned long)%s + %s)", addr,
+				  bx_core_offset(v->b, agg, name, off)), type, depth + 1, strings, out);
+	sb_puts(&v->c, "\t}\n");
+}
+
 /* {.a=..., .b=...} of the struct or union at address addr. */
 static void members(struct bv *v, const char *addr, uint32_t agg, int depth, int strings,
 		    const char *out)
@@ -69,9 +88,8 @@ static void members(struct bv *v, const char *addr, uint32_t agg, int depth, int
 		sb_printf(&v->c, "\tstp_str_append(%s, \"%s%s%s%s\");\n", out, first ? "" : ", ",
 			  mn ? "." : "", mn ? mn : "", mn ? "=" : "");
 		first = 0;
-		bv_pretty(v, 1, ar_printf("((unsigned long)%s + %u)", addr,
-					  btf_member_bit_offset(t, i) / 8),
-			  m->type, depth + 1, strings, out);
+		member(v, addr, agg, mn, btf_member_bit_offset(t, i) / 8, m->type, depth, strings,
+		       out);
 	}
 	sb_printf(&v->c, "\tstp_str_append(%s, \"}\");\n", out);
 }

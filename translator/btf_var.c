@@ -12,6 +12,7 @@
  * pointer is a script error, never a crash.
  */
 #include "btf_var.h"
+#include "bpf/bpf.h"
 
 #include <bpf/btf.h>
 #include <stdlib.h>
@@ -55,6 +56,21 @@ const char *bv_scalar(struct bv *v, const struct btf_type *t, int size)
 	return ar_printf("(int64_t)(%s%d)(%s)", sgn ? "s" : "u", size * 8, v->expr);
 }
 
+/* The address of member name, off bytes into the value: under bpf, by
+ * a CO-RE relocation of the chain since the last pointer. */
+static void core_member(struct bv *v, const char *name, int64_t off, int bits)
+{
+	if (!v->core || !v->core_root || bits) {
+		v->core_root = 0;
+		v->expr = ar_printf("((unsigned long)%s + %lld)", v->expr, (long long)off);
+		return;
+	}
+	v->core_path = v->core_path ? ar_printf("%s.%s", v->core_path, name) : name;
+	v->core_off += off;
+	v->expr = ar_printf("((unsigned long)%s + %s)", v->core_base,
+			    bx_core_offset(v->b, v->core_root, v->core_path, v->core_off));
+}
+
 /* ->name (or .name): through a pointer, into a struct or union. */
 static int member(struct bv *v, struct node *c)
 {
@@ -67,6 +83,10 @@ static int member(struct bv *v, struct node *c)
 		v->expr = bv_scalar(v, t, 8);
 		v->mem = 1;
 		t = btf_peel(v->b, t->type, &id);
+		v->core_base = v->expr;
+		v->core_root = id;
+		v->core_path = NULL;
+		v->core_off = 0;
 	}
 	if (!t || !btf_is_composite(t) || !v->mem) {
 		fail(v, &c->loc, ar_printf("'%s' is '%s', which has no member '%s'", v->what,
@@ -78,7 +98,7 @@ static int member(struct bv *v, struct node *c)
 					   c->name));
 		return 0;
 	}
-	v->expr = ar_printf("((unsigned long)%s + %lld)", v->expr, (long long)off);
+	core_member(v, c->name, off, bits);
 	v->bit = bit;
 	v->bits = bits;
 	return 1;
@@ -114,6 +134,7 @@ static int subscript(struct bv *v, struct node *c)
 		return 0;
 	}
 	v->expr = ar_printf("((unsigned long)%s + %s * %lld)", v->expr, idx, size);
+	v->core_root = 0;
 	v->mem = 1;
 	v->type = el;
 	v->bit = v->bits = 0;
@@ -173,7 +194,7 @@ static struct node *make_function(struct bv *v, enum type ret)
 	return fd;
 }
 
-static int finish(struct bv *v, enum type ret, int quiet)
+int bv_finish(struct bv *v, enum type ret, int quiet)
 {
 	int ok = !v->err;
 
@@ -203,7 +224,7 @@ static int special(struct bv *v, const char *name, int quiet)
 		fail(v, &v->n->loc, ar_printf("tracepoint '%s' has no '%s' ($$name, $$system, "
 					      "$$parms and $$vars are there)", tp->name, name));
 	}
-	return finish(v, T_STRING, quiet);
+	return bv_finish(v, T_STRING, quiet);
 }
 
 /* The argument named, with the member chain after it. */
@@ -223,10 +244,15 @@ static int argument(struct bv *v, int quiet)
 					      v->d->family == PF_KPROBE ? "function" : "tracepoint",
 					      tp->name, v->n->name, have.s ? have.s : "none"));
 		free(have.s);
-		return finish(v, T_LONG, quiet);
+		return bv_finish(v, T_LONG, quiet);
 	}
 	v->expr = ar_printf("((u64 *)CONTEXT->entry)[%d]", i);
 	v->type = tp->arg_types[i];
+	return bv_chain(v, quiet);
+}
+
+int bv_chain(struct bv *v, int quiet)
+{
 	for (int k = 0; k < v->n->comps.len && !v->err; k++) {
 		struct node *c = v->n->comps.v[k];
 
@@ -237,19 +263,19 @@ static int argument(struct bv *v, int quiet)
 	if (!v->err && v->n->pretty) {
 		sb_puts(&v->c, "\tSTAP_RETVALUE[0] = '\\0';\n");
 		bv_pretty(v, v->mem, v->expr, v->type, 0, v->n->pretty, "STAP_RETVALUE");
-		return finish(v, T_STRING, quiet);
+		return bv_finish(v, T_STRING, quiet);
 	}
 	if (!v->err)
 		value(v);
-	return finish(v, T_LONG, quiet);
+	return bv_finish(v, T_LONG, quiet);
 }
 
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
 {
 	struct bv v = { 0 };
 
-	(void)e;
 	d->tp_args_read = 1;
+	v.core = bx_core_wanted(e->s);
 	v.b = d->tp->btf;
 	v.d = d;
 	v.n = n;

@@ -3,7 +3,8 @@
  * A BTF target expression being compiled (btf_var.c) and its text
  * ($x$, $$parms: btf_pretty.c).  As for DWARF's (dwarf_var.h), code is
  * appended to c, its temporaries to decls, and the first error kept to
- * be reported once, at the end.  Nothing but those two includes this.
+ * be reported once, at the end.  Nothing but those two (and btf_cast.c)
+ * includes this.
  */
 #ifndef STP_BTF_VAR_H
 #define STP_BTF_VAR_H
@@ -24,6 +25,12 @@ struct bv {
 	const char *expr;
 	uint32_t type;
 	int bit, bits;		/* a bitfield */
+	/* --runtime=bpf's CO-RE (translator/bpf/gen_core.c): the piece of
+	 * the chain since its last pointer, one relocation */
+	int core;
+	const char *core_base, *core_path;
+	uint32_t core_root;
+	int64_t core_off;
 };
 
 int bv_is_signed(const struct btf_type *t);
@@ -36,5 +43,10 @@ const char *bv_scalar(struct bv *v, const struct btf_type *t, int size);
  * {.m=...} down to strings levels; a read that faults shows "?". */
 void bv_pretty(struct bv *v, int mem, const char *expr, uint32_t id, int depth, int strings,
 	       const char *out);
+/* The chain of v->n's members and subscripts from the value v holds,
+ * then the function that computes it (v->n->ref); 0 after an error,
+ * reported unless quiet. */
+int bv_chain(struct bv *v, int quiet);
+int bv_finish(struct bv *v, enum type ret, int quiet);
 
 #endif

@@ -350,4 +350,7 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 	((user) ? bpf_probe_read_user_str((dst), (n), (src)) \
 		: bpf_probe_read_kernel_str((dst), (n), (src)))
 
+#include "clear.h"
+#include "text.h"
+
 #endif

@@ -271,6 +271,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s OBJECT.bpf.o [-c COMMAND | -x PID]\n", argv[0]);
 		return 2;
 	}
+	if (stp_u_globals_check())
+		return 1;
 	libbpf_set_print(quiet_libbpf);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -285,6 +287,7 @@ int main(int argc, char **argv)
 		stp_u_set_target(child);
 	}
 	stp_prog.init();
+	stp_u_globals_set();
 	rb = ring_buffer__new(bpf_object__find_map_fd_by_name(obj, "stp_rb"), on_record,
 			      NULL, NULL);
 	if (!rb)

@@ -373,7 +373,8 @@ void stp_u_verifier_error(struct bpf_object *obj, int rc)
 	const char *map = vlog ? strstr(vlog, "failed to create: ") : NULL;
 
 	(void)obj;
-	if (map) {	/* not the verifier: a map the kernel would not make */
+	if (stp_u_core_error(vlog)) {	/* not the verifier: libbpf's CO-RE */
+	} else if (map) {	/* not the verifier: a map the kernel would not make */
 		const char *start = map;
 
 		while (start > vlog && start[-1] != '\n')

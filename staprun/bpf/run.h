@@ -32,4 +32,12 @@ int stp_u_ncpus(void);
 size_t stp_u_stride(stp_map_t m);	/* a per-CPU value's bytes per CPU */
 void stp_u_display(void);
 
+/* core.c: a CO-RE relocation this kernel lacks, in the script's terms;
+ * 0 when the log has none */
+int stp_u_core_error(const char *log);
+
+/* globals.c: -G VAR=VALUE, checked before the run, set after init() */
+int stp_u_globals_check(void);
+void stp_u_globals_set(void);
+
 #endif

@@ -23,6 +23,7 @@ mkdir -p "$top/build/tests"
 cc -O2 -o "$LOOP" getppid_loop.c || exit 1
 cc -O1 -g -o "$top/build/tests/uprobe_target" uprobe_target.c || exit 1
 cc -O1 -o "$top/build/tests/uprobe_target_nodebug" uprobe_target.c || exit 1
+cc -O0 -g -o "$top/build/tests/entry_target" entry_target.c || exit 1
 
 run_one() {	# dir name -> the .expect format on stdout
 	out=$(mktemp) err=$(mktemp)
@@ -30,6 +31,11 @@ run_one() {	# dir name -> the .expect format on stdout
 	[ -f "$1/$2.auto" ] && rt=
 	[ -f "$1/$2.pre" ] && pre=$(cat "$1/$2.pre")
 	[ -f "$1/$2.opts" ] && opts=$(head -1 "$1/$2.opts")
+	# @SYSROOT@ @RELEASE@: another kernel's (tests/kernel.sh: 6.1), to
+	# build an object against BTF other than the running kernel's
+	case $opts in *@SYSROOT@*)
+		opts=${opts//@SYSROOT@/$(../kernel.sh)}
+		opts=${opts//@RELEASE@/$(../kernel.sh release)};; esac
 	# the guest compares stprun's stderr, not pass 2's warnings
 	[ "$1" = . ] || opts="-w $opts"
 	bg=

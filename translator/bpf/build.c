@@ -124,8 +124,9 @@ static int compile_kern(const struct session *s, const char *key, const char *ro
 {
 	struct vec av = { 0 };
 	const char *args[] = { "clang", "-target", "bpf", "-O2", "-g", "-Wno-unused-value",
-			       "-Wno-unused-label", "-Werror=implicit-function-declaration",
-			       "-D__TARGET_ARCH_x86",
+			       "-Wno-unused-label", "-D__TARGET_ARCH_x86",
+			       /* a kmod runtime function BPF lacks: here, not at load */
+			       "-Werror=implicit-function-declaration",
 			       "-I/usr/include/x86_64-linux-gnu" };
 
 	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++)
@@ -194,6 +195,13 @@ int bpf_run(struct session *s, const char *key)
 	fflush(stdout);
 	if (s->verbose)
 		setenv("STP_BPF_VERBOSE", "1", 1);
+	if (s->globals.len) {	/* -G: the runner checks and sets them */
+		struct sbuf g = { 0 };
+
+		for (int i = 0; i < s->globals.len; i++)
+			sb_printf(&g, "%s%s", i ? "\n" : "", (const char *)s->globals.v[i]);
+		setenv("STP_BPF_GLOBALS", g.s, 1);
+	}
 	if (s->command)
 		execl(run, run, ar_printf("%s/prog.bpf.o", key), "-c", s->command, (char *)NULL);
 	else if (s->target_pid)

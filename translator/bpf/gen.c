@@ -212,6 +212,7 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		return;
 	x->pfx = ar_printf("p%d", i);
 	x->pp = d->name;
+	bx_entry_probe(x, d, i, att);
 	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n\tu32 zero = 0;\n"
 		  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
 		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s }, *stp_k = &k;\n\n"
@@ -224,6 +225,7 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
 	if (kf)
 		bx_kfunc_prologue(x, d);
+	bx_entry_fetch(x, d, i);
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n\treturn 0;\n}\n\n");
 }
@@ -246,7 +248,9 @@ void bx_functions(struct bx *x, struct sbuf *out)
 
 void bx_ctx_struct(struct bx *x, struct sbuf *o)
 {
-	sb_printf(o, "struct stp_ctx {\n\tint64_t busy;\n%s};\n\n", x->ctx.s ? x->ctx.s : "");
+	/* stp_pad: room the verifier wants after a text buffer (text.h) */
+	sb_printf(o, "struct stp_ctx {\n\tint64_t busy;\n%s\tchar stp_pad[MAXSTRINGLEN];\n};\n\n",
+		  x->ctx.s ? x->ctx.s : "");
 }
 
 void bx_kern_file(struct bx *x, struct sbuf *o)
@@ -264,6 +268,9 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	bx_shared_decls(x->e, o);
 	sb_puts(o, "struct stp_globals stp_g;\n\n#include \"kern.h\"\n\n");
 	kern_maps(x->e, o);
+	bx_core_decls(o);
+	bx_entry_decls(o);
+	bx_sorted_decls(o);
 	bx_ctx_struct(x, o);
 	sb_puts(o, "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
 		"\t__type(key, u32);\n\t__type(value, struct stp_ctx);\n} stp_ctxmap SEC(\".maps\");\n\n");

@@ -345,10 +345,12 @@ const char *bx_long(struct bx *x, struct node *n)
 	case N_TARGET:
 		return bx_call_long(x, n);
 	case N_AT:
-		if (!strcmp(n->name, "@entry"))
-			return bx_kentry_value(x, n);
+		if (bx_kentry_find(n))
+			return bx_kentry_find(n);
 		if (n->ref)
 			return bx_call_long(x, n);
+		if (!strcmp(n->name, "@entry"))
+			return bx_entry_value(x, n);
 		return aggregate(x, n);
 	default:
 		bx_refuse(x, &n->loc, "this expression is not supported by --runtime=bpf yet");
@@ -382,9 +384,11 @@ const char *bx_str(struct bx *x, struct node *n)
 	case N_ASSIGN:
 		return assign_str(x, n);
 	case N_AT:
-		if (!strcmp(n->name, "@entry"))
-			return bx_kentry_value(x, n);
-		/* fallthrough */
+		if (bx_kentry_find(n))
+			return bx_kentry_find(n);
+		if (!n->ref && !strcmp(n->name, "@entry"))
+			return bx_entry_value(x, n);
+		return bx_call_str(x, n);
 	case N_CALL:
 	case N_TARGET:
 		return bx_call_str(x, n);

@@ -45,6 +45,9 @@ static void bind(struct bx *x, const struct foreach *fe, const struct symbol *s)
 
 		if (s->type == T_STRING)
 			sb_printf(&x->code, "\tstp_strcpy(%s, val->s);\n", var);
+		else if (s->type == T_STATS)	/* @count: the CPUs' shares added */
+			sb_printf(&x->code, "\t{\n\t\tstruct stp_bstat st;\n\n"
+				  "\t\tstp_stat_read(map, key, &st);\n\t\t%s = st.count;\n\t}\n", var);
 		else
 			sb_printf(&x->code, "\t%s = *val;\n", var);
 	}
@@ -81,15 +84,8 @@ void bx_kern_foreach(struct bx *x, struct node *n, int d)
 	int g = bx_global_index(x, s), id = counter++;
 
 	(void)d;
-	if (sorted(fe) || fe->limit || fe->sort_agg) {
-		bx_refuse(x, &n->loc, "a sorted foreach (or one with a limit) in a kernel probe is "
-			  "not supported by --runtime=bpf: BPF maps have no order (sort it in an end "
-			  "probe)");
-		return;
-	}
-	if (fe->value_sym && s->type == T_STATS) {
-		bx_refuse(x, &n->loc, "foreach's value of a statistic in a kernel probe is not "
-			  "supported by --runtime=bpf yet");
+	if (sorted(fe) || fe->limit || fe->sort_agg) {	/* gen_sorted.c */
+		bx_kern_sorted_foreach(x, n);
 		return;
 	}
 	if (g < 0 || s->arity <= 0) {

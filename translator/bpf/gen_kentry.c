@@ -9,7 +9,7 @@
  * thread, a function that recurses keeps its innermost call's values.
  */
 #include "bpf.h"
-#include "../kmod/access.h"
+#include "../walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +103,8 @@ void bx_kentry_program(struct bx *x, struct derived_probe *d, int idx, const cha
 
 	k->d = d;
 	k->idx = idx;
-	access_walk(d->body, collect, k);
-	access_walk(d->cond, collect, k);
+	node_walk(d->body, collect, k);
+	node_walk(d->cond, collect, k);
 	if (!k->nodes.len)
 		return;
 	vec_push(&probes, k);
@@ -135,7 +135,9 @@ void bx_kentry_take(struct bx *x, struct derived_probe *d)
 }
 
 /* @entry(expr) n: its value, as the return program took it. */
-const char *bx_kentry_value(struct bx *x, struct node *n)
+/* The saved value of n, an @entry in a kernel function's .return, or
+ * NULL when n is not one of those (a uprobe's: gen_entry.c). */
+const char *bx_kentry_find(const struct node *n)
 {
 	for (int i = 0; i < probes.len; i++) {
 		struct kentry *k = probes.v[i];
@@ -144,7 +146,5 @@ const char *bx_kentry_value(struct bx *x, struct node *n)
 			if (k->nodes.v[j] == n)
 				return ar_printf("c->kfe%d.e%d", k->idx, j);
 	}
-	bx_refuse(x, &n->loc, "@entry is supported by --runtime=bpf in kernel.function(...)"
-		  ".return probes only");
-	return n->vtype == T_STRING ? "\"\"" : "0";
+	return NULL;
 }

@@ -148,6 +148,11 @@ static void foreach(struct bx *x, struct node *n, int d)
 		if (v->type == T_STRING)
 			sb_printf(&x->code, "stp_get_str(%s, _k, %s);\n", bx_mapref(x, s),
 				  bx_local(x, v));
+		else if (s->type == T_STATS)	/* the aggregate it sorts by */
+			sb_printf(&x->code, "{ struct stp_bstat _st; stp_stat_read(%s, _k, &_st); "
+				  "%s = %s; }\n", bx_mapref(x, s), bx_local(x, v),
+				  (const char *[]){ "_st.count", "_st.sum", "_st.min", "_st.max",
+				  "(_st.count ? _st.sum / _st.count : 0)" }[agg]);
 		else
 			sb_printf(&x->code, "%s = stp_get_long(%s, _k);\n", bx_local(x, v),
 				  bx_mapref(x, s));
@@ -181,9 +186,9 @@ static void delete(struct bx *x, struct node *n)
 		sb_printf(&x->code, "%s = 0;\n", bx_local(x, s));
 		return;
 	}
-	if (x->side == BX_KERN) {
-		bx_refuse(x, &n->loc, "delete of a whole array or statistic in a kernel probe is "
-			  "not supported by --runtime=bpf yet");
+	if (x->side == BX_KERN && s->arity <= 0) {	/* a scalar statistic */
+		sb_printf(&x->code, "stp_clear_percpu(%s, sizeof(%s));\n", bx_mapref(x, s),
+			  s->hist ? "struct stp_bhist" : "struct stp_bstat");
 		return;
 	}
 	sb_printf(&x->code, "stp_clear(%s);\n", bx_mapref(x, s));

@@ -12,38 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void access_walk(struct node *n, access_visit_fn f, void *arg)
-{
-	if (!n)
-		return;
-	f(n, arg);
-	switch (n->kind) {
-	case N_NUM: case N_STR: case N_EMBEDDED: case N_STAR:
-	case N_BREAK: case N_CONTINUE: case N_NEXT: case N_NULL:
-		return;
-	case N_FOREACH:
-		access_walk(n->fe->array, f, arg);
-		for (int i = 0; i < n->fe->slice.len; i++)
-			access_walk(n->fe->slice.v[i], f, arg);
-		for (int i = 0; i < n->fe->keys.len; i++)
-			access_walk(n->fe->keys.v[i], f, arg);
-		access_walk(n->fe->limit, f, arg);
-		access_walk(n->body, f, arg);
-		return;
-	default:
-		break;
-	}
-	access_walk(n->lhs, f, arg);
-	access_walk(n->rhs, f, arg);
-	access_walk(n->cond, f, arg);
-	access_walk(n->body, f, arg);
-	for (int i = 0; i < n->args.len; i++)
-		access_walk(n->args.v[i], f, arg);
-	if (node_comps(n))
-		for (int i = 0; i < n->comps.len; i++)
-			access_walk(n->comps.v[i], f, arg);
-}
-
 void access_note(struct vec *acc, struct symbol *s, int write)
 {
 	struct access *a;
@@ -170,7 +138,7 @@ static struct vec *function_access(struct walker *w, struct function *f)
 	pmap_put(&w->ax->fn_access, f, acc);	/* recursion stops here */
 	in.acc = acc;
 	if (f->decl->body->kind != N_EMBEDDED)
-		access_walk(f->decl->body, visit, &in);
+		node_walk(f->decl->body, visit, &in);
 	return acc;
 }
 
@@ -196,7 +164,7 @@ static void entry_visit(struct node *n, void *arg)
 	struct walker *w = arg;
 
 	if (n->kind == N_AT && !strcmp(n->name, "@entry") && n->args.len == 1)
-		access_walk(n->args.v[0], visit, w);
+		node_walk(n->args.v[0], visit, w);
 }
 
 static void probe_access(struct walker *w, struct derived_probe *d)
@@ -205,13 +173,13 @@ static void probe_access(struct walker *w, struct derived_probe *d)
 	struct walker ew = *w;
 
 	w->acc = acc;
-	access_walk(d->body, visit, w);
-	access_walk(d->cond, visit, w);
+	node_walk(d->body, visit, w);
+	node_walk(d->cond, visit, w);
 	access_sort(w->e, acc);
 	pmap_put(&w->ax->probe_access, d, acc);
 	ew.acc = entry;
 	ew.facts = 0;
-	access_walk(d->body, entry_visit, &ew);
+	node_walk(d->body, entry_visit, &ew);
 	access_sort(w->e, entry);
 	pmap_put(&w->ax->entry_access, d, entry);
 }

@@ -10,6 +10,7 @@
 #define STP_ACCESS_H
 
 #include "../elab.h"
+#include "../walk.h"
 
 /* What a handler or function does with a global. */
 struct access {
@@ -40,8 +41,5 @@ struct access_facts *access_analyze(struct elab *e);
 void access_note(struct vec *acc, struct symbol *s, int write);
 void access_sort(const struct elab *e, struct vec *acc);
 
-/* Call f on n and every node below it, parents first. */
-typedef void (*access_visit_fn)(struct node *n, void *arg);
-void access_walk(struct node *n, access_visit_fn f, void *arg);
 
 #endif

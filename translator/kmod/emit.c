@@ -400,7 +400,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 
 	m->probe_idx = idx;
 	m->entries.len = 0;
-	access_walk(d->body, entry_visit, m);
+	node_walk(d->body, entry_visit, m);
 	if (m->entries.len)
 		entry_probe(m, idx, d, types, code, tables);
 	m->fn = NULL;

@@ -70,8 +70,8 @@ int em_static_actions(struct node *body, struct node *cond, int *calls)
 {
 	struct act_bound b = { 0 };
 
-	access_walk(body, bound_visit, &b);
-	access_walk(cond, bound_visit, &b);
+	node_walk(body, bound_visit, &b);
+	node_walk(cond, bound_visit, &b);
 	*calls = b.calls;
 	return b.unbounded ? -1 : b.total;
 }
