@@ -332,7 +332,7 @@ $(B)/staprun/bpf/%.o: staprun/bpf/%.c staprun/bpf/run.h $(wildcard runtime/bpf/*
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -Iruntime -c -o $@ $<
 
-$(B)/libstpbpf.a: $(STPBPF_OBJ) $(B)/staprun/cmdline.o
+$(B)/libstpbpf.a: $(STPBPF_OBJ) $(B)/staprun/cmdline.o $(B)/staprun/usym.o
 	rm -f $@
 	ar rcs $@ $^
 

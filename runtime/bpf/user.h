@@ -141,4 +141,9 @@ int64_t stp_uid(void);
 int64_t stp_cpu(void);
 int64_t stp_time_ns(void);
 
+/* Stacks (staprun/bpf/ksym.c): sprint_stack and sprint_ustack of a hex
+ * list, symbolized. */
+void stp_u_sprint_stack(char *dst, const char *stk);
+void stp_u_sprint_ustack(char *dst, const char *stk);
+
 #endif

@@ -32,4 +32,9 @@ int stp_u_ncpus(void);
 size_t stp_u_stride(stp_map_t m);	/* a per-CPU value's bytes per CPU */
 void stp_u_display(void);
 
+/* ksym.c: output with the stack markers of stack.h symbolized */
+#include <stdio.h>
+void stp_u_symwrite(const char *p, size_t n, FILE *out);
+void stp_u_ksymdata(char *dst, size_t n, uint64_t addr);
+
 #endif

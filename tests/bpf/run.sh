@@ -10,7 +10,8 @@
 # stp, NAME.bg a workload run in the background meanwhile (killed
 # after; $LOOP is the getppid loop, getppid_loop.c), and NAME.auto (empty) runs it without --runtime: stp's own
 # pick on a kernel that loads no modules.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
-# NAME.expect exactly: the guest e2e tests' format.  The guest scripts
+# NAME.expect exactly: the guest e2e tests' format (after NAME.filter,
+# when there is one).  The guest scripts
 # named in guest.list run the same way from tests/guest/e2e and must give
 # their kmod .expect exactly; `install` (run first) checks that an
 # installed stp runs a script.  Needs root (BPF), clang and libbpf.
@@ -23,6 +24,7 @@ mkdir -p "$top/build/tests"
 cc -O2 -o "$LOOP" getppid_loop.c || exit 1
 cc -O1 -g -o "$top/build/tests/uprobe_target" uprobe_target.c || exit 1
 cc -O1 -o "$top/build/tests/uprobe_target_nodebug" uprobe_target.c || exit 1
+cc -O1 -fno-omit-frame-pointer -o "$top/build/tests/stack_target" stack_target.c || exit 1
 
 run_one() {	# dir name -> the .expect format on stdout
 	out=$(mktemp) err=$(mktemp)
@@ -41,6 +43,9 @@ run_one() {	# dir name -> the .expect format on stdout
 	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "${run[@]}" "$2.stp" >"$out" 2>"$err")
 	rc=$?
 	[ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null
+	# NAME.filter: a command stdout goes through first (output that
+	# differs from run to run, checked there by its form)
+	[ ! -f "$1/$2.filter" ] || { sh "$1/$2.filter" <"$out" >"$out.f"; mv "$out.f" "$out"; }
 	cat "$out"
 	if [ -s "$out" ] && [ "$(tail -c1 "$out" | od -An -c | tr -d ' ')" != '\n' ]; then
 		echo; echo "--- no newline at end"

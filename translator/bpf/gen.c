@@ -231,7 +231,7 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 	x->pp = d->name;
 	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n\tu32 zero = 0;\n"
 		  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
-		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s }, *stp_k = &k;\n\n"
+		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s, .ctx = ctx }, *stp_k = &k;\n\n"
 		  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n"
 		  "\t/* a perf event's NMI can land inside another probe on this CPU:\n"
 		  "\t * its context is in use */\n"

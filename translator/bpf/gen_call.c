@@ -45,6 +45,10 @@ static const struct builtin user_fns[] = {
 	{ "strlen", NULL, "stp_u_strlen", 0 },
 	{ "substr", NULL, "stp_u_substr", 1 },
 	{ "isinstr", NULL, "stp_u_isinstr", 0 },
+	{ "sprint_stack", NULL, "stp_u_sprint_stack", 1 },
+	{ "sprint_syms", NULL, "stp_u_sprint_stack", 1 },
+	{ "sprint_ustack", NULL, "stp_u_sprint_ustack", 1 },
+	{ "sprint_usyms", NULL, "stp_u_sprint_ustack", 1 },
 };
 
 static const struct builtin *user_fn_of(struct bx *x, const char *name)
