@@ -352,5 +352,7 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 		: bpf_probe_read_kernel_str((dst), (n), (src)))
 
 #include "stack.h"
+#include "sketch.h"
+#include "vitals.h"
 
 #endif

@@ -146,4 +146,10 @@ int64_t stp_time_ns(void);
 void stp_u_sprint_stack(char *dst, const char *stk);
 void stp_u_sprint_ustack(char *dst, const char *stk);
 
+/* The Chopstix sampler (staprun/bpf/sketch.c): chopstix.stp's and
+ * vitals.stp's functions called in begin and end. */
+int64_t stp_u_cx_start(int64_t epoch_ms, int64_t hi, int64_t lo);
+int64_t stp_u_cx_unavailable(const char *vital, const char *why);
+void stp_u_hw_unavailable(char *dst, int64_t what);
+
 #endif

@@ -239,6 +239,7 @@ static void run_loop(struct ring_buffer *rb)
 
 		if (rc < 0 && rc != -EINTR)
 			break;
+		stp_u_cx_tick();
 		if (command_done()) {
 			child = 0;
 			break;
@@ -258,6 +259,7 @@ static void finish(void)
 		stp_prog.end();
 		stp_u_display();
 	}
+	stp_u_cx_final();
 	fflush(stdout);
 	stp_u_report();
 }
@@ -274,7 +276,7 @@ int main(int argc, char **argv)
 	libbpf_set_print(quiet_libbpf);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (load(&obj, argv[1]))
+	if (load(&obj, argv[1]) || stp_u_cx_attach(obj))
 		return 1;
 	stp_u_time_init();
 	if (argc == 4 && argv[2][1] == 'x')

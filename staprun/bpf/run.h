@@ -37,4 +37,9 @@ void stp_u_display(void);
 void stp_u_symwrite(const char *p, size_t n, FILE *out);
 void stp_u_ksymdata(char *dst, size_t n, uint64_t addr);
 
+/* sketch.c: the Chopstix sampler's epochs, when the script uses it */
+int stp_u_cx_attach(struct bpf_object *obj);	/* after loading */
+void stp_u_cx_tick(void);			/* closes an epoch when it is time */
+void stp_u_cx_final(void);			/* the last epoch, after end */
+
 #endif

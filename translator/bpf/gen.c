@@ -277,6 +277,7 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	bx_functions(x, &body);
 	sb_puts(o, "/* the kernel side: clang -target bpf */\n#include \"shared.h\"\n");
 	bx_shared_decls(x->e, o);
+	bx_sketch_defines(x->e, o);
 	sb_puts(o, "struct stp_globals stp_g;\n\n#include \"kern.h\"\n\n");
 	kern_maps(x->e, o);
 	bx_ctx_struct(x, o);

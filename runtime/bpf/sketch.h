@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Chopstix sketch sampler in a BPF program (tapsets/chopstix.stp's
+ * BPF flavours): the same algorithm as runtime/sketch.c and vitals.c's
+ * event path, over the same memory layout.  The sketch is one entry of
+ * a mmapable array map laid out as sketch.h's struct cx_sketch (the
+ * mirror below; the runner checks its size), so that the runner
+ * (staprun/bpf/sketch.c) runs sketch.c itself, built for the host, on
+ * the mapped memory: naming vitals from begin, cx_swap at an epoch's
+ * end, cx_nsamples and cx_clear, while the probes count with atomics
+ * here.  Compiled in only for scripts that use chopstix.stp (gen.c
+ * defines STP_BPF_SKETCH).
+ *
+ * Differences from the module: a task's kernel stack is taken only for
+ * the current task (BPF helpers do not take a raw tracepoint's task
+ * pointer), the executable's path is found by the runner through
+ * /proc/PID/exe (its inode and device are recorded here), and cycles are
+ * estimated from nanoseconds (2 a nanosecond, the watermarks' 2 GHz).
+ */
+#ifndef STP_BPF_SKETCH_H
+#define STP_BPF_SKETCH_H
+#ifdef STP_BPF_SKETCH
+
+#include <bpf/bpf_core_read.h>
+
+#ifndef CX_VITALS_MAX
+#define CX_VITALS_MAX 12
+#endif
+#ifndef CX_HCA_BYTES
+#define CX_HCA_BYTES 1024
+#endif
+#ifndef CX_SAMPLES
+#define CX_SAMPLES 40
+#endif
+#ifndef CX_SHIFT_INIT
+#define CX_SHIFT_INIT 1
+#endif
+#ifndef CX_HIT_CYCLES
+#define CX_HIT_CYCLES 300
+#endif
+#define CX_SHIFT_MIN 1
+#define CX_SHIFT_MAX 30
+#define CX_COUNTERS (CX_HCA_BYTES / 4)
+#define CX_NAME_LEN 16
+#define CX_NDATA 4
+#define CX_NAMES_LEN 64
+#define CX_KFRAMES 8
+#define CX_UFRAMES 4
+#define CX_WHY_LEN 160
+
+/* sketch.h's structs, stp_atomic_t a long; keep the two in step */
+struct cx_sample {
+	u64 label, time_ns, exec, site;
+	s64 weight;
+	u32 uid, pid;
+	u16 nk, nu;
+	u32 ready, exec_dev, count;
+	u64 pin;
+	char comm[16];
+	s64 data[CX_NDATA];
+	u64 kstack[CX_KFRAMES];
+	u64 ustack[CX_UFRAMES];
+};
+
+struct cx_copy {
+	s64 writers, weight, events, claimed, dropped, cycles;
+	u32 hca[CX_COUNTERS];
+	struct cx_sample samples[CX_SAMPLES];
+};
+
+struct cx_vital {
+	char name[CX_NAME_LEN];
+	s64 state, shift;
+	int unavailable;
+	char why[CX_WHY_LEN];
+	char names[CX_NAMES_LEN];
+	struct cx_copy copy[2];
+};
+
+struct cx_sketch {
+	s64 open;
+	u64 hi_cycles, lo_cycles;
+	struct cx_vital v[CX_VITALS_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, u32);
+	__type(value, struct cx_sketch);
+} stp_cx_map SEC(".maps");
+
+/* What the runner sets: its own process (the collector's work is not
+ * the machine's), and whether the sketch is started. */
+struct stp_cx_ctl {
+	u64 stprun_pid;
+	u64 started;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, u32);
+	__type(value, struct stp_cx_ctl);
+} stp_cx_ctl_map SEC(".maps");
+
+/* The kernel's structs, as much of them as is read: CO-RE relocates
+ * the fields against the running kernel's BTF (the ___stpv flavour
+ * keeps the names apart from any other definition). */
+struct cred___stpv {
+	struct { u32 val; } uid;	/* kuid_t */
+} __attribute__((preserve_access_index));
+
+struct super_block___stpv {
+	u32 s_dev;
+} __attribute__((preserve_access_index));
+
+struct inode___stpv {
+	unsigned long i_ino;
+	struct super_block___stpv *i_sb;
+} __attribute__((preserve_access_index));
+
+struct file___stpv {
+	struct inode___stpv *f_inode;
+} __attribute__((preserve_access_index));
+
+struct mm_struct___stpv {
+	struct file___stpv *exe_file;
+} __attribute__((preserve_access_index));
+
+struct task_struct___stpv {
+	int pid, tgid, prio;
+	unsigned int flags;
+	u64 start_time;
+	struct mm_struct___stpv *mm;
+	const struct cred___stpv *real_cred;
+	char comm[16];
+} __attribute__((preserve_access_index));
+
+#define STP_PF_KTHREAD 0x00200000
+
+/* BPF has no fence: its atomic operations with fetch are full barriers
+ * where JITs run them (x86's lock prefix); this keeps the compiler's
+ * order around them. */
+#define stp_cx_mb() asm volatile("" ::: "memory")
+
+STP_INLINE struct task_struct___stpv *stp_cx_task(int64_t t)
+{
+	return t ? (struct task_struct___stpv *)t
+		 : (struct task_struct___stpv *)bpf_get_current_task();
+}
+
+STP_INLINE u64 stp_cx_exe_id(struct task_struct___stpv *t)
+{
+	if (BPF_CORE_READ(t, flags) & STP_PF_KTHREAD)
+		return 0;
+	return (u64)BPF_CORE_READ(t, mm, exe_file);
+}
+
+STP_INLINE u64 stp_cx_mix(u64 a, u64 b)
+{
+	return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+}
+
+STP_INLINE u32 stp_cx_index(u64 label)
+{
+	label ^= label >> 33;
+	label *= 0xff51afd7ed558ccdULL;
+	label ^= label >> 33;
+	label *= 0xc4ceb9fe1a85ec53ULL;
+	label ^= label >> 33;
+	return (u32)label & (CX_COUNTERS - 1);
+}
+
+STP_INLINE u32 stp_cx_log2(u32 x)
+{
+	u32 r = 0;
+
+#pragma unroll
+	for (int s = 16; s; s >>= 1)
+		if (x >> s) {
+			x >>= s;
+			r += s;
+		}
+	return r;
+}
+
+STP_INLINE int stp_cx_crosses(u32 old, u32 new, u32 shift)
+{
+	if (new <= old)
+		return 0;
+	if (old == 0)
+		return 1;
+	if (!shift)
+		shift = 1;
+	return stp_cx_log2(new) / shift > stp_cx_log2(old) / shift;
+}
+
+/* The vital's index, naming a free slot (sketch.c's cx_vital, whose
+ * wait for a slot being named is not taken here: -1 then). */
+STP_INLINE int stp_cx_find(struct cx_sketch *s, const char *name)
+{
+	u64 k[2] = { 0, 0 };
+
+	bpf_probe_read_kernel_str(k, sizeof(k), name);
+	for (int i = 0; i < CX_VITALS_MAX; i++) {
+		struct cx_vital *v = &s->v[i];
+		u64 *w = (u64 *)v->name;
+		s64 st = v->state;
+
+		if (st == 0 && __sync_val_compare_and_swap(&v->state, 0, 1) == 0) {
+			w[0] = k[0];
+			w[1] = k[1];
+			v->name[CX_NAME_LEN - 1] = 0;
+			stp_cx_mb();
+			v->state = 2;
+			return i;
+		}
+		st = v->state;
+		if (st != 2)
+			return -1;
+		if (w[0] == k[0] && (w[1] & 0x00ffffffffffffffULL) == (k[1] & 0x00ffffffffffffffULL))
+			return i;
+	}
+	return -1;
+}
+
+/* cx_count: a saturating add by compare-and-swap (a few tries, as the
+ * verifier wants a bound); the old value in *old.  BPF's compare-and-
+ * swap before ISA v3 is 64 bits wide: on the word that holds the counter
+ * (little-endian: an odd index is its high half). */
+STP_INLINE u32 stp_cx_count(u32 *hca, u32 idx, u64 w, u32 *old)
+{
+	u64 *word = (u64 *)&hca[idx & (CX_COUNTERS - 2)];
+	int sh = (idx & 1) * 32;
+	u64 ow = *(volatile u64 *)word, nw, seen;
+	u32 o = (u32)(ow >> sh), n = o;
+
+	for (int i = 0; i < 8; i++) {
+		o = (u32)(ow >> sh);
+		n = w >= (u64)(0xffffffffU - o) ? 0xffffffffU : o + (u32)w;
+		nw = (ow & ~(0xffffffffULL << sh)) | (u64)n << sh;
+		seen = __sync_val_compare_and_swap(word, ow, nw);
+		if (seen == ow)
+			break;
+		ow = seen;
+	}
+	*old = o;
+	return n;
+}
+
+STP_INLINE void stp_cx_adapt(struct cx_vital *v, s64 delta)
+{
+	s64 o = v->shift, n;
+
+	n = o + delta;
+	if (n > CX_SHIFT_MAX)
+		n = CX_SHIFT_MAX;
+	if (n < CX_SHIFT_MIN)
+		n = CX_SHIFT_MIN;
+	if (n != o)
+		__sync_val_compare_and_swap(&v->shift, o, n);
+}
+
+/* The sample's fields, of task t (the current one when t is 0). */
+STP_INLINE void stp_cx_fill(struct stp_kctx *k, struct cx_sample *smp, int64_t task,
+			    u64 label, s64 weight, u64 site, const s64 *d)
+{
+	struct task_struct___stpv *t = stp_cx_task(task);
+	struct inode___stpv *ino;
+	int cur = !task || task == (int64_t)bpf_get_current_task();
+	long n;
+
+	smp->label = label;
+	smp->weight = weight;
+	smp->time_ns = bpf_ktime_get_boot_ns() + stp_g.stp_wall_off;
+	smp->pid = BPF_CORE_READ(t, tgid);
+	smp->uid = BPF_CORE_READ(t, real_cred, uid.val);
+	BPF_CORE_READ_STR_INTO(&smp->comm, t, comm);
+	smp->exec = smp->exec_dev = 0;
+	if (stp_cx_exe_id(t)) {
+		ino = BPF_CORE_READ(t, mm, exe_file, f_inode);
+		smp->exec = BPF_CORE_READ(ino, i_ino);
+		smp->exec_dev = BPF_CORE_READ(ino, i_sb, s_dev);
+	}
+	smp->site = site;
+	for (int i = 0; i < CX_NDATA; i++)
+		smp->data[i] = d[i];
+	n = cur && k->ctx ? bpf_get_stack(k->ctx, smp->kstack, sizeof(smp->kstack), 0) : 0;
+	smp->nk = n > 0 ? (u16)((u64)n / 8) : 0;
+	n = cur && k->ctx ? bpf_get_stack(k->ctx, smp->ustack, sizeof(smp->ustack),
+					  BPF_F_USER_STACK) : 0;
+	smp->nu = n > 0 ? (u16)((u64)n / 8) : 0;
+}
+
+/* chopstix_event_task: count the event, sample it when its counter
+ * crosses a power of t; 1 when sampled. */
+STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label, s64 weight,
+				int64_t task, u64 site, const char *names, const s64 *d)
+{
+	u64 t0 = bpf_ktime_get_ns(), w, cyc, hi, now;
+	u32 zero = 0, old, new, vi, idx;
+	struct stp_cx_ctl *ctl = bpf_map_lookup_elem(&stp_cx_ctl_map, &zero);
+	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
+	struct task_struct___stpv *t;
+	struct cx_sample *smp = 0;
+	struct cx_vital *v;
+	struct cx_copy *c;
+	s64 open, slot;
+	int i;
+
+	if (!s || !ctl || !ctl->started)
+		return 0;
+	i = stp_cx_find(s, vital);
+	if (i < 0 || i >= CX_VITALS_MAX)
+		return 0;
+	vi = (u32)i;
+	v = &s->v[vi];
+	if (names[0] && !v->names[0])
+		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
+	t = stp_cx_task(task);
+	if ((u64)BPF_CORE_READ(t, tgid) == ctl->stprun_pid)
+		return 0;
+	label = stp_cx_mix(stp_cx_mix(label, stp_cx_exe_id(t)), BPF_CORE_READ(t, real_cred, uid.val));
+	/* cx_enter: announce, then recheck the open copy */
+	open = s->open;
+	c = &v->copy[open & 1];
+	__sync_fetch_and_add(&c->writers, 1);
+	stp_cx_mb();
+	if (s->open != open) {
+		__sync_fetch_and_add(&c->writers, -1);
+		open = s->open;
+		c = &v->copy[open & 1];
+		__sync_fetch_and_add(&c->writers, 1);
+		stp_cx_mb();
+	}
+	__sync_fetch_and_add(&c->weight, weight);
+	__sync_fetch_and_add(&c->events, 1);
+	w = weight < 0 ? -(u64)weight : (u64)weight;
+	idx = stp_cx_index(label);
+	new = stp_cx_count(c->hca, idx, w, &old);
+	if (stp_cx_crosses(old, new, (u32)v->shift)) {
+		slot = __sync_fetch_and_add(&c->claimed, 1);
+		if (slot >= CX_SAMPLES || slot < 0)
+			__sync_fetch_and_add(&c->dropped, 1);
+		else
+			smp = &c->samples[slot];
+	}
+	if (smp) {
+		smp->count = new;
+		stp_cx_fill(k, smp, task, label, weight, site, d);
+		stp_cx_mb();
+		smp->ready = 1;
+	}
+	/* cx_account: the cycles spent, t doubled at each high watermark */
+	cyc = (bpf_ktime_get_ns() - t0) * 2 + CX_HIT_CYCLES;
+	now = __sync_fetch_and_add(&c->cycles, cyc) + cyc;
+	hi = s->hi_cycles;
+	if (hi && now / hi > (now - cyc) / hi)
+		stp_cx_adapt(v, (s64)(now / hi - (now - cyc) / hi));
+	stp_cx_mb();
+	__sync_fetch_and_add(&c->writers, -1);
+	return smp != 0;
+}
+
+/* chopstix_unavailable in a kernel probe. */
+STP_INLINE void stp_cx_unavail(const char *vital, const char *why)
+{
+	u32 zero = 0;
+	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
+	int i;
+
+	if (!s)
+		return;
+	i = stp_cx_find(s, vital);
+	if (i < 0 || i >= CX_VITALS_MAX)
+		return;
+	bpf_probe_read_kernel_str(s->v[i].why, CX_WHY_LEN, why);
+	stp_cx_mb();
+	s->v[i].unavailable = 1;
+}
+
+#endif
+#endif
