@@ -174,17 +174,24 @@ STP_INLINE u32 stp_cx_index(u64 label)
 	return (u32)label & (CX_COUNTERS - 1);
 }
 
+/* floor(log2(x)) for x > 0, without branches (each would double the
+ * paths the verifier walks): the bits below the top one set, then a
+ * de Bruijn multiply indexes the table. */
+const u8 stp_cx_debruijn[32] = {
+	0, 9, 1, 10, 13, 21, 2, 29, 11, 14, 16, 18, 22, 25, 3, 30,
+	8, 12, 20, 28, 15, 17, 24, 7, 19, 27, 23, 6, 26, 5, 4, 31,
+};
+
 STP_INLINE u32 stp_cx_log2(u32 x)
 {
-	u32 r = 0;
+	u64 v = x;
 
-#pragma unroll
-	for (int s = 16; s; s >>= 1)
-		if (x >> s) {
-			x >>= s;
-			r += s;
-		}
-	return r;
+	v |= v >> 1;
+	v |= v >> 2;
+	v |= v >> 4;
+	v |= v >> 8;
+	v |= v >> 16;
+	return stp_cx_debruijn[((v * 0x07C4ACDDULL) & 0xffffffffULL) >> 27];
 }
 
 STP_INLINE int stp_cx_crosses(u32 old, u32 new, u32 shift)
@@ -198,54 +205,86 @@ STP_INLINE int stp_cx_crosses(u32 old, u32 new, u32 shift)
 	return stp_cx_log2(new) / shift > stp_cx_log2(old) / shift;
 }
 
-/* The vital's index, naming a free slot (sketch.c's cx_vital, whose
- * wait for a slot being named is not taken here: -1 then). */
-STP_INLINE int stp_cx_find(struct cx_sketch *s, const char *name)
+/* Names already found, to their index: a probe's lookup is one hash
+ * lookup, and the verifier walks the naming below once, not per slot. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CX_VITALS_MAX * 2);
+	__type(key, u64[2]);
+	__type(value, u32);
+} stp_cx_names SEC(".maps");
+
+struct stp_cx_naming {
+	struct cx_sketch *s;
+	u64 k[2];
+	s32 found;
+};
+
+/* One slot of sketch.c's cx_vital: 1 stops the walk (found, or named
+ * now, or a slot being named: -1 then, as cx_vital would wait). */
+static long stp_cx_name_slot(u32 i, struct stp_cx_naming *n)
 {
-	u64 k[2] = { 0, 0 };
+	struct cx_vital *v;
+	u64 *w;
 
-	bpf_probe_read_kernel_str(k, sizeof(k), name);
-	for (int i = 0; i < CX_VITALS_MAX; i++) {
-		struct cx_vital *v = &s->v[i];
-		u64 *w = (u64 *)v->name;
-		s64 st = v->state;
-
-		if (st == 0 && __sync_val_compare_and_swap(&v->state, 0, 1) == 0) {
-			w[0] = k[0];
-			w[1] = k[1];
-			v->name[CX_NAME_LEN - 1] = 0;
-			stp_cx_mb();
-			v->state = 2;
-			return i;
-		}
-		st = v->state;
-		if (st != 2)
-			return -1;
-		if (w[0] == k[0] && (w[1] & 0x00ffffffffffffffULL) == (k[1] & 0x00ffffffffffffffULL))
-			return i;
+	if (i >= CX_VITALS_MAX)
+		return 1;
+	v = &n->s->v[i];
+	w = (u64 *)v->name;
+	if (v->state == 0 && __sync_val_compare_and_swap(&v->state, 0, 1) == 0) {
+		w[0] = n->k[0];
+		w[1] = n->k[1];
+		v->name[CX_NAME_LEN - 1] = 0;
+		stp_cx_mb();
+		v->state = 2;
+		n->found = i;
+		return 1;
 	}
-	return -1;
+	if (v->state != 2)
+		return 1;
+	if (w[0] == n->k[0] && (w[1] & 0x00ffffffffffffffULL) == (n->k[1] & 0x00ffffffffffffffULL)) {
+		n->found = i;
+		return 1;
+	}
+	return 0;
 }
 
-/* cx_count: a saturating add by compare-and-swap (a few tries, as the
- * verifier wants a bound); the old value in *old.  BPF's compare-and-
- * swap before ISA v3 is 64 bits wide: on the word that holds the counter
- * (little-endian: an odd index is its high half). */
+/* The vital's index (sketch.c's cx_vital), naming a free slot; -1 when
+ * the table is full. */
+STP_INLINE int stp_cx_find(struct cx_sketch *s, const char *name)
+{
+	struct stp_cx_naming n = { .s = s, .k = { 0, 0 }, .found = -1 };
+	u32 *hit;
+
+	bpf_probe_read_kernel_str(n.k, sizeof(n.k), name);
+	n.k[1] &= 0x00ffffffffffffffULL;	/* as stored: 15 characters */
+	hit = bpf_map_lookup_elem(&stp_cx_names, n.k);
+	if (hit)
+		return *hit;
+	bpf_loop(CX_VITALS_MAX, stp_cx_name_slot, &n, 0);
+	if (n.found >= 0)
+		bpf_map_update_elem(&stp_cx_names, n.k, &n.found, BPF_ANY);
+	return n.found;
+}
+
+/* cx_count: a saturating add by compare-and-swap; the old value in
+ * *old.  BPF's compare-and-swap before ISA v3 is 64 bits wide: on the
+ * word that holds the counter (little-endian: an odd index is its high
+ * half).  One try (a loop would multiply the verifier's paths); when
+ * another CPU got between, an atomic add, which saturates no more. */
 STP_INLINE u32 stp_cx_count(u32 *hca, u32 idx, u64 w, u32 *old)
 {
 	u64 *word = (u64 *)&hca[idx & (CX_COUNTERS - 2)];
-	int sh = (idx & 1) * 32;
+	u64 sh = (idx & 1) * 32;
 	u64 ow = *(volatile u64 *)word, nw, seen;
-	u32 o = (u32)(ow >> sh), n = o;
+	u32 o = (u32)(ow >> sh), n;
 
-	for (int i = 0; i < 8; i++) {
-		o = (u32)(ow >> sh);
-		n = w >= (u64)(0xffffffffU - o) ? 0xffffffffU : o + (u32)w;
-		nw = (ow & ~(0xffffffffULL << sh)) | (u64)n << sh;
-		seen = __sync_val_compare_and_swap(word, ow, nw);
-		if (seen == ow)
-			break;
-		ow = seen;
+	n = w >= (u64)(0xffffffffU - o) ? 0xffffffffU : o + (u32)w;
+	nw = (ow & ~(0xffffffffULL << sh)) | (u64)n << sh;
+	seen = __sync_val_compare_and_swap(word, ow, nw);
+	if (seen != ow) {
+		o = (u32)(__sync_fetch_and_add(word, (w & 0xffffffffULL) << sh) >> sh);
+		n = o + (u32)w;
 	}
 	*old = o;
 	return n;
@@ -300,7 +339,7 @@ STP_INLINE void stp_cx_fill(struct stp_kctx *k, struct cx_sample *smp, int64_t t
 STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label, s64 weight,
 				int64_t task, u64 site, const char *names, const s64 *d)
 {
-	u64 t0 = bpf_ktime_get_ns(), w, cyc, hi, now;
+	u64 t0 = bpf_ktime_get_ns(), w, cyc, hi, now, sum;
 	u32 zero = 0, old, new, vi, idx;
 	struct stp_cx_ctl *ctl = bpf_map_lookup_elem(&stp_cx_ctl_map, &zero);
 	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
@@ -314,9 +353,14 @@ STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label
 	if (!s || !ctl || !ctl->started)
 		return 0;
 	i = stp_cx_find(s, vital);
-	if (i < 0 || i >= CX_VITALS_MAX)
+	if (i < 0)
 		return 0;
 	vi = (u32)i;
+	/* the bound checked on the register used (clang would check a
+	 * sign-extended copy) */
+	asm volatile("" : "+r"(vi));
+	if (vi >= CX_VITALS_MAX)
+		return 0;
 	v = &s->v[vi];
 	if (names[0] && !v->names[0])
 		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
@@ -326,16 +370,15 @@ STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label
 	label = stp_cx_mix(stp_cx_mix(label, stp_cx_exe_id(t)), BPF_CORE_READ(t, real_cred, uid.val));
 	/* cx_enter: announce, then recheck the open copy */
 	open = s->open;
-	c = &v->copy[open & 1];
-	__sync_fetch_and_add(&c->writers, 1);
+	__sync_fetch_and_add(&v->copy[open & 1].writers, 1);
 	stp_cx_mb();
-	if (s->open != open) {
-		__sync_fetch_and_add(&c->writers, -1);
-		open = s->open;
-		c = &v->copy[open & 1];
-		__sync_fetch_and_add(&c->writers, 1);
+	now = s->open;
+	if (now != open) {	/* closed meanwhile: into the open one */
+		__sync_fetch_and_add(&v->copy[open & 1].writers, -1);
+		__sync_fetch_and_add(&v->copy[now & 1].writers, 1);
 		stp_cx_mb();
 	}
+	c = &v->copy[now & 1];
 	__sync_fetch_and_add(&c->weight, weight);
 	__sync_fetch_and_add(&c->events, 1);
 	w = weight < 0 ? -(u64)weight : (u64)weight;
@@ -356,10 +399,10 @@ STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label
 	}
 	/* cx_account: the cycles spent, t doubled at each high watermark */
 	cyc = (bpf_ktime_get_ns() - t0) * 2 + CX_HIT_CYCLES;
-	now = __sync_fetch_and_add(&c->cycles, cyc) + cyc;
+	sum = __sync_fetch_and_add(&c->cycles, cyc) + cyc;
 	hi = s->hi_cycles;
-	if (hi && now / hi > (now - cyc) / hi)
-		stp_cx_adapt(v, (s64)(now / hi - (now - cyc) / hi));
+	if (hi && sum / hi > (sum - cyc) / hi)
+		stp_cx_adapt(v, (s64)(sum / hi - (sum - cyc) / hi));
 	stp_cx_mb();
 	__sync_fetch_and_add(&c->writers, -1);
 	return smp != 0;
@@ -370,16 +413,21 @@ STP_INLINE void stp_cx_unavail(const char *vital, const char *why)
 {
 	u32 zero = 0;
 	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
+	u32 vi;
 	int i;
 
 	if (!s)
 		return;
 	i = stp_cx_find(s, vital);
-	if (i < 0 || i >= CX_VITALS_MAX)
+	if (i < 0)
 		return;
-	bpf_probe_read_kernel_str(s->v[i].why, CX_WHY_LEN, why);
+	vi = (u32)i;
+	asm volatile("" : "+r"(vi));
+	if (vi >= CX_VITALS_MAX)
+		return;
+	bpf_probe_read_kernel_str(s->v[vi].why, CX_WHY_LEN, why);
 	stp_cx_mb();
-	s->v[i].unavailable = 1;
+	s->v[vi].unavailable = 1;
 }
 
 #endif

@@ -151,5 +151,6 @@ void stp_u_sprint_ustack(char *dst, const char *stk);
 int64_t stp_u_cx_start(int64_t epoch_ms, int64_t hi, int64_t lo);
 int64_t stp_u_cx_unavailable(const char *vital, const char *why);
 void stp_u_hw_unavailable(char *dst, int64_t what);
+int64_t stp_u_warn(const char *msg);	/* staprun/bpf/warn.c */
 
 #endif

@@ -239,7 +239,35 @@ static void vital_rec(FILE *f, int vi, int closed)
 	put_rec(f, STP_CX_VITAL, &r, sizeof(r), c->hca, sizeof(c->hca));
 }
 
-static void sample_rec(FILE *f, int vi, const struct cx_sample *s)
+static void sample_body(FILE *f, int vi, const struct cx_sample *s);
+
+/* Frames of the BPF program and the tracepoint that ran it, which lead
+ * a kernel stack bpf_get_stack took: not the event's. */
+static int machinery(const char *sym)
+{
+	return strstr(sym, " [bpf]") || !strncmp(sym, "bpf_trace_run", 13) ||
+	       !strncmp(sym, "__bpf_trace_", 12) || !strncmp(sym, "__traceiter_", 12) ||
+	       !strncmp(sym, "bpf_prog_", 9);
+}
+
+static void sample_rec(FILE *f, int vi, const struct cx_sample *src)
+{
+	struct cx_sample copy = *src, *s = &copy;
+	char first[512];
+	int skip = 0;
+
+	while (skip < s->nk && skip < CX_KFRAMES) {
+		ksym(first, sizeof(first), s->kstack[skip]);
+		if (!machinery(first))
+			break;
+		skip++;
+	}
+	memmove(s->kstack, s->kstack + skip, (CX_KFRAMES - skip) * sizeof(s->kstack[0]));
+	s->nk -= skip;
+	sample_body(f, vi, s);
+}
+
+static void sample_body(FILE *f, int vi, const struct cx_sample *s)
 {
 	struct stp_cx_sample r = { 0 };
 	char *txt = NULL, sym[512];

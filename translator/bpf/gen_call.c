@@ -52,6 +52,7 @@ static const struct builtin user_fns[] = {
 	{ "_chopstix_start", NULL, "stp_u_cx_start", 0 },
 	{ "chopstix_unavailable", NULL, "stp_u_cx_unavailable", 0 },
 	{ "vitals_hw_unavailable", NULL, "stp_u_hw_unavailable", 1 },
+	{ "warn", NULL, "stp_u_warn", 0 },
 };
 
 static const struct builtin *user_fn_of(struct bx *x, const char *name)
