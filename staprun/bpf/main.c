@@ -259,7 +259,6 @@ static void finish(void)
 		stp_prog.end();
 		stp_u_display();
 	}
-	stp_u_cx_final();
 	fflush(stdout);
 	stp_u_report();
 }
@@ -298,6 +297,9 @@ int main(int argc, char **argv)
 		release_command();
 		run_loop(rb);
 	}
+	/* the sampler's last epoch, while -c's command still runs (its
+	 * samples' paths and symbols are read from its /proc entries) */
+	stp_u_cx_final();
 	if (child > 0) {	/* the run ended first: the command goes too */
 		if (child_go >= 0)
 			close(child_go);

@@ -5,7 +5,8 @@
  * is killed: system calls, signals to a handler, page faults and page
  * allocations, socket writes and reads, sleeps (blocked), a file
  * written and synced (block I/O), three threads busy on two CPUs
- * (sched), and three threads writing one pipe (its mutex: lock).
+ * (sched), and three threads writing one pipe (its mutex: lock) that
+ * a fourth drains.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -28,15 +29,21 @@ static void on_usr1(int sig)
 
 static void *busy(void *arg)
 {
-	static char buf[4096];
-
 	(void)arg;
-	for (;;) {
+	for (;;)
 		for (volatile int i = 0; i < 2000000; i++)
 			;
-		if (write(pipe_fd[1], buf, sizeof(buf)) < 0)
-			return NULL;
-	}
+	return NULL;
+}
+
+static void *writer(void *arg)
+{
+	static char buf[65536];
+
+	(void)arg;
+	while (write(pipe_fd[1], buf, sizeof(buf)) >= 0)
+		;
+	return NULL;
 }
 
 static void *drain(void *arg)
@@ -91,8 +98,10 @@ int main(int argc, char **argv)
 		return 2;
 	signal(SIGUSR1, on_usr1);
 	pthread_create(&t, NULL, drain, NULL);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		pthread_create(&t, NULL, busy, NULL);
+		pthread_create(&t, NULL, writer, NULL);
+	}
 	for (;;)
 		round_once(argv[1]);
 }
