@@ -159,6 +159,35 @@ STP_INLINE u64 stp_cx_exe_id(struct task_struct___stpv *t)
 	return (u64)BPF_CORE_READ(t, mm, exe_file);
 }
 
+/* Who an event is about: its process, executable (the label's program
+ * id: its inode number, where the module takes the file's address) and
+ * user.  The current task's are plain loads through its BTF
+ * pointer (no helper call each: a system call's event is the common
+ * case); another task's (sched_switch's next) are read by CO-RE. */
+struct stp_cx_who {
+	u32 tgid, uid;
+	u64 exe;
+};
+
+STP_INLINE void stp_cx_who(int64_t task, struct stp_cx_who *w)
+{
+	struct task_struct___stpv *t;
+
+	if (!task || task == (int64_t)bpf_get_current_task()) {
+		t = (struct task_struct___stpv *)bpf_get_current_task_btf();
+		w->tgid = t->tgid;
+		w->uid = t->real_cred->uid.val;
+		/* the executable's inode number: a pointer, BPF would not mix */
+		w->exe = (t->flags & STP_PF_KTHREAD) || !t->mm || !t->mm->exe_file ? 0 :
+			 t->mm->exe_file->f_inode->i_ino;
+		return;
+	}
+	t = (struct task_struct___stpv *)task;
+	w->tgid = BPF_CORE_READ(t, tgid);
+	w->uid = BPF_CORE_READ(t, real_cred, uid.val);
+	w->exe = stp_cx_exe_id(t) ? BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino) : 0;
+}
+
 STP_INLINE u64 stp_cx_mix(u64 a, u64 b)
 {
 	return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
@@ -343,7 +372,7 @@ STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label
 	u32 zero = 0, old, new, vi, idx;
 	struct stp_cx_ctl *ctl = bpf_map_lookup_elem(&stp_cx_ctl_map, &zero);
 	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
-	struct task_struct___stpv *t;
+	struct stp_cx_who who;
 	struct cx_sample *smp = 0;
 	struct cx_vital *v;
 	struct cx_copy *c;
@@ -364,10 +393,10 @@ STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label
 	v = &s->v[vi];
 	if (names[0] && !v->names[0])
 		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
-	t = stp_cx_task(task);
-	if ((u64)BPF_CORE_READ(t, tgid) == ctl->stprun_pid)
+	stp_cx_who(task, &who);
+	if (who.tgid == ctl->stprun_pid)
 		return 0;
-	label = stp_cx_mix(stp_cx_mix(label, stp_cx_exe_id(t)), BPF_CORE_READ(t, real_cred, uid.val));
+	label = stp_cx_mix(stp_cx_mix(label, who.exe), who.uid);
 	/* cx_enter: announce, then recheck the open copy */
 	open = s->open;
 	__sync_fetch_and_add(&v->copy[open & 1].writers, 1);
