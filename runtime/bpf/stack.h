@@ -56,15 +56,19 @@ STP_INLINE void stp_bhex(char *dst, u64 a)
 	}
 }
 
-/* backtrace(), ubacktrace(): whole addresses only, as many as fit. */
-STP_INLINE void stp_bstack_hex(struct stp_kctx *k, char *dst, int user)
+/* backtrace(), ubacktrace(), and callers(level), ucallers(level): levels
+ * 0 to level (-1: all), whole addresses only, as many as fit; -1 when
+ * the stack has no such level. */
+STP_INLINE int stp_bstack_hex(struct stp_kctx *k, char *dst, int user, int64_t level)
 {
 	struct stp_bframes *f;
 	int n = stp_bstack(k, &f, user);
 
 	dst[0] = 0;
-	if (!n)
-		return;
+	if (level < -1 || level >= n)
+		return level == -1 ? 0 : -1;
+	if (level >= 0)
+		n = (int)level + 1;
 	/* i < STP_BT_FIT: the offsets stay inside the string */
 	for (int i = 0; i < STP_BT_FIT && i < MAXBACKTRACE; i++) {
 		if (i >= n)
@@ -74,6 +78,7 @@ STP_INLINE void stp_bstack_hex(struct stp_kctx *k, char *dst, int user)
 		stp_bhex(dst + i * STP_BT_ITEM, f->pc[i]);
 		dst[i * STP_BT_ITEM + 18] = 0;
 	}
+	return 0;
 }
 
 /* stack(n), ustack(n): the address level n down; -1 past the end. */
@@ -96,8 +101,9 @@ STP_INLINE int stp_bstack_at(struct stp_kctx *k, int64_t level, int user, int64_
 
 /* sprint_stack() and sprint_ustack() in a kernel probe: the list marked
  * for the runner (kind 'K', or 'V' with the process's id as 8 hex
- * digits and a space), symbolized when it is printed; the end marker is
- * lost when the list fills the string, which the runner allows. */
+ * digits and a space; see staprun/bpf/ksym.c for the others),
+ * symbolized when it is printed; the end marker is lost when the list
+ * fills the string, which the runner allows. */
 STP_INLINE void stp_bmark(char *dst, char kind, const char *stk, u32 pid)
 {
 	int at = 2;
@@ -105,7 +111,7 @@ STP_INLINE void stp_bmark(char *dst, char kind, const char *stk, u32 pid)
 
 	dst[0] = '\036';
 	dst[1] = kind;
-	if (kind != 'K') {
+	if (kind == 'V') {
 #pragma unroll
 		for (int i = 0; i < 8; i++) {
 			unsigned d = (pid >> (28 - 4 * i)) & 15;
@@ -126,6 +132,17 @@ STP_INLINE void stp_bmark(char *dst, char kind, const char *stk, u32 pid)
 		dst[end] = '\037';
 		dst[end + 1] = 0;
 	}
+}
+
+/* symname(addr), symdata(addr) in a kernel probe: kind 'N' or 'D' and
+ * the address, for the runner. */
+STP_INLINE void stp_bmark_addr(char *dst, char kind, u64 addr)
+{
+	dst[0] = '\036';
+	dst[1] = kind;
+	stp_bhex(dst + 2, addr);
+	dst[20] = '\037';
+	dst[21] = 0;
 }
 
 #endif

@@ -145,6 +145,8 @@ int64_t stp_time_ns(void);
  * list, symbolized. */
 void stp_u_sprint_stack(char *dst, const char *stk);
 void stp_u_sprint_ustack(char *dst, const char *stk);
+void stp_u_symname(char *dst, int64_t addr);
+void stp_u_symdata(char *dst, int64_t addr);
 
 /* The Chopstix sampler (staprun/bpf/sketch.c): chopstix.stp's and
  * vitals.stp's functions called in begin and end. */

@@ -12,6 +12,9 @@
  *   K  print_stack, sprint_stack: " 0x... : sym+0xoff/0xsize [mod]\n" a frame
  *   U  print_ustack: " 0x..." and staprun/usym.c's symbols, a frame a line
  *   V  sprint_ustack: usym.c's "sym+0xoff/0xsize [/path]", a frame a line
+ *   B  sprint_backtrace: "sym+0xoff [mod]\n" a frame
+ *   L  sprint_ubacktrace: "0x...\n" a frame
+ *   N  symname(addr): "sym", D  symdata(addr): "sym+0xoff/0xsize [mod]"
  * Kernel symbols come from /proc/kallsyms, read once; user symbols from
  * the process's maps and ELF symbol tables, by the kmod runner's usym.c.
  */
@@ -148,6 +151,48 @@ static void kframes(FILE *out, const char *p, const char *end, const char **stop
 	*stop = p;
 }
 
+/* symname(addr): the symbol's name, or the address as "0x%016llx". */
+void stp_u_ksymname(char *dst, size_t n, uint64_t addr)
+{
+	stp_u_ksymdata(dst, n, addr);
+	if (strncmp(dst, "0x", 2))
+		dst[strcspn(dst, "+ ")] = 0;
+}
+
+/* One B, L, N or D marker's frames (N and D: one address). */
+static void kother(FILE *out, char kind, const char *p, const char *end, const char **stop)
+{
+	const char *tok;
+	char sym[512];
+	size_t l;
+
+	while ((l = next_tok(&p, end, &tok))) {
+		uint64_t a = strtoull(tok, NULL, 16);
+
+		if (kind == 'L') {
+			fprintf(out, "%.*s\n", (int)l, tok);
+			continue;
+		}
+		if (kind == 'N') {
+			stp_u_ksymname(sym, sizeof(sym), a);
+			fputs(sym, out);
+			continue;
+		}
+		stp_u_ksymdata(sym, sizeof(sym), a);
+		if (kind == 'D') {
+			fputs(sym, out);
+			continue;
+		}
+		/* B: "sym+0xoff [mod]", the size left out */
+		char *slash = strchr(sym, '/'), *sp = strchr(sym, ' ');
+
+		if (slash && sp && slash < sp)
+			memmove(slash, sp, strlen(sp) + 1);
+		fprintf(out, "%s\n", sym);
+	}
+	*stop = p;
+}
+
 /* One U or V marker's frames: "PID8 0x... 0x...". */
 static void uframes(FILE *out, char kind, const char *p, const char *end, const char **stop)
 {
@@ -181,6 +226,8 @@ void stp_u_symwrite(const char *p, size_t n, FILE *out)
 			kframes(out, o + 2, end, &p);
 		else if (o + 1 < end && (o[1] == 'U' || o[1] == 'V'))
 			uframes(out, o[1], o + 2, end, &p);
+		else if (o + 1 < end && strchr("BLND", o[1]) && o[1])
+			kother(out, o[1], o + 2, end, &p);
 		else {		/* not ours: the kmod runner's own markers */
 			fwrite(o, 1, 1, out);
 			p = o + 1;
@@ -234,4 +281,15 @@ void stp_u_sprint_stack(char *dst, const char *stk)
 void stp_u_sprint_ustack(char *dst, const char *stk)
 {
 	expand_str(dst, 'V', stk, (int)stp_pid());
+}
+
+/* symname() and symdata() in begin and end */
+void stp_u_symname(char *dst, int64_t addr)
+{
+	stp_u_ksymname(dst, stp_prog.strlen, (uint64_t)addr);
+}
+
+void stp_u_symdata(char *dst, int64_t addr)
+{
+	stp_u_ksymdata(dst, stp_prog.strlen, (uint64_t)addr);
 }

@@ -36,6 +36,7 @@ void stp_u_display(void);
 #include <stdio.h>
 void stp_u_symwrite(const char *p, size_t n, FILE *out);
 void stp_u_ksymdata(char *dst, size_t n, uint64_t addr);
+void stp_u_ksymname(char *dst, size_t n, uint64_t addr);
 
 /* sketch.c: the Chopstix sampler's epochs, when the script uses it */
 int stp_u_cx_attach(struct bpf_object *obj);	/* after loading */
