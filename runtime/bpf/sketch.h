@@ -363,42 +363,12 @@ STP_INLINE void stp_cx_fill(struct stp_kctx *k, struct cx_sample *smp, int64_t t
 	smp->nu = n > 0 ? (u16)((u64)n / 8) : 0;
 }
 
-/* chopstix_event_task: count the event, sample it when its counter
- * crosses a power of t; 1 when sampled. */
-STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label, s64 weight,
-				int64_t task, u64 site, const char *names, const s64 *d)
+/* sketch.c's cx_enter: announce a writer in the open copy, recheck
+ * which is open (cx_swap's protocol), and return it. */
+STP_INLINE struct cx_copy *stp_cx_enter(struct cx_sketch *s, struct cx_vital *v)
 {
-	u64 t0 = bpf_ktime_get_ns(), w, cyc, hi, now, sum;
-	u32 zero = 0, old, new, vi, idx;
-	struct stp_cx_ctl *ctl = bpf_map_lookup_elem(&stp_cx_ctl_map, &zero);
-	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
-	struct stp_cx_who who;
-	struct cx_sample *smp = 0;
-	struct cx_vital *v;
-	struct cx_copy *c;
-	s64 open, slot;
-	int i;
+	s64 open = s->open, now;
 
-	if (!s || !ctl || !ctl->started)
-		return 0;
-	i = stp_cx_find(s, vital);
-	if (i < 0)
-		return 0;
-	vi = (u32)i;
-	/* the bound checked on the register used (clang would check a
-	 * sign-extended copy) */
-	asm volatile("" : "+r"(vi));
-	if (vi >= CX_VITALS_MAX)
-		return 0;
-	v = &s->v[vi];
-	if (names[0] && !v->names[0])
-		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
-	stp_cx_who(task, &who);
-	if (who.tgid == ctl->stprun_pid)
-		return 0;
-	label = stp_cx_mix(stp_cx_mix(label, who.exe), who.uid);
-	/* cx_enter: announce, then recheck the open copy */
-	open = s->open;
 	__sync_fetch_and_add(&v->copy[open & 1].writers, 1);
 	stp_cx_mb();
 	now = s->open;
@@ -407,33 +377,90 @@ STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label
 		__sync_fetch_and_add(&v->copy[now & 1].writers, 1);
 		stp_cx_mb();
 	}
-	c = &v->copy[now & 1];
+	return &v->copy[now & 1];
+}
+
+/* sketch.c's cx_event: count, and the slot to fill when the label's
+ * counter crossed a power of t and one was free (NULL otherwise). */
+STP_INLINE struct cx_sample *stp_cx_count_event(struct cx_vital *v, struct cx_copy *c,
+						u64 label, s64 weight)
+{
+	u64 w = weight < 0 ? -(u64)weight : (u64)weight;
+	u32 old, new = stp_cx_count(c->hca, stp_cx_index(label), w, &old);
+	s64 slot;
+
 	__sync_fetch_and_add(&c->weight, weight);
 	__sync_fetch_and_add(&c->events, 1);
-	w = weight < 0 ? -(u64)weight : (u64)weight;
-	idx = stp_cx_index(label);
-	new = stp_cx_count(c->hca, idx, w, &old);
-	if (stp_cx_crosses(old, new, (u32)v->shift)) {
-		slot = __sync_fetch_and_add(&c->claimed, 1);
-		if (slot >= CX_SAMPLES || slot < 0)
-			__sync_fetch_and_add(&c->dropped, 1);
-		else
-			smp = &c->samples[slot];
+	if (!stp_cx_crosses(old, new, (u32)v->shift))
+		return 0;
+	slot = __sync_fetch_and_add(&c->claimed, 1);
+	if (slot >= CX_SAMPLES || slot < 0) {
+		__sync_fetch_and_add(&c->dropped, 1);
+		return 0;
 	}
-	if (smp) {
-		smp->count = new;
-		stp_cx_fill(k, smp, task, label, weight, site, d);
-		stp_cx_mb();
-		smp->ready = 1;
-	}
-	/* cx_account: the cycles spent, t doubled at each high watermark */
-	cyc = (bpf_ktime_get_ns() - t0) * 2 + CX_HIT_CYCLES;
+	c->samples[slot].count = new;
+	return &c->samples[slot];
+}
+
+/* sketch.c's cx_done: the cycles spent (t doubled at each multiple of
+ * the high watermark they reach), then the writer leaves. */
+STP_INLINE void stp_cx_done(struct cx_sketch *s, struct cx_vital *v, struct cx_copy *c,
+			    u64 t0)
+{
+	u64 cyc = (bpf_ktime_get_ns() - t0) * 2 + CX_HIT_CYCLES, hi = s->hi_cycles, sum;
+
 	sum = __sync_fetch_and_add(&c->cycles, cyc) + cyc;
-	hi = s->hi_cycles;
 	if (hi && sum / hi > (sum - cyc) / hi)
 		stp_cx_adapt(v, (s64)(sum / hi - (sum - cyc) / hi));
 	stp_cx_mb();
 	__sync_fetch_and_add(&c->writers, -1);
+}
+
+/* The vital named vital, named now if it is new; NULL when the table
+ * is full. */
+STP_INLINE struct cx_vital *stp_cx_vital_of(struct cx_sketch *s, const char *vital)
+{
+	int i = stp_cx_find(s, vital);
+	u32 vi = (u32)i;
+
+	if (i < 0)
+		return 0;
+	/* the bound checked on the register used (clang would check a
+	 * sign-extended copy) */
+	asm volatile("" : "+r"(vi));
+	return vi < CX_VITALS_MAX ? &s->v[vi] : 0;
+}
+
+/* chopstix_event_task: count the event, sample it when its counter
+ * crosses a power of t; 1 when sampled. */
+STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label, s64 weight,
+				int64_t task, u64 site, const char *names, const s64 *d)
+{
+	u64 t0 = bpf_ktime_get_ns();
+	u32 zero = 0;
+	struct stp_cx_ctl *ctl = bpf_map_lookup_elem(&stp_cx_ctl_map, &zero);
+	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
+	struct stp_cx_who who;
+	struct cx_sample *smp;
+	struct cx_vital *v;
+	struct cx_copy *c;
+
+	if (!s || !ctl || !ctl->started || !(v = stp_cx_vital_of(s, vital)))
+		return 0;
+	if (names[0] && !v->names[0])
+		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
+	stp_cx_who(task, &who);
+	if (who.tgid == ctl->stprun_pid)
+		return 0;
+	label = stp_cx_mix(stp_cx_mix(label, who.exe), who.uid);
+	c = stp_cx_enter(s, v);
+	smp = stp_cx_count_event(v, c, label, weight);
+	if (smp) {
+		stp_cx_fill(k, smp, task, label, weight, site, d);
+		stp_cx_mb();
+		smp->ready = 1;
+	}
+	stp_cx_done(s, v, c, t0);
 	return smp != 0;
 }
 
@@ -442,21 +469,13 @@ STP_INLINE void stp_cx_unavail(const char *vital, const char *why)
 {
 	u32 zero = 0;
 	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
-	u32 vi;
-	int i;
+	struct cx_vital *v = s ? stp_cx_vital_of(s, vital) : 0;
 
-	if (!s)
+	if (!v)
 		return;
-	i = stp_cx_find(s, vital);
-	if (i < 0)
-		return;
-	vi = (u32)i;
-	asm volatile("" : "+r"(vi));
-	if (vi >= CX_VITALS_MAX)
-		return;
-	bpf_probe_read_kernel_str(s->v[vi].why, CX_WHY_LEN, why);
+	bpf_probe_read_kernel_str(v->why, CX_WHY_LEN, why);
 	stp_cx_mb();
-	s->v[vi].unavailable = 1;
+	v->unavailable = 1;
 }
 
 #endif
