@@ -13,7 +13,7 @@
  *
  * Differences from the module: a task's kernel stack is taken only for
  * the current task (BPF helpers do not take a raw tracepoint's task
- * pointer), the executable's path is found by the runner through
+ * pointer; another task's site is its user PC), the executable's path is found by the runner through
  * /proc/PID/exe (its inode and device are recorded here), and cycles are
  * estimated from nanoseconds (2 a nanosecond, the watermarks' 2 GHz).
  */
@@ -332,6 +332,32 @@ STP_INLINE void stp_cx_adapt(struct cx_vital *v, s64 delta)
 		__sync_val_compare_and_swap(&v->shift, o, n);
 }
 
+/* Another task's stacks are not BPF's to take (its helpers do not take
+ * a raw tracepoint's task pointer): its user PC where it entered the
+ * kernel, from the registers at the top of its kernel stack (x86-64's
+ * task_pt_regs, THREAD_SIZE 16 KiB as Debian builds it), as its one
+ * user frame, the runner's site for the sample. */
+#define STP_THREAD_SIZE 16384
+
+struct task_struct___stpv_stack {
+	void *stack;
+} __attribute__((preserve_access_index));
+
+STP_INLINE void stp_cx_task_user_pc(struct task_struct___stpv *t, struct cx_sample *smp)
+{
+	char *top = (char *)BPF_CORE_READ((struct task_struct___stpv_stack *)t, stack);
+	struct pt_regs *r = (struct pt_regs *)(top + STP_THREAD_SIZE) - 1;
+	u64 ip = 0;
+
+	if (!top || (BPF_CORE_READ(t, flags) & STP_PF_KTHREAD))
+		return;
+	bpf_probe_read_kernel(&ip, sizeof(ip), &r->ip);
+	if (ip && ip < 0x800000000000ULL) {
+		smp->ustack[0] = ip;
+		smp->nu = 1;
+	}
+}
+
 /* The sample's fields, of task t (the current one when t is 0). */
 STP_INLINE void stp_cx_fill(struct stp_kctx *k, struct cx_sample *smp, int64_t task,
 			    u64 label, s64 weight, u64 site, const s64 *d)
@@ -361,6 +387,8 @@ STP_INLINE void stp_cx_fill(struct stp_kctx *k, struct cx_sample *smp, int64_t t
 	n = cur && k->ctx ? bpf_get_stack(k->ctx, smp->ustack, sizeof(smp->ustack),
 					  BPF_F_USER_STACK) : 0;
 	smp->nu = n > 0 ? (u16)((u64)n / 8) : 0;
+	if (!cur)
+		stp_cx_task_user_pc(t, smp);
 }
 
 /* sketch.c's cx_enter: announce a writer in the open copy, recheck
