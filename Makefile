@@ -285,7 +285,7 @@ install: stp stprun stp-vitals web man $(B)/libstpbpf.a $(B)/libstprt-host.a
 	cp -R $(B)/man/man3/. $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 completion/stp.bash $(DESTDIR)$(COMPLETIONDIR)/stp
 	install -d $(DESTDIR)$(PREFIX)/lib/stp
-	install -m 644 $(B)/libstpbpf.a $(B)/libstprt-host.a $(DESTDIR)$(PREFIX)/lib/stp/
+	install -m 644 $(B)/libstpbpf.a $(B)/libstprt-host.a $(B)/libvstore.a $(DESTDIR)$(PREFIX)/lib/stp/
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals
@@ -332,10 +332,11 @@ $(B)/staprun/bpf/%.o: staprun/bpf/%.c staprun/bpf/run.h $(wildcard runtime/bpf/*
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -DSTP_HOST -Iruntime -c -o $@ $<
 
-$(B)/libstpbpf.a: $(STPBPF_OBJ) $(B)/staprun/cmdline.o
+$(B)/libstpbpf.a: $(STPBPF_OBJ) $(B)/staprun/cmdline.o $(B)/staprun/usym.o \
+		$(B)/staprun/epoch.o $(B)/staprun/epoch_sum.o
 	rm -f $@
 	ar rcs $@ $^
 
-stp: $(BPF_OBJ) $(B)/libstpbpf.a $(B)/libstprt-host.a
+stp: $(BPF_OBJ) $(B)/libstpbpf.a $(B)/libstprt-host.a $(B)/libvstore.a
 ASAN_OBJ += $(BPF_SRC:%.c=$(B)/asan/%.o)
 $(ASAN_STP): $(BPF_SRC:%.c=$(B)/asan/%.o)

@@ -446,7 +446,7 @@ static void store(struct epochs *e, const struct epoch *ep)
 	}
 }
 
-static double now_ms(void)
+double now_ms(void)
 {
 	struct timespec ts;
 
@@ -456,15 +456,22 @@ static double now_ms(void)
 
 int epochs_collect(struct epochs *e, FILE *out)
 {
-	double t0 = now_ms(), t1, t2;
-	char *vital_names[64] = { 0 }, *names[64] = { 0 };
-	struct epoch ep = { 0 };
+	double t0 = now_ms();
 	size_t n = 0;
 	char *buf = read_all(e->file, &n);
-	int rc = 0;
 
 	if (!buf)
 		return -1;
+	return epochs_take(e, buf, n, out, t0);
+}
+
+int epochs_take(struct epochs *e, char *buf, size_t n, FILE *out, double t0)
+{
+	char *vital_names[64] = { 0 }, *names[64] = { 0 };
+	struct epoch ep = { 0 };
+	double t1, t2;
+	int rc = 0;
+
 	ep.e.host = e->host;
 	if (!n) {
 		free(buf);

@@ -81,6 +81,11 @@ struct epochs *epochs_new(const char *modname, const char *db_path,
 /* Read the closed epoch from the module, summarize it to out, store it:
  * 1, or 0 when there was none, or -1. */
 int epochs_collect(struct epochs *e, FILE *out);
+/* The records of one closed epoch in buf (vitals_msg.h's, as the module
+ * gives them; the BPF runner's are made in user space), which it frees:
+ * stored, then summarized; t0 is now_ms() when the reading began. */
+int epochs_take(struct epochs *e, char *buf, size_t n, FILE *out, double t0);
+double now_ms(void);
 /* 1 when the module has a sampler (its vitals file). */
 int epochs_present(const char *modname);
 void epochs_free(struct epochs *e);

@@ -57,6 +57,8 @@ struct stp_kctx {
 	int err;
 	struct pt_regs *regs;
 	const char *func;	/* a kernel function probe's: probefunc() */
+	/* stacks (stack.h): the program's own context, for bpf_get_stack */
+	void *ctx;
 };
 
 /* What a foreach's callback (bpf_for_each_map_elem) gets of its probe. */
@@ -352,5 +354,8 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 
 #include "clear.h"
 #include "text.h"
+#include "stack.h"
+#include "sketch.h"
+#include "vitals.h"
 
 #endif

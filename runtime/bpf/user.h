@@ -141,4 +141,18 @@ int64_t stp_uid(void);
 int64_t stp_cpu(void);
 int64_t stp_time_ns(void);
 
+/* Stacks (staprun/bpf/ksym.c): sprint_stack and sprint_ustack of a hex
+ * list, symbolized. */
+void stp_u_sprint_stack(char *dst, const char *stk);
+void stp_u_sprint_ustack(char *dst, const char *stk);
+void stp_u_symname(char *dst, int64_t addr);
+void stp_u_symdata(char *dst, int64_t addr);
+
+/* The Chopstix sampler (staprun/bpf/sketch.c): chopstix.stp's and
+ * vitals.stp's functions called in begin and end. */
+int64_t stp_u_cx_start(int64_t epoch_ms, int64_t hi, int64_t lo);
+int64_t stp_u_cx_unavailable(const char *vital, const char *why);
+void stp_u_hw_unavailable(char *dst, int64_t what);
+int64_t stp_u_warn(const char *msg);	/* staprun/bpf/warn.c */
+
 #endif

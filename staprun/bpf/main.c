@@ -239,6 +239,7 @@ static void run_loop(struct ring_buffer *rb)
 
 		if (rc < 0 && rc != -EINTR)
 			break;
+		stp_u_cx_tick();
 		if (command_done()) {
 			child = 0;
 			break;
@@ -276,7 +277,7 @@ int main(int argc, char **argv)
 	libbpf_set_print(quiet_libbpf);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (load(&obj, argv[1]))
+	if (load(&obj, argv[1]) || stp_u_cx_attach(obj))
 		return 1;
 	stp_u_time_init();
 	if (argc == 4 && argv[2][1] == 'x')
@@ -299,6 +300,9 @@ int main(int argc, char **argv)
 		release_command();
 		run_loop(rb);
 	}
+	/* the sampler's last epoch, while -c's command still runs (its
+	 * samples' paths and symbols are read from its /proc entries) */
+	stp_u_cx_final();
 	if (child > 0) {	/* the run ended first: the command goes too */
 		if (child_go >= 0)
 			close(child_go);

@@ -61,7 +61,7 @@ void stp_u_format(const char *fmt, const union stp_val *args, int n)
 		fprintf(stderr, "ERROR: %s\n", err ? err : "bad format");
 		return;
 	}
-	fwrite(buf, 1, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1, stdout);
+	stp_u_symwrite(buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1, stdout);
 }
 
 /* Format id's arguments, in its order, from the longs and the strings

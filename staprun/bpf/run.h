@@ -40,4 +40,15 @@ int stp_u_core_error(const char *log);
 int stp_u_globals_check(void);
 void stp_u_globals_set(void);
 
+/* ksym.c: output with the stack markers of stack.h symbolized */
+#include <stdio.h>
+void stp_u_symwrite(const char *p, size_t n, FILE *out);
+void stp_u_ksymdata(char *dst, size_t n, uint64_t addr);
+void stp_u_ksymname(char *dst, size_t n, uint64_t addr);
+
+/* sketch.c: the Chopstix sampler's epochs, when the script uses it */
+int stp_u_cx_attach(struct bpf_object *obj);	/* after loading */
+void stp_u_cx_tick(void);			/* closes an epoch when it is time */
+void stp_u_cx_final(void);			/* the last epoch, after end */
+
 #endif

@@ -10,7 +10,9 @@
 # stp, NAME.bg a workload run in the background meanwhile (killed
 # after; $LOOP is the getppid loop, getppid_loop.c), and NAME.auto (empty) runs it without --runtime: stp's own
 # pick on a kernel that loads no modules.  Its stdout, then "--- stderr", stderr, "--- exit RC" must be
-# NAME.expect exactly: the guest e2e tests' format.  The guest scripts
+# NAME.expect exactly: the guest e2e tests' format (after NAME.filter,
+# when there is one; NAME.post runs before and after, its output added
+# to stdout's).  The guest scripts
 # named in guest.list run the same way from tests/guest/e2e and must give
 # their kmod .expect exactly; `install` (run first) checks that an
 # installed stp runs a script.  Needs root (BPF), clang and libbpf.
@@ -24,6 +26,8 @@ cc -O2 -o "$LOOP" getppid_loop.c || exit 1
 cc -O1 -g -o "$top/build/tests/uprobe_target" uprobe_target.c || exit 1
 cc -O1 -o "$top/build/tests/uprobe_target_nodebug" uprobe_target.c || exit 1
 cc -O0 -g -o "$top/build/tests/entry_target" entry_target.c || exit 1
+cc -O1 -fno-omit-frame-pointer -o "$top/build/tests/stack_target" stack_target.c || exit 1
+cc -O1 -pthread -o "$top/build/tests/vitals_load" vitals_load.c || exit 1
 
 run_one() {	# dir name -> the .expect format on stdout
 	out=$(mktemp) err=$(mktemp)
@@ -38,6 +42,7 @@ run_one() {	# dir name -> the .expect format on stdout
 		opts=${opts//@RELEASE@/$(../kernel.sh release)};; esac
 	# the guest compares stprun's stderr, not pass 2's warnings
 	[ "$1" = . ] || opts="-w $opts"
+	[ ! -f "$1/$2.post" ] || (cd "$1" && sh "$2.post" before)
 	bg=
 	if [ -f "$1/$2.bg" ]; then
 		LOOP=$LOOP sh -c "$(cat "$1/$2.bg")" & bg=$!
@@ -47,6 +52,9 @@ run_one() {	# dir name -> the .expect format on stdout
 	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "${run[@]}" "$2.stp" >"$out" 2>"$err")
 	rc=$?
 	[ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null
+	# NAME.post: run before the test (argument "before") and after it,
+	# when what it prints joins stdout (a store the test wrote, read back)
+	[ ! -f "$1/$2.post" ] || (cd "$1" && sh "$2.post" >>"$out")
 	cat "$out"
 	if [ -s "$out" ] && [ "$(tail -c1 "$out" | od -An -c | tr -d ' ')" != '\n' ]; then
 		echo; echo "--- no newline at end"
@@ -57,7 +65,10 @@ run_one() {	# dir name -> the .expect format on stdout
 
 check() {	# dir name
 	n=$((n + 1))
-	if run_one "$1" "$2" | diff -u "$1/$2.expect" - >/tmp/stp-bpf-test.diff; then
+	# NAME.filter: a command the output goes through first (what
+	# differs from run to run, checked there by its form)
+	if run_one "$1" "$2" | if [ -f "$1/$2.filter" ]; then sh "$1/$2.filter"; else cat; fi |
+	   diff -u "$1/$2.expect" - >/tmp/stp-bpf-test.diff; then
 		echo "ok   $2"
 	else
 		echo "FAIL $2"; cat /tmp/stp-bpf-test.diff; fail=$((fail + 1))

@@ -150,4 +150,7 @@ const char *bpf_cache_key(struct session *s);
 int bpf_cached(const char *key);
 int bpf_run(struct session *s, const char *key);
 
+/* sketch.c: STP_BPF_SKETCH for scripts that use chopstix.stp/vitals.stp */
+void bx_sketch_defines(struct elab *e, struct sbuf *o);
+
 #endif

@@ -43,6 +43,9 @@ const char *bpf_cache_key(struct session *s)
 				ar_printf("%s/runtime/bpf/user.h", root),
 				ar_printf("%s/runtime/bpf/shared.h", root),
 				ar_printf("%s/runtime/bpf/kfunc.h", root),
+				ar_printf("%s/runtime/bpf/stack.h", root),
+				ar_printf("%s/runtime/bpf/sketch.h", root),
+				ar_printf("%s/runtime/bpf/vitals.h", root),
 				bpf_lib(root, "libstpbpf.a") };
 	size_t h = 0;
 
@@ -157,6 +160,8 @@ static int link_user(const struct session *s, const char *key, const char *root)
 	vec_push(&av, "-Wl,--start-group");
 	vec_push(&av, (void *)bpf_lib(root, "libstpbpf.a"));
 	vec_push(&av, (void *)bpf_lib(root, "libstprt-host.a"));
+	/* the vital-signs store, for scripts that use chopstix.stp */
+	vec_push(&av, (void *)bpf_lib(root, "libvstore.a"));
 	vec_push(&av, "-Wl,--end-group");
 	/* for another machine (--sysroot, --remote: a guest without this
 	 * one's libraries), a static program */
@@ -164,6 +169,8 @@ static int link_user(const struct session *s, const char *key, const char *root)
 		vec_push(&av, "-static");
 	vec_push(&av, "-lbpf");
 	vec_push(&av, "-lelf");
+	vec_push(&av, "-lsqlite3");
+	vec_push(&av, "-lm");
 	vec_push(&av, "-lz");
 	if (s->sysroot || s->remote)
 		vec_push(&av, "-lzstd");
@@ -202,6 +209,8 @@ int bpf_run(struct session *s, const char *key)
 			sb_printf(&g, "%s%s", i ? "\n" : "", (const char *)s->globals.v[i]);
 		setenv("STP_BPF_GLOBALS", g.s, 1);
 	}
+	if (s->vitals_db)
+		setenv("STP_VITALS_DB", s->vitals_db, 1);
 	if (s->command)
 		execl(run, run, ar_printf("%s/prog.bpf.o", key), "-c", s->command, (char *)NULL);
 	else if (s->target_pid)

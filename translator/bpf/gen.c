@@ -215,7 +215,7 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 	bx_entry_probe(x, d, i, att);
 	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n\tu32 zero = 0;\n"
 		  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
-		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s }, *stp_k = &k;\n\n"
+		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s, .ctx = ctx }, *stp_k = &k;\n\n"
 		  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n"
 		  "\t/* a perf event's NMI can land inside another probe on this CPU:\n"
 		  "\t * its context is in use */\n"
@@ -266,6 +266,7 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	bx_functions(x, &body);
 	sb_puts(o, "/* the kernel side: clang -target bpf */\n#include \"shared.h\"\n");
 	bx_shared_decls(x->e, o);
+	bx_sketch_defines(x->e, o);
 	sb_puts(o, "struct stp_globals stp_g;\n\n#include \"kern.h\"\n\n");
 	kern_maps(x->e, o);
 	bx_core_decls(o);

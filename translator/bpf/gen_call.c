@@ -46,6 +46,16 @@ static const struct builtin user_fns[] = {
 	{ "strlen", NULL, "stp_u_strlen", 0 },
 	{ "substr", NULL, "stp_u_substr", 1 },
 	{ "isinstr", NULL, "stp_u_isinstr", 0 },
+	{ "sprint_stack", NULL, "stp_u_sprint_stack", 1 },
+	{ "sprint_syms", NULL, "stp_u_sprint_stack", 1 },
+	{ "sprint_ustack", NULL, "stp_u_sprint_ustack", 1 },
+	{ "sprint_usyms", NULL, "stp_u_sprint_ustack", 1 },
+	{ "symname", NULL, "stp_u_symname", 1 },
+	{ "symdata", NULL, "stp_u_symdata", 1 },
+	{ "_chopstix_start", NULL, "stp_u_cx_start", 0 },
+	{ "chopstix_unavailable", NULL, "stp_u_cx_unavailable", 0 },
+	{ "vitals_hw_unavailable", NULL, "stp_u_hw_unavailable", 1 },
+	{ "warn", NULL, "stp_u_warn", 0 },
 };
 
 static const struct builtin *user_fn_of(struct bx *x, const char *name)
