@@ -56,6 +56,8 @@ struct stp_kctx {
 	u64 *entry;
 	int err;
 	struct pt_regs *regs;
+	/* the tapsets (tapset.h): pp(), pn() and probefunc() */
+	const char *pp, *pn, *func;
 };
 
 /* What a foreach's callback (bpf_for_each_map_elem) gets of its probe. */
@@ -348,5 +350,7 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 #define stp_strncpy_nofault(dst, src, n, user) \
 	((user) ? bpf_probe_read_user_str((dst), (n), (src)) \
 		: bpf_probe_read_kernel_str((dst), (n), (src)))
+
+#include "tapset.h"
 
 #endif

@@ -108,6 +108,9 @@ int bx_hist_nbuckets(struct bx *x, const struct symbol *s);
 const char *bx_hist_print_call(struct bx *x, struct node *h);
 const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key);
 
+/* tapset.c: what the tapsets' BPF functions read of their probe */
+void bx_probe_strs(struct bx *x, const struct derived_probe *d);
+
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
 const char *bpf_cache_key(struct session *s);

@@ -42,6 +42,7 @@ const char *bpf_cache_key(struct session *s)
 	const char *files[] = { ar_printf("%s/runtime/bpf/kern.h", root),
 				ar_printf("%s/runtime/bpf/user.h", root),
 				ar_printf("%s/runtime/bpf/shared.h", root),
+				ar_printf("%s/runtime/bpf/tapset.h", root),
 				bpf_lib(root, "libstpbpf.a") };
 	size_t h = 0;
 

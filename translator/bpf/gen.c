@@ -239,6 +239,7 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		  "\t\treturn 0;\n\t}\n\tc->busy = 1;\n", sec, i,
 		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void",
 		  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+	bx_probe_strs(x, d);
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n\treturn 0;\n}\n\n");
 }
