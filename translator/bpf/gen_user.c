@@ -176,8 +176,9 @@ int bpf_translate(struct elab *e, struct sbuf *kern, struct sbuf *user)
 	int nattach = 0;
 
 	bx_kern_file(&k, kern);
-	for (int i = 0; i < e->probes.len; i++)
-		nattach += bx_side_of(e->probes.v[i]) == BX_KERN;
+	/* a line per program to attach: kernel.syscall probes share two */
+	for (const char *p = k.code.s; p && *p; p++)
+		nattach += *p == '\n';
 	user_file(&u, user, k.code.s, nattach, kern->s);
 	return k.failed || u.failed;
 }
