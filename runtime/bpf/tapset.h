@@ -18,6 +18,8 @@
 #define STP_BPF_TAPSET_H
 
 #include <bpf/bpf_core_read.h>
+#include "ksprintf.h"
+#include "sc_args.h"
 
 typedef int pid_t;
 

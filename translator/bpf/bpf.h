@@ -126,6 +126,10 @@ size_t bx_frame_begin(struct bx *x);
 void bx_frame_end(struct bx *x, size_t mark, int i);
 const char *bx_frames(struct bx *x);
 
+/* ksprintf.c: sprintf and its kin in a kernel probe */
+const char *bx_kern_sprintf(struct bx *x, struct node *n, const char *fmt, int first,
+			    const char *decls);
+
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);
 const char *bpf_cache_key(struct session *s);

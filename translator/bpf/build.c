@@ -43,6 +43,8 @@ const char *bpf_cache_key(struct session *s)
 				ar_printf("%s/runtime/bpf/user.h", root),
 				ar_printf("%s/runtime/bpf/shared.h", root),
 				ar_printf("%s/runtime/bpf/tapset.h", root),
+				ar_printf("%s/runtime/bpf/ksprintf.h", root),
+				ar_printf("%s/runtime/bpf/sc_args.h", root),
 				bpf_lib(root, "libstpbpf.a") };
 	size_t h = 0;
 

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the BPF flavours of the system call tapset's argument decoders
+ * (tapsets/linux/syscall_args.stp, syscalls_names.stp) use: flag and
+ * value tables decoded into a string, user strings quoted, as the kmod
+ * flavours write them.  Names stand for the UAPI headers' own macros.
+ * Strings are built a byte at a time through STP_KPUT (ksprintf.h), so
+ * every index is one the verifier can bound.
+ */
+#ifndef STP_BPF_SC_ARGS_H
+#define STP_BPF_SC_ARGS_H
+
+#include <asm/unistd.h>
+#include <linux/fcntl.h>
+
+/* A value and its name, as in the kmod tables; the names are arrays,
+ * not pointers: BPF's data cannot hold pointers. */
+struct stp_sc_kname {
+	u64 v;
+	char n[24];
+};
+#define STP_SCK(x) { (u64)(x), #x }
+
+/* src (a name of up to 24 bytes) at dst + pos; the new pos. */
+STP_INLINE int stp_kcat(char *dst, int pos, const char *src)
+{
+	for (int i = 0; i < 24 && src[i]; i++)
+		STP_KPUT(dst, pos, src[i]);
+	return pos;
+}
+
+STP_INLINE void stp_kend(char *dst, int pos)
+{
+	dst[(pos < MAXSTRINGLEN - 1 ? pos : MAXSTRINGLEN - 1) & (MAXSTRINGLEN - 1)] = 0;
+}
+
+/* "0x" and v in hex at dst + pos; the new pos. */
+STP_INLINE int stp_khex(char *dst, int pos, u64 v)
+{
+	char d[32];
+	int n = 0;
+
+	for (int i = 0; i < 16; i++) {
+		d[n++ & 31] = stp_kdigit(v & 15, 0);
+		v >>= 4;
+		if (!v)
+			break;
+	}
+	STP_KPUT(dst, pos, '0');
+	STP_KPUT(dst, pos, 'x');
+	return stp_krun(dst, pos, d, n & 31, 1, 0);
+}
+
+/* stp_kflags's walk of its table: a bpf_loop callback (Linux 5.17), so
+ * the verifier checks one entry, not every path through all of them. */
+struct stp_kflags_walk {
+	char *dst;
+	const struct stp_sc_kname *t;
+	u64 v;
+	int start, n;
+};
+
+static long stp_kflags_one(u32 i, struct stp_kflags_walk *w)
+{
+	const struct stp_sc_kname *e;
+	char *dst = w->dst;
+	int *pp = stp_kposp(), pos;
+	u64 k = i;
+
+	/* opaque to clang, which would index by a copy the check missed */
+	asm volatile("" : "+r"(k));
+	if (!pp || k >= 32 || k >= (u64)w->n)
+		return 1;
+	e = &w->t[k];
+	if (!e->v || (w->v & e->v) != e->v)
+		return 0;
+	pos = *pp;
+	if (pos > w->start)
+		STP_KPUT(dst, pos, '|');
+	*pp = stp_kcat(dst, pos, e->n);
+	w->v &= ~e->v;
+	return 0;
+}
+
+/* v's bits by name from t (n entries) joined by '|' from dst + pos, the
+ * rest in hex; "0" when nothing was written and v is 0. */
+STP_INLINE void stp_kflags(char *dst, int pos, const struct stp_sc_kname *t, int n, u64 v)
+{
+	struct stp_kflags_walk w = { dst, t, v, pos, n };
+	int *pp = stp_kposp();
+
+	if (!pp)
+		return;
+	*pp = pos;
+	bpf_loop(n, stp_kflags_one, &w, 0);
+	pos = *pp;
+	v = w.v;
+	if (v) {
+		if (pos > w.start)
+			STP_KPUT(dst, pos, '|');
+		pos = stp_khex(dst, pos, v);
+	} else if (pos == w.start) {
+		STP_KPUT(dst, pos, '0');
+	}
+	stp_kend(dst, pos);
+}
+
+/* v's name in t, else v in decimal. */
+STP_INLINE void stp_kenum(char *dst, const struct stp_sc_kname *t, int n, int64_t v)
+{
+	for (int i = 0; i < 32 && i < n; i++)
+		if (t[i].v == (u64)v) {
+			stp_kend(dst, stp_kcat(dst, 0, t[i].n));
+			return;
+		}
+	stp_kfmt_int(dst, (u64)v, 10, STP_F_SIGN, -1, -1);
+}
+
+/* A scratch string per CPU: the user bytes _sc_ustr_q quotes. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, char[MAXSTRINGLEN]);
+} stp_sc_scratch SEC(".maps");
+
+/* Byte c as it shows inside a quoted string, at dst + pos. */
+STP_INLINE int stp_kquote_char(char *dst, int pos, unsigned char c)
+{
+	char e = c == '"' ? '"' : c == '\\' ? '\\' : c == '\n' ? 'n' : c == '\t' ? 't'
+		 : c == '\r' ? 'r' : 0;
+
+	if (e) {
+		STP_KPUT(dst, pos, '\\');
+		STP_KPUT(dst, pos, e);
+	} else if (c >= 0x20 && c < 0x7f) {
+		STP_KPUT(dst, pos, c);
+	} else {
+		STP_KPUT(dst, pos, '\\');
+		if (c >= 64)
+			STP_KPUT(dst, pos, '0' + (c >> 6));
+		if (c >= 8)
+			STP_KPUT(dst, pos, '0' + ((c >> 3) & 7));
+		STP_KPUT(dst, pos, '0' + (c & 7));
+	}
+	return pos;
+}
+
+/* stp_kquote_ustr's walk of the string: a bpf_loop callback. */
+struct stp_kquote_walk {
+	char *dst;
+	const char *s;
+	int cut;
+};
+
+static long stp_kquote_one(u32 i, struct stp_kquote_walk *w)
+{
+	char c = w->s[i & (MAXSTRINGLEN - 1)];
+	int *pp = stp_kposp();
+
+	if (!c || !pp)
+		return 1;
+	if (*pp + 8 >= MAXSTRINGLEN) {
+		w->cut = 1;
+		return 1;
+	}
+	*pp = stp_kquote_char(w->dst, *pp, c);
+	return 0;
+}
+
+/* The user string at addr quoted, "NULL" for 0, addr in hex when it
+ * cannot be read; cut with "..." after the quote 8 bytes short of
+ * MAXSTRINGLEN, as the kmod flavour. */
+STP_INLINE void stp_kquote_ustr(char *dst, u64 addr)
+{
+	u32 zero = 0;
+	char *s = bpf_map_lookup_elem(&stp_sc_scratch, &zero);
+	struct stp_kquote_walk w = { dst, s, 0 };
+	int *pp = stp_kposp();
+
+	if (!addr) {
+		stp_kend(dst, stp_kcat(dst, 0, "NULL"));
+		return;
+	}
+	if (!s || !pp || bpf_probe_read_user_str(s, MAXSTRINGLEN, (const void *)addr) <= 0) {
+		stp_kend(dst, stp_khex(dst, 0, addr));
+		return;
+	}
+	dst[0] = '"';
+	*pp = 1;
+	bpf_loop(MAXSTRINGLEN, stp_kquote_one, &w, 0);
+	stp_kend(dst, stp_kcat(dst, *pp, w.cut ? "\"..." : "\""));
+}
+
+#endif
