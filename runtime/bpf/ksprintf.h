@@ -172,14 +172,30 @@ static __attribute__((noinline)) char *stp_kfmt_int_spec(char *dst, u64 num, u64
 	return dst;
 }
 
+/* A string's copy, per CPU: s may be any string, of any size. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, char[MAXSTRINGLEN]);
+} stp_kstr SEC(".maps");
+
 /* s cut at prec (-1: whole) and padded to width. */
-static __attribute__((noinline)) char *stp_kfmt_str(char *dst, const char *s, unsigned flags,
+static __attribute__((noinline)) char *stp_kfmt_str(char *dst, const char *src, unsigned flags,
 						    int width, int prec)
 {
-	int n = 0, pos = 0;
+	u32 zero = 0;
+	char *s = bpf_map_lookup_elem(&stp_kstr, &zero);
+	long n;
+	int pos = 0;
 
-	while (n < MAXSTRINGLEN && s[n & (MAXSTRINGLEN - 1)] && (prec < 0 || n < prec))
-		n++;
+	if (!s)
+		return dst;
+	n = bpf_probe_read_kernel_str(s, MAXSTRINGLEN, src) - 1;
+	if (n < 0)
+		n = 0;
+	if (prec >= 0 && n > prec)
+		n = prec;
 	if (!(flags & STP_F_LEFT))
 		pos = stp_kpad(dst, pos, ' ', width - n);
 	pos = stp_krun(dst, pos, s, n, 0, 0);
