@@ -21,7 +21,8 @@ struct stp_sc_kname {
 };
 #define STP_SCK(x) { (u64)(x), #x }
 
-/* src (a name of up to 24 bytes) at dst + pos; the new pos. */
+/* src (a name of up to 24 bytes, in an array of at least 24: the
+ * verifier checks every byte the loop may read) at dst + pos; the new pos. */
 STP_INLINE int stp_kcat(char *dst, int pos, const char *src)
 {
 	for (int i = 0; i < 24 && src[i]; i++)

@@ -20,6 +20,8 @@
 #include <bpf/bpf_core_read.h>
 #include "ksprintf.h"
 #include "sc_args.h"
+#include <asm/signal.h>
+#include <asm/siginfo.h>
 
 typedef int pid_t;
 
@@ -38,12 +40,35 @@ struct cred___stp {
 struct task_struct___stp {
 	struct thread_info___stp thread_info;
 	unsigned int __state;
-	int prio, static_prio;
+	int prio, static_prio, exit_code;
 	pid_t pid, tgid;
 	struct task_struct___stp *real_parent;
 	u64 utime, stime, start_time;
 	const struct cred___stp *real_cred, *cred;
 	char comm[16];
+} __attribute__((preserve_access_index));
+
+struct upid___stp {
+	int nr;
+} __attribute__((preserve_access_index));
+
+struct pid___stp {
+	struct upid___stp numbers[1];
+} __attribute__((preserve_access_index));
+
+struct work_struct___stp {
+	void *func;
+} __attribute__((preserve_access_index));
+
+struct net_device___stp {
+	char name[16];
+} __attribute__((preserve_access_index));
+
+/* its members in an anonymous struct, as the kernel has them */
+struct kernel_siginfo___stp {
+	struct {
+		int si_signo, si_errno, si_code;
+	};
 } __attribute__((preserve_access_index));
 
 #define TASK_COMM_LEN 16
@@ -195,6 +220,41 @@ STP_INLINE void stp_errno_str(char *dst, int64_t e)
 	for (int j = 0; j < 20 && j < i; j++)
 		dst[2 + j] = d[i - 1 - j];
 	dst[2 + (i & 31)] = 0;
+}
+
+/* signal_str(): the names of signals 1-31 (SIGKILL), SIGRTMIN and
+ * SIGRTMIN+N up to the kernel's _NSIG (64 on x86-64, not in the UAPI
+ * headers), else SIG_UNKNOWN(N); from the UAPI macros. */
+#define STP_S(x) [x] = #x
+static const char stp_signal_names[32][24] = {
+	[0] = "SIG_0",
+	STP_S(SIGHUP), STP_S(SIGINT), STP_S(SIGQUIT), STP_S(SIGILL),
+	STP_S(SIGTRAP), STP_S(SIGABRT), STP_S(SIGBUS), STP_S(SIGFPE),
+	STP_S(SIGKILL), STP_S(SIGUSR1), STP_S(SIGSEGV), STP_S(SIGUSR2),
+	STP_S(SIGPIPE), STP_S(SIGALRM), STP_S(SIGTERM), STP_S(SIGSTKFLT),
+	STP_S(SIGCHLD), STP_S(SIGCONT), STP_S(SIGSTOP), STP_S(SIGTSTP),
+	STP_S(SIGTTIN), STP_S(SIGTTOU), STP_S(SIGURG), STP_S(SIGXCPU),
+	STP_S(SIGXFSZ), STP_S(SIGVTALRM), STP_S(SIGPROF), STP_S(SIGWINCH),
+	STP_S(SIGIO), STP_S(SIGPWR), STP_S(SIGSYS),
+};
+#undef STP_S
+
+STP_INLINE void stp_signal_name(char *dst, int64_t sig)
+{
+	u64 d[1] = { (u64)(sig - SIGRTMIN) }, k = (u64)sig;
+
+	/* opaque: clang would index by a copy of sig the check missed */
+	asm volatile("" : "+r"(k));
+	if (k < 32 && stp_signal_names[k][0]) {
+		stp_kend(dst, stp_kcat(dst, 0, stp_signal_names[k]));
+	} else if (sig == SIGRTMIN) {
+		stp_kend(dst, stp_kcat(dst, 0, "SIGRTMIN"));
+	} else if (sig > SIGRTMIN && sig <= 64) {
+		bpf_snprintf(dst, MAXSTRINGLEN, "SIGRTMIN+%lld", d, sizeof(d));
+	} else {
+		d[0] = (u64)sig;
+		bpf_snprintf(dst, MAXSTRINGLEN, "SIG_UNKNOWN(%lld)", d, sizeof(d));
+	}
 }
 
 #endif
