@@ -64,6 +64,14 @@ struct net_device___stp {
 	char name[16];
 } __attribute__((preserve_access_index));
 
+/* flat: libbpf finds each field inside the kernel's anonymous unions */
+struct sk_buff___stp {
+	struct net_device___stp *dev;
+	unsigned int len, truesize;
+	u16 protocol, transport_header, network_header;
+	unsigned char *head;
+} __attribute__((preserve_access_index));
+
 /* its members in an anonymous struct, as the kernel has them */
 struct kernel_siginfo___stp {
 	struct {
