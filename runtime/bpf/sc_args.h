@@ -12,6 +12,17 @@
 
 #include <asm/unistd.h>
 #include <linux/fcntl.h>
+#include <linux/fs.h>
+#include <linux/mman.h>
+#include <linux/sched.h>
+#include <linux/time.h>
+#include <linux/wait.h>
+#include <linux/resource.h>
+#include <linux/eventpoll.h>
+#include <linux/futex.h>
+#include <asm/prctl.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A value and its name, as in the kmod tables; the names are arrays,
  * not pointers: BPF's data cannot hold pointers. */
@@ -109,6 +120,9 @@ STP_INLINE void stp_kflags(char *dst, int pos, const struct stp_sc_kname *t, int
 /* v's name in t, else v in decimal. */
 STP_INLINE void stp_kenum(char *dst, const struct stp_sc_kname *t, int n, int64_t v)
 {
+	/* opaque: knowing the table, clang would index it by v, by a copy
+	 * of v the verifier has no bounds for */
+	asm volatile("" : "+r"(t));
 	for (int i = 0; i < 32 && i < n; i++)
 		if (t[i].v == (u64)v) {
 			stp_kend(dst, stp_kcat(dst, 0, t[i].n));
@@ -151,7 +165,8 @@ STP_INLINE int stp_kquote_char(char *dst, int pos, unsigned char c)
 struct stp_kquote_walk {
 	char *dst;
 	const char *s;
-	int cut;
+	int cut, buf;	/* buf: n bytes, NULs and all; else a string */
+	u32 n;
 };
 
 static long stp_kquote_one(u32 i, struct stp_kquote_walk *w)
@@ -159,7 +174,7 @@ static long stp_kquote_one(u32 i, struct stp_kquote_walk *w)
 	char c = w->s[i & (MAXSTRINGLEN - 1)];
 	int *pp = stp_kposp();
 
-	if (!c || !pp)
+	if ((!c && !w->buf) || (w->buf && i >= w->n) || !pp)
 		return 1;
 	if (*pp + 8 >= MAXSTRINGLEN) {
 		w->cut = 1;
@@ -169,6 +184,46 @@ static long stp_kquote_one(u32 i, struct stp_kquote_walk *w)
 	return 0;
 }
 
+/* text after the string in dst, as the kmod tapset's stp_sc_cat */
+STP_INLINE void stp_sc_cat(char *dst, int len, const char *text)
+{
+	u32 zero = 0;
+	char *s = bpf_map_lookup_elem(&stp_kstr, &zero);
+	long n;
+
+	(void)len;
+	if (!s)
+		return;
+	n = bpf_probe_read_kernel_str(s, MAXSTRINGLEN, dst) - 1;
+	stp_kend(dst, stp_kcat(dst, n < 0 ? 0 : (int)n, text));
+}
+
+/* The first n (at most 32) user bytes at addr quoted, NULs and all,
+ * "..." after the quote when more is set; "NULL" for 0, addr in hex
+ * when it cannot be read: _sc_ubuf_q, as the kmod flavour. */
+STP_INLINE void stp_kquote_ubuf(char *dst, u64 addr, u64 n, int more)
+{
+	u32 zero = 0;
+	char *s = bpf_map_lookup_elem(&stp_sc_scratch, &zero);
+	int *pp = stp_kposp();
+
+	if (!addr) {
+		stp_kend(dst, stp_kcat(dst, 0, "NULL"));
+		return;
+	}
+	n &= 63;
+	if (!s || !pp || (n && bpf_probe_read_user(s, n, (const void *)addr))) {
+		stp_kend(dst, stp_khex(dst, 0, addr));
+		return;
+	}
+	struct stp_kquote_walk w = { dst, s, 0, 1, (u32)n };
+
+	dst[0] = '"';
+	*pp = 1;
+	bpf_loop(n, stp_kquote_one, &w, 0);
+	stp_kend(dst, stp_kcat(dst, *pp, more ? "\"..." : "\""));
+}
+
 /* The user string at addr quoted, "NULL" for 0, addr in hex when it
  * cannot be read; cut with "..." after the quote 8 bytes short of
  * MAXSTRINGLEN, as the kmod flavour. */
@@ -176,7 +231,7 @@ STP_INLINE void stp_kquote_ustr(char *dst, u64 addr)
 {
 	u32 zero = 0;
 	char *s = bpf_map_lookup_elem(&stp_sc_scratch, &zero);
-	struct stp_kquote_walk w = { dst, s, 0 };
+	struct stp_kquote_walk w = { dst, s, 0, 0, 0 };
 	int *pp = stp_kposp();
 
 	if (!addr) {
