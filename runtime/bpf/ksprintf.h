@@ -33,14 +33,22 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, int);
+	__type(value, int[2]);
 } stp_kpos SEC(".maps");
 
+/* [0] the innermost walk's; [1] a walk that calls others (_sc_argv's) */
 STP_INLINE int *stp_kposp(void)
 {
 	u32 zero = 0;
 
 	return bpf_map_lookup_elem(&stp_kpos, &zero);
+}
+
+STP_INLINE int *stp_kposp_outer(void)
+{
+	int *p = stp_kposp();
+
+	return p ? p + 1 : 0;
 }
 
 /* A run of n characters at dst + the position: ch each time, or src's

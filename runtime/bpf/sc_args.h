@@ -167,6 +167,7 @@ struct stp_kquote_walk {
 	const char *s;
 	int cut, buf;	/* buf: n bytes, NULs and all; else a string */
 	u32 n;
+	int limit;	/* dst's size: cut 8 bytes short of it */
 };
 
 static long stp_kquote_one(u32 i, struct stp_kquote_walk *w)
@@ -176,7 +177,7 @@ static long stp_kquote_one(u32 i, struct stp_kquote_walk *w)
 
 	if ((!c && !w->buf) || (w->buf && i >= w->n) || !pp)
 		return 1;
-	if (*pp + 8 >= MAXSTRINGLEN) {
+	if (*pp + 8 >= (w->limit ? w->limit : MAXSTRINGLEN)) {
 		w->cut = 1;
 		return 1;
 	}
@@ -216,7 +217,7 @@ STP_INLINE void stp_kquote_ubuf(char *dst, u64 addr, u64 n, int more)
 		stp_kend(dst, stp_khex(dst, 0, addr));
 		return;
 	}
-	struct stp_kquote_walk w = { dst, s, 0, 1, (u32)n };
+	struct stp_kquote_walk w = { dst, s, 0, 1, (u32)n, 0 };
 
 	dst[0] = '"';
 	*pp = 1;
@@ -231,7 +232,7 @@ STP_INLINE void stp_kquote_ustr(char *dst, u64 addr)
 {
 	u32 zero = 0;
 	char *s = bpf_map_lookup_elem(&stp_sc_scratch, &zero);
-	struct stp_kquote_walk w = { dst, s, 0, 0, 0 };
+	struct stp_kquote_walk w = { dst, s, 0, 0, 0, 0 };
 	int *pp = stp_kposp();
 
 	if (!addr) {
@@ -246,6 +247,109 @@ STP_INLINE void stp_kquote_ustr(char *dst, u64 addr)
 	*pp = 1;
 	bpf_loop(MAXSTRINGLEN, stp_kquote_one, &w, 0);
 	stp_kend(dst, stp_kcat(dst, *pp, w.cut ? "\"..." : "\""));
+}
+
+/* The user string at addr quoted into one (limit bytes), at most max
+ * bytes of it, "..." after the quote when it is longer; "NULL" for 0,
+ * addr in hex when it cannot be read.  Its length. */
+STP_INLINE int stp_kquote_str(char *one, int limit, u64 addr, u32 max)
+{
+	u32 zero = 0;
+	char *s = bpf_map_lookup_elem(&stp_sc_scratch, &zero);
+	struct stp_kquote_walk w = { one, s, 0, 0, 0, limit };
+	int *pp = stp_kposp(), pos;
+	long n;
+
+	if (!addr)
+		return stp_kcat(one, 0, "NULL");
+	max &= 127;
+	if (!s || !pp || (n = bpf_probe_read_user_str(s, max + 1, (const void *)addr)) <= 0)
+		return stp_khex(one, 0, addr);
+	one[0] = '"';
+	*pp = 1;
+	bpf_loop(max, stp_kquote_one, &w, 0);
+	pos = stp_kcat(one, *pp, w.cut ? "\"..." : "\"");
+	if (!w.cut && n == max + 1)
+		pos = stp_kcat(one, pos, "...");
+	return pos;
+}
+
+/* _sc_argv's walk of the pointers: a bpf_loop callback that quotes
+ * each string into one, then appends it to dst if it fits. */
+struct stp_kargv_walk {
+	char *dst, *one;
+	u64 a;
+};
+
+static long stp_kargv_one(u32 i, struct stp_kargv_walk *w)
+{
+	int *pp = stp_kposp_outer(), len;
+	u64 p = 0;
+
+	if (!pp || i >= 32 || bpf_probe_read_user(&p, sizeof(p), (const void *)(w->a + 8 * i)) || !p)
+		return 1;
+	len = stp_kquote_str(w->one, 128, p, 100);
+	if (*pp + len + 8 >= MAXSTRINGLEN) {
+		*pp = stp_kcat(w->dst, *pp, i ? ", ..." : "...");
+		return 1;
+	}
+	if (i)
+		*pp = stp_kcat(w->dst, *pp, ", ");
+	*pp = stp_krun(w->dst, *pp, w->one, len, 0, 0);
+	return 0;
+}
+
+/* execve's argument list at addr: ["prog", "arg"], as the kmod flavour. */
+STP_INLINE void stp_kargv(char *dst, u64 addr)
+{
+	u32 zero = 0;
+	char *one = bpf_map_lookup_elem(&stp_kstr, &zero);
+	struct stp_kargv_walk w = { dst, one, addr };
+	int *pp = stp_kposp_outer();
+	u64 p;
+
+	if (!addr) {
+		stp_kend(dst, stp_kcat(dst, 0, "NULL"));
+		return;
+	}
+	if (!one || !pp || bpf_probe_read_user(&p, sizeof(p), (const void *)addr)) {
+		stp_kend(dst, stp_khex(dst, 0, addr));
+		return;
+	}
+	dst[0] = '[';
+	*pp = 1;
+	bpf_loop(32, stp_kargv_one, &w, 0);
+	stp_kend(dst, stp_kcat(dst, *pp, "]"));
+}
+
+/* _sc_envc's count of the pointers before the NULL (at most 4096), kept
+ * where the verifier does not follow it (stp_kpos): counted on the
+ * stack, it walks the callback once per count. */
+static long stp_kenvc_one(u32 i, u64 *a)
+{
+	int *pp = stp_kposp();
+	u64 p = 0;
+
+	if (!pp || bpf_probe_read_user(&p, sizeof(p), (const void *)(*a + 8 * (u64)i)) || !p)
+		return 1;
+	(*pp)++;
+	return 0;
+}
+
+STP_INLINE void stp_kenvc(char *dst, u64 addr)
+{
+	int *pp = stp_kposp();
+	u64 d[2];
+
+	if (!addr || !pp) {
+		stp_kend(dst, stp_kcat(dst, 0, "NULL"));
+		return;
+	}
+	*pp = 0;
+	bpf_loop(4096, stp_kenvc_one, &addr, 0);
+	d[0] = (u64)*pp;
+	d[1] = (u64)(*pp == 1 ? "" : "s");
+	bpf_snprintf(dst, MAXSTRINGLEN, "[/* %llu var%s */]", d, sizeof(d));
 }
 
 #endif
