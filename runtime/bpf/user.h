@@ -141,4 +141,6 @@ int64_t stp_uid(void);
 int64_t stp_cpu(void);
 int64_t stp_time_ns(void);
 
+#include "tapset_user.h"
+
 #endif

@@ -45,6 +45,10 @@ static const struct builtin user_fns[] = {
 	{ "strlen", NULL, "stp_u_strlen", 0 },
 	{ "substr", NULL, "stp_u_substr", 1 },
 	{ "isinstr", NULL, "stp_u_isinstr", 0 },
+	/* runtime/bpf/tapset_user.h */
+	{ "errno_str", NULL, "stp_u_errno_str", 1 },
+	{ "errno_known", NULL, "stp_u_errno_known", 0 },
+	{ "signal_str", NULL, "stp_u_signal_str", 1 },
 };
 
 static const struct builtin *user_fn_of(struct bx *x, const char *name)
