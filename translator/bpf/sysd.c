@@ -160,11 +160,14 @@ void bx_sys_maps(struct bx *x, struct sbuf *o)
 			direction_maps(o, r);
 }
 
-/* The dispatch, after the probes' programs. */
+/* The dispatch, after the probes' programs: the kernel file's last use
+ * of the layout, forgotten then (an interactive session translates
+ * again, maybe with a new elab where this one was). */
 void bx_sys_dispatch(struct bx *x, struct sbuf *o, struct sbuf *att)
 {
 	layout(x);
 	for (int r = 0; r < 2; r++)
 		if (dirs[r].len)
 			direction_prog(o, att, r);
+	laid_out = NULL;
 }
