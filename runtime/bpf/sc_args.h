@@ -69,7 +69,9 @@ struct stp_kflags_walk {
 	char *dst;
 	const struct stp_sc_kname *t;
 	u64 v;
-	int start, n;
+	u64 n;		/* 64 bits: the verifier keeps an 8-byte spill's value,
+			 * which bounds the index into a small table */
+	int start;
 };
 
 static long stp_kflags_one(u32 i, struct stp_kflags_walk *w)
@@ -81,7 +83,7 @@ static long stp_kflags_one(u32 i, struct stp_kflags_walk *w)
 
 	/* opaque to clang, which would index by a copy the check missed */
 	asm volatile("" : "+r"(k));
-	if (!pp || k >= 32 || k >= (u64)w->n)
+	if (!pp || k >= 32 || k >= w->n)
 		return 1;
 	e = &w->t[k];
 	if (!e->v || (w->v & e->v) != e->v)
@@ -98,7 +100,7 @@ static long stp_kflags_one(u32 i, struct stp_kflags_walk *w)
  * rest in hex; "0" when nothing was written and v is 0. */
 STP_INLINE void stp_kflags(char *dst, int pos, const struct stp_sc_kname *t, int n, u64 v)
 {
-	struct stp_kflags_walk w = { dst, t, v, pos, n };
+	struct stp_kflags_walk w = { dst, t, v, (u64)n, pos };
 	int *pp = stp_kposp();
 
 	if (!pp)
