@@ -61,7 +61,10 @@ static const char *arg_value(struct bx *x, const struct kspec *s, const char *a,
 	unsigned flags = s->flags;
 
 	if (s->conv == 'c') {
-		sb_printf(out, "%%%s%.0dc", flags & 1 ? "-" : "", s->width > 0 ? s->width : 0);
+		sb_printf(out, "%%%s", flags & 1 ? "-" : "");	/* '-' and a width: bpf_snprintf's */
+		if (s->width > 0)
+			sb_printf(out, "%d", s->width);
+		sb_putc(out, 'c');
 		return ar_printf("(u64)%s", a);
 	}
 	sb_puts(out, "%s");
@@ -98,10 +101,10 @@ const char *bx_kern_sprintf(struct bx *x, struct node *n, const char *fmt, int f
 		}
 		p++;
 		if (!parse_spec(&p, &s) || arg >= n->args.len || ++nd > KS_MAX_ARGS) {
-			bx_refuse(x, &n->loc, "%s in a kernel probe: %s", n->name,
-				  nd > KS_MAX_ARGS ? "more than 12 conversions are not supported by "
-				  "--runtime=bpf" : ar_printf("'%%%c' is not supported by --runtime=bpf "
-				  "in a kernel probe", s.conv ? s.conv : '*'));
+			bx_refuse(x, &n->loc, "%s in a kernel probe: %s are not supported by "
+				  "--runtime=bpf", n->name, nd > KS_MAX_ARGS ?
+				  "more than 12 conversions" : ar_printf("conversions '%%%c'",
+									  s.conv ? s.conv : '*'));
 			return "\"\"";
 		}
 		a = n->args.v[arg];
