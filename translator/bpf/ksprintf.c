@@ -15,6 +15,10 @@
 
 enum { KS_MAX_ARGS = 12 };	/* bpf_snprintf's */
 
+/* runtime/bpf/ksprintf.h's STP_F_*: the flags parse_spec sets from
+ * "-+ #0" (bits 0-4), then these */
+enum { KS_SPECIAL = 8, KS_SIGN = 32, KS_LARGE = 64 };
+
 struct kspec {
 	unsigned flags;
 	int width, prec;
@@ -45,7 +49,7 @@ static int parse_spec(const char **f, struct kspec *s)
 	if (**f)
 		(*f)++;
 	return s->conv != '*' && s->conv && !strchr("bmM", s->conv) &&
-	       !(s->conv == 'c' && (s->flags & 8));
+	       !(s->conv == 'c' && (s->flags & KS_SPECIAL));
 }
 
 static int int_base(char conv)
@@ -73,11 +77,11 @@ static const char *arg_value(struct bx *x, const struct kspec *s, const char *a,
 			: ar_printf("(u64)stp_kfmt_str(%s, %s, %u, %d, %d)", bx_temp(x), a, flags,
 				    s->width, s->prec);
 	if (s->conv == 'd' || s->conv == 'i')
-		flags |= 32;
+		flags |= KS_SIGN;
 	if (s->conv == 'X')
-		flags |= 64;
+		flags |= KS_LARGE;
 	if (s->conv == 'p')
-		flags |= 8;
+		flags |= KS_SPECIAL;	/* %p is %#x */
 	return ar_printf("(u64)stp_kfmt_int(%s, (u64)%s, %d, %u, %d, %d)", bx_temp(x), a,
 			 int_base(s->conv), flags, s->width, s->prec);
 }
