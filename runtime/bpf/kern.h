@@ -56,7 +56,9 @@ struct stp_kctx {
 	u64 *entry;
 	int err;
 	struct pt_regs *regs;
-	const char *func;	/* a kernel function probe's: probefunc() */
+	/* the tapsets (tapset.h): pp(), pn() and probefunc() (a kernel
+	 * function probe's own, else the tapsets') */
+	const char *pp, *pn, *func;
 	/* stacks (stack.h): the program's own context, for bpf_get_stack */
 	void *ctx;
 };
@@ -357,5 +359,6 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 #include "stack.h"
 #include "sketch.h"
 #include "vitals.h"
+#include "tapset.h"
 
 #endif

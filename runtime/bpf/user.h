@@ -155,4 +155,6 @@ int64_t stp_u_cx_unavailable(const char *vital, const char *why);
 void stp_u_hw_unavailable(char *dst, int64_t what);
 int64_t stp_u_warn(const char *msg);	/* staprun/bpf/warn.c */
 
+#include "tapset_user.h"
+
 #endif

@@ -281,6 +281,7 @@ function emit_names(    i, k, s) {
 	print "};"
 	print "%}"
 	print ""
+	emit_names_bpf()
 	print "/* The name of x86-64 system call number nr (\"read\" for 0), or"
 	print " * \"sys_\" and the number for one the target kernel does not have. */"
 	print "function syscall_name:string (nr:long) %{ /* pure */"
@@ -291,6 +292,37 @@ function emit_names(    i, k, s) {
 	print "\telse"
 	print "\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"sys_%ld\", nr);"
 	print "%}"
+	print "%)"
+}
+
+# syscall_name()'s BPF flavour: the table in the function (the kernel side
+# has no top-level C), of arrays (BPF's data holds no pointers)
+function emit_names_bpf(    i, k, s) {
+	print "%( runtime == \"bpf\" %?"
+	print "/* The name of x86-64 system call number nr (\"read\" for 0), or"
+	print " * \"sys_\" and the number for one the target kernel does not have. */"
+	print "function syscall_name:string (nr:long) %{ /* pure */ /* bpf */"
+	print "\tstatic const char names[][32] = {"
+	for (i = 1; i <= nnames; i++) {
+		s = names[i]
+		for (k = 1; k <= nk[s]; k++) {
+			if (kname[s, k] == "-")
+				continue
+			printf("#ifdef __NR_%s\n\t\t[__NR_%s] = \"%s\",\n#endif\n", kname[s, k], kname[s, k], kname[s, k])
+		}
+	}
+	print "\t};"
+	print "\tint64_t nr = STAP_ARG_nr;"
+	print "\tint pos;"
+	print ""
+	print "\tif (nr >= 0 && nr < (int64_t)(sizeof(names) / sizeof(names[0])) && names[nr][0]) {"
+	print "\t\tstp_kend(STAP_RETVALUE, stp_kcat(STAP_RETVALUE, 0, names[nr]));"
+	print "\t} else {"
+	print "\t\tpos = stp_kcat(STAP_RETVALUE, 0, \"sys_\");"
+	print "\t\tstp_kfmt_int(STAP_RETVALUE + pos, nr, 10, STP_F_SIGN, -1, -1);"
+	print "\t}"
+	print "%}"
+	print "%:"
 }
 
 END {

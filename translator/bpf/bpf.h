@@ -52,6 +52,8 @@ struct bx {
 	int in_cb;		/* writing a callback's body */
 	int cb_loops;		/* loops opened inside it: break is theirs */
 	int has_hrec;		/* struct stp_ctx has a histogram record */
+	/* frames.c: the kernel probes' own fields, overlaid */
+	struct sbuf frames;
 };
 
 /* gen.c */
@@ -143,6 +145,26 @@ void bx_entry_decls(struct sbuf *o);
 /* gen_sorted.c: a sorted or limited foreach in a kernel probe */
 void bx_kern_sorted_foreach(struct bx *x, struct node *n);
 void bx_sorted_decls(struct sbuf *o);
+
+/* tapset.c: what the tapsets' BPF functions read of their probe, set
+ * at the start of probe i's handler */
+void bx_probe_prologue(struct bx *x, const struct derived_probe *d, int i);
+/* sysd.c: kernel.syscall(NR)[.return], dispatched by number */
+const char *bx_sys_section(struct bx *x, struct derived_probe *d, int i);
+void bx_sys_prologue(struct bx *x, const struct derived_probe *d, int i);
+void bx_sys_epilogue(struct bx *x, const struct derived_probe *d, int i);
+void bx_sys_maps(struct bx *x, struct sbuf *o);	/* before the probes */
+void bx_sys_dispatch(struct bx *x, struct sbuf *o, struct sbuf *att);	/* after */
+
+/* frames.c: the fields a kernel probe adds to struct stp_ctx after
+ * bx_frame_begin become its struct in a union of them all (bx_frames) */
+size_t bx_frame_begin(struct bx *x);
+void bx_frame_end(struct bx *x, size_t mark, int i);
+const char *bx_frames(struct bx *x);
+
+/* ksprintf.c: sprintf and its kin in a kernel probe */
+const char *bx_kern_sprintf(struct bx *x, struct node *n, const char *fmt, int first,
+			    const char *decls);
 
 /* build.c: passes 4 and 5 */
 int bpf_build(struct session *s, const char *key, const char *kern, const char *user);

@@ -46,6 +46,10 @@ const char *bpf_cache_key(struct session *s)
 				ar_printf("%s/runtime/bpf/stack.h", root),
 				ar_printf("%s/runtime/bpf/sketch.h", root),
 				ar_printf("%s/runtime/bpf/vitals.h", root),
+				ar_printf("%s/runtime/bpf/tapset.h", root),
+				ar_printf("%s/runtime/bpf/ksprintf.h", root),
+				ar_printf("%s/runtime/bpf/sc_args.h", root),
+				ar_printf("%s/runtime/bpf/names.h", root),
 				bpf_lib(root, "libstpbpf.a") };
 	size_t h = 0;
 

@@ -175,6 +175,8 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 			  "0 /* CPU_CLOCK */, %lldULL, 0, \"%s\" },\n", i,
 			  (long long)(d->interval_ns ? d->interval_ns : 1000000), pp);
 		return "perf_event";
+	case PF_SYSCALL:
+		return bx_sys_section(x, d, i);
 	case PF_PROFILE:
 		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_PERF_ALL, 1, 0, 4000000ULL, 0, \"%s\" },\n",
 			  i, pp);
@@ -205,7 +207,8 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
 	const char *sec = kern_section(x, d, i, att);
-	int raw = d->family == PF_TRACE, kf = d->family == PF_KPROBE;
+	size_t frame = bx_frame_begin(x);
+	int raw = d->family == PF_TRACE || d->family == PF_SYSCALL, kf = d->family == PF_KPROBE;
 	int regs = d->family == PF_UPROBE || (kf && bx_kfunc_is_kprobe(x, d));
 
 	if (!sec)
@@ -223,11 +226,16 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		  "\t\treturn 0;\n\t}\n\tc->busy = 1;\n", sec, i,
 		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void",
 		  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+	bx_probe_prologue(x, d, i);
 	if (kf)
 		bx_kfunc_prologue(x, d);
 	bx_entry_fetch(x, d, i);
 	bx_probe_body(x, d);
-	sb_puts(&x->code, "\tc->busy = 0;\n\treturn 0;\n}\n\n");
+	sb_puts(&x->code, "\tc->busy = 0;\n");
+	if (d->family == PF_SYSCALL)
+		bx_sys_epilogue(x, d, i);
+	sb_puts(&x->code, "\treturn 0;\n}\n\n");
+	bx_frame_end(x, frame, i);
 }
 
 /* Functions called on this side, and those they call. */
@@ -249,8 +257,8 @@ void bx_functions(struct bx *x, struct sbuf *out)
 void bx_ctx_struct(struct bx *x, struct sbuf *o)
 {
 	/* stp_pad: room the verifier wants after a text buffer (text.h) */
-	sb_printf(o, "struct stp_ctx {\n\tint64_t busy;\n%s\tchar stp_pad[MAXSTRINGLEN];\n};\n\n",
-		  x->ctx.s ? x->ctx.s : "");
+	sb_printf(o, "struct stp_ctx {\n\tint64_t busy;\n%s%s\tchar stp_pad[MAXSTRINGLEN];\n};\n\n",
+		  x->ctx.s ? x->ctx.s : "", bx_frames(x));
 }
 
 void bx_kern_file(struct bx *x, struct sbuf *o)
@@ -275,7 +283,9 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	bx_ctx_struct(x, o);
 	sb_puts(o, "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
 		"\t__type(key, u32);\n\t__type(value, struct stp_ctx);\n} stp_ctxmap SEC(\".maps\");\n\n");
+	bx_sys_maps(x, o);
 	sb_printf(o, "%s\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n", body.s ? body.s : "");
+	bx_sys_dispatch(x, o, &att);
 	/* the attach table goes to the user side */
 	x->code = att;
 }

@@ -56,6 +56,10 @@ static const struct builtin user_fns[] = {
 	{ "chopstix_unavailable", NULL, "stp_u_cx_unavailable", 0 },
 	{ "vitals_hw_unavailable", NULL, "stp_u_hw_unavailable", 1 },
 	{ "warn", NULL, "stp_u_warn", 0 },
+	/* runtime/bpf/tapset_user.h */
+	{ "errno_str", NULL, "stp_u_errno_str", 1 },
+	{ "errno_known", NULL, "stp_u_errno_known", 0 },
+	{ "signal_str", NULL, "stp_u_signal_str", 1 },
 };
 
 static const struct builtin *user_fn_of(struct bx *x, const char *name)

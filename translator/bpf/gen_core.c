@@ -6,8 +6,8 @@
  * loads on, so one object runs on kernels whose structs differ.
  *
  * A chain is cut at each pointer it goes through; each piece is one
- * relocation, __builtin_preserve_field_info(((struct T___stp *)0)->a.b.c,
- * BPF_FIELD_BYTE_OFFSET), on a local "flavour" of T (the ___stp suffix,
+ * relocation, __builtin_preserve_field_info(((struct T___stpc *)0)->a.b.c,
+ * BPF_FIELD_BYTE_OFFSET), on a local "flavour" of T (the ___stpc suffix,
  * which libbpf drops when it matches names) declared with only the members
  * the script reads.  A whole dump of T (libbpf's btf_dump) would drag in
  * every type T reaches, whose names collide with the UAPI headers the
@@ -115,7 +115,7 @@ const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path,
 
 	if (!r || !record(r, path))
 		return ar_printf("%lld", (long long)off);
-	return ar_printf("(unsigned long)__builtin_preserve_field_info(((%s %s___stp *)0)->%s, "
+	return ar_printf("(unsigned long)__builtin_preserve_field_info(((%s %s___stpc *)0)->%s, "
 			 "BPF_CORE_FIELD_BYTE_OFFSET)", r->is_union ? "union" : "struct", r->name, path);
 }
 
@@ -125,7 +125,7 @@ const char *bx_core_exists(const struct btf *b, uint32_t root, const char *path)
 
 	if (!r || !record(r, path))
 		return NULL;
-	return ar_printf("__builtin_preserve_field_info(((%s %s___stp *)0)->%s, "
+	return ar_printf("__builtin_preserve_field_info(((%s %s___stpc *)0)->%s, "
 			 "BPF_CORE_FIELD_EXISTS)", r->is_union ? "union" : "struct", r->name, path);
 }
 
@@ -171,7 +171,7 @@ void bx_core_decls(struct sbuf *o)
 	for (int i = 0; i < roots.len; i++) {
 		struct core_root *r = roots.v[i];
 
-		sb_printf(o, "%s %s___stp {", r->is_union ? "union" : "struct", r->name);
+		sb_printf(o, "%s %s___stpc {", r->is_union ? "union" : "struct", r->name);
 		for (int k = 0; k < r->kids.len; k++)
 			decl_member(r->b, r->kids.v[k], o);
 		sb_puts(o, " } __attribute__((preserve_access_index));\n");

@@ -168,10 +168,7 @@ const char *bx_print(struct bx *x, struct node *n)
 	id = add_format(x, fmt, types.s);
 	if (x->side == BX_USER)
 		return user_call(x, id, n, first, decls, to_string);
-	if (to_string) {
-		bx_refuse(x, &n->loc, "%s in a kernel probe is not supported by --runtime=bpf yet",
-			  n->name);
-		return "\"\"";
-	}
+	if (to_string)
+		return bx_kern_sprintf(x, n, fmt, first, decls);
 	return kern_record(id, n, first, decls);
 }

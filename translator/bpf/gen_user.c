@@ -176,8 +176,8 @@ int bpf_translate(struct elab *e, struct sbuf *kern, struct sbuf *user)
 	int nattach = 0;
 
 	bx_kern_file(&k, kern);
-	/* the attach table's lines: a probe may need more than one
-	 * program (a .return's @entry) */
+	/* a line per program to attach: a .return's @entry adds one of
+	 * its own, kernel.syscall probes share two */
 	for (const char *p = k.code.s; p && *p; p++)
 		nattach += *p == '\n';
 	user_file(&u, user, k.code.s, nattach, kern->s);

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tapset functions of embedded C that user space (begin, end and error
+ * probes) runs under --runtime=bpf, in staprun/bpf/names.c; gen_call.c's
+ * table of user functions names them.  Strings go to dst
+ * (MAXSTRINGLEN bytes).
+ */
+#ifndef STP_BPF_TAPSET_USER_H
+#define STP_BPF_TAPSET_USER_H
+
+#include <stdint.h>
+
+void stp_u_errno_str(char *dst, int64_t err);
+int64_t stp_u_errno_known(int64_t err);
+void stp_u_signal_str(char *dst, int64_t sig);
+
+#endif

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * errno_str(), errno_known() and signal_str() in user space (begin, end
+ * and error probes), from the tables the kernel side has too
+ * (runtime/bpf/names.h), written as the kmod tapset writes them.
+ */
+#include "run.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../runtime/bpf/names.h"
+
+void stp_u_errno_str(char *dst, int64_t err)
+{
+	const char *n = stp_errno_name(err);
+
+	if (n)
+		snprintf(dst, (size_t)stp_prog.strlen, "%s", n);
+	else
+		snprintf(dst, (size_t)stp_prog.strlen, "E#%lld",
+			 (long long)(err < 0 ? -err : err));
+}
+
+int64_t stp_u_errno_known(int64_t err)
+{
+	return stp_errno_name(err) != NULL;
+}
+
+/* SIGKILL, SIGRTMIN, SIGRTMIN+3 up to the kernel's _NSIG (64), or
+ * SIG_UNKNOWN(99). */
+void stp_u_signal_str(char *dst, int64_t sig)
+{
+	size_t len = (size_t)stp_prog.strlen;
+
+	if (sig >= 0 && sig < 32 && stp_signal_names[sig][0])
+		snprintf(dst, len, "%s", stp_signal_names[sig]);
+	else if (sig == 32)
+		snprintf(dst, len, "SIGRTMIN");
+	else if (sig > 32 && sig <= 64)
+		snprintf(dst, len, "SIGRTMIN+%lld", (long long)(sig - 32));
+	else
+		snprintf(dst, len, "SIG_UNKNOWN(%lld)", (long long)sig);
+}
