@@ -11,6 +11,7 @@
  */
 #include "bpf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 size_t bx_frame_begin(struct bx *x)
@@ -18,31 +19,47 @@ size_t bx_frame_begin(struct bx *x)
 	return x->ctx.len;
 }
 
-/* The fields added to x->ctx since mark become probe i's struct. */
+/* Fields every probe that has them shares, kept outside the union: the
+ * histogram record, and a kernel function probe's registers and
+ * arguments (gen_kfunc.c adds them once, by name). */
+static int shared_field(const char *line, size_t n)
+{
+	static const char *const shared[] = {
+		"\tstruct stp_hist_rec hrec;\n",
+		"\tstruct pt_regs kregs;\n",
+		"\tu64 kargs[8];\n",
+	};
+
+	for (size_t k = 0; k < sizeof(shared) / sizeof(shared[0]); k++)
+		if (strlen(shared[k]) == n && !strncmp(line, shared[k], n))
+			return 1;
+	return 0;
+}
+
+/* The fields added to x->ctx since mark become probe i's struct, but
+ * for the shared ones, which stay in x->ctx. */
 void bx_frame_end(struct bx *x, size_t mark, int i)
 {
-	static const char shared[] = "\tstruct stp_hist_rec hrec;\n";
-	char *own = x->ctx.s ? x->ctx.s + mark : NULL;
-	char *h;
+	char *own = x->ctx.s ? ar_strdup(x->ctx.s + mark) : NULL;
+	struct sbuf mine = { 0 };
 
 	if (!own || !*own)
 		return;
-	h = strstr(own, shared);
-	sb_printf(&x->frames, "\t\tstruct {\t/* p%d */\n", i);
-	for (const char *p = own; *p; p++) {
-		if (p == h) {
-			p += sizeof(shared) - 2;
-			continue;
-		}
-		if (p == own || p[-1] == '\n')
-			sb_putc(&x->frames, '\t');
-		sb_putc(&x->frames, *p);
-	}
-	sb_puts(&x->frames, "\t\t};\n");
 	x->ctx.len = mark;
 	x->ctx.s[mark] = 0;
-	if (h)
-		sb_puts(&x->ctx, shared);
+	for (const char *p = own; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (shared_field(p, n))
+			sb_printf(&x->ctx, "%.*s", (int)n, p);
+		else
+			sb_printf(&mine, "\t%.*s", (int)n, p);
+		p += n;
+	}
+	if (mine.s)
+		sb_printf(&x->frames, "\t\tstruct {\t/* p%d */\n%s\t\t};\n", i, mine.s);
+	free(mine.s);
 }
 
 /* The union, for the end of struct stp_ctx ("" when no probe has fields). */
