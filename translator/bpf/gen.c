@@ -161,6 +161,30 @@ void bx_probe_body(struct bx *x, struct derived_probe *d)
 	sb_puts(&x->code, "\tgoto out;\nout:\n");
 }
 
+/* Why a probe type has no BPF program: what the kernel lacks for it. */
+static const char *unsupported_why(const struct derived_probe *d)
+{
+	switch (d->family) {
+	case PF_PROCFS:
+		return "a BPF program cannot serve a file in /proc (use the kmod runtime)";
+	case PF_NETFILTER:
+		return "netfilter hooks as BPF programs (BPF_PROG_TYPE_NETFILTER) need Linux 6.4 "
+		       "and cannot change a packet's verdict as the kmod runtime's do "
+		       "(use the kmod runtime)";
+	case PF_HWBKPT:
+		return "BPF has no hardware watchpoint hook (use the kmod runtime)";
+	case PF_PROCESS:
+		return "BPF has no hook on a process's start or end of this kind; use "
+		       "kernel.trace(\"sched:sched_process_exec\") or "
+		       "kernel.trace(\"sched:sched_process_exit\")";
+	case PF_PERF:
+		return "a perf counter of one process, or read with @perf, is not attached by "
+		       "the BPF runner (perf.* on every CPU is)";
+	default:
+		return "this probe type has no BPF program in stp";
+	}
+}
+
 /* How the runner attaches kernel probe i; NULL when it cannot. */
 static const char *kern_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
@@ -199,8 +223,8 @@ static const char *kern_section(struct bx *x, struct derived_probe *d, int i, st
 	default:
 		break;
 	}
-	bx_refuse(x, &d->loc, "probe point %s is not supported by --runtime=bpf yet",
-			  d->name);
+	bx_refuse(x, &d->loc, "probe point %s cannot run under --runtime=bpf: %s", d->name,
+		  unsupported_why(d));
 	return NULL;
 }
 
