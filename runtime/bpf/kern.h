@@ -61,6 +61,12 @@ struct stp_kctx {
 	const char *pp, *pn, *func;
 	/* stacks (stack.h): the program's own context, for bpf_get_stack */
 	void *ctx;
+	/* try/catch: an error goes to the catch, its site in err_id and an
+	 * error()'s message in msg (a buffer of the context), not to user
+	 * space, and the run goes on */
+	int in_try;
+	unsigned err_id;
+	char *msg;
 };
 
 /* What a foreach's callback (bpf_for_each_map_elem) gets of its probe. */
@@ -91,6 +97,13 @@ STP_INLINE void stp_record(unsigned kind, unsigned id)
 /* An error at site id: reported by user space, which then stops. */
 STP_INLINE void stp_error(struct stp_kctx *k, unsigned id)
 {
+	if (k->in_try) {
+		k->err = 1;
+		k->err_id = id;
+		if (k->msg)
+			k->msg[0] = 0;
+		return;
+	}
 	stp_g.stp_stopping = 1;
 	stp_record(STP_REC_ERROR, id);
 	k->err = 1;
@@ -102,8 +115,16 @@ STP_INLINE void stp_error_msg(struct stp_kctx *k, unsigned id, const char *msg)
 	struct {
 		struct stp_rec h;
 		char msg[MAXSTRINGLEN];
-	} *r = bpf_ringbuf_reserve(&stp_rb, sizeof(*r), 0);
+	} *r;
 
+	if (k->in_try) {
+		k->err = 1;
+		k->err_id = id;
+		if (k->msg)
+			bpf_probe_read_kernel_str(k->msg, MAXSTRINGLEN, msg);
+		return;
+	}
+	r = bpf_ringbuf_reserve(&stp_rb, sizeof(*r), 0);
 	stp_g.stp_stopping = 1;
 	k->err = 1;
 	if (!r) {

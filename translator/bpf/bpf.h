@@ -52,6 +52,7 @@ struct bx {
 	int in_cb;		/* writing a callback's body */
 	int cb_loops;		/* loops opened inside it: break is theirs */
 	int has_hrec;		/* struct stp_ctx has a histogram record */
+	int want_what;		/* a kernel catch (e): stp_what() names error sites */
 	/* frames.c: the kernel probes' own fields, overlaid */
 	struct sbuf frames;
 };

@@ -285,6 +285,20 @@ void bx_ctx_struct(struct bx *x, struct sbuf *o)
 		  x->ctx.s ? x->ctx.s : "", bx_frames(x));
 }
 
+/* What a catch (e) in a kernel probe gets of an error site's error. */
+static void what_fn(struct bx *x, struct sbuf *o)
+{
+	if (!x->want_what)
+		return;
+	sb_puts(o, "static __attribute__((noinline)) void stp_what(char *dst, unsigned id)\n{\n"
+		"\tswitch (id) {\n");
+	for (int i = 0; i < x->t->whats.len; i++)
+		if (*(const char *)x->t->whats.v[i])
+			sb_printf(o, "\tcase %d: stp_strcpy(dst, \"%s\"); return;\n", i,
+				  bx_cstr(x->t->whats.v[i]));
+	sb_puts(o, "\t}\n\tdst[0] = 0;\n}\n\n");
+}
+
 void bx_kern_file(struct bx *x, struct sbuf *o)
 {
 	struct sbuf att = { 0 }, body = { 0 };
@@ -308,6 +322,7 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	sb_puts(o, "struct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n"
 		"\t__type(key, u32);\n\t__type(value, struct stp_ctx);\n} stp_ctxmap SEC(\".maps\");\n\n");
 	bx_sys_maps(x, o);
+	what_fn(x, o);
 	sb_printf(o, "%s\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n", body.s ? body.s : "");
 	bx_sys_dispatch(x, o, &att);
 	/* the attach table goes to the user side */

@@ -212,20 +212,46 @@ static void ret(struct bx *x, struct node *n)
 		sb_puts(&x->code, "goto out;\n");
 }
 
-/* try { } catch (e) { } in user space: errors in the body jump to the
- * catch, with their message. */
+/* The catch's variable in a kernel probe: an error()'s message, else
+ * what the site's error is (stp_what(), written with the kernel file:
+ * the body's sites include its functions', made later). */
+static void kern_catch_msg(struct bx *x, const char *var, const char *buf, int d)
+{
+	x->want_what = 1;
+	ind(x, d);
+	sb_printf(&x->code, "stp_strcpy(%s, %s);\n", var, buf);
+	ind(x, d);
+	sb_printf(&x->code, "if (!%s[0])\n", buf);
+	ind(x, d + 1);
+	sb_printf(&x->code, "stp_what(%s, stp_k->err_id);\n", var);
+}
+
+/* try { } catch (e) { }: errors in the body jump to the catch, with
+ * their message (user space: out.c's stp_error; a kernel probe: kern.h's,
+ * into a buffer of the context). */
 static void try_catch(struct bx *x, struct node *n, int d)
 {
 	static int counter;
 	int u = counter++;
-	const char *outer = x->err_label;
+	const char *outer = x->err_label, *var = NULL, *buf = NULL;
+	int kern = x->side == BX_KERN;
 
-	if (x->side == BX_KERN) {
-		bx_refuse(x, &n->loc, "try/catch in a kernel probe is not supported by "
-			  "--runtime=bpf yet");
-		return;
+	if (n->name) {	/* a local of the probe or function, by name */
+		struct symbol sym = { .name = n->name, .kind = SYM_LOCAL };
+
+		var = bx_local(x, &sym);
+	}
+	if (kern && var) {
+		buf = ar_printf("c->tcm%d", u);
+		sb_printf(&x->ctx, "\tchar tcm%d[MAXSTRINGLEN];\n", u);
 	}
 	sb_printf(&x->code, "{ int _try%d = stp_k->in_try;\n", u);
+	if (kern) {
+		ind(x, d + 1);
+		sb_printf(&x->code, "char *_trym%d = stp_k->msg;\n", u);
+		ind(x, d + 1);
+		sb_printf(&x->code, "stp_k->msg = %s;\n", buf ? buf : "0");
+	}
 	ind(x, d + 1);
 	sb_puts(&x->code, "stp_k->in_try = 1;\n");
 	x->err_label = ar_printf("tc%d", u);
@@ -234,15 +260,19 @@ static void try_catch(struct bx *x, struct node *n, int d)
 	sb_printf(&x->code, "tc%d:\n", u);
 	ind(x, d + 1);
 	sb_printf(&x->code, "stp_k->in_try = _try%d;\n", u);
+	if (kern) {
+		ind(x, d + 1);
+		sb_printf(&x->code, "stp_k->msg = _trym%d;\n", u);
+	}
 	ind(x, d + 1);
 	sb_puts(&x->code, "if (stp_k->err) {\n");
 	ind(x, d + 2);
 	sb_puts(&x->code, "stp_k->err = 0;\n");
-	if (n->name) {	/* a local of the probe or function, by name */
-		struct symbol var = { .name = n->name, .kind = SYM_LOCAL };
-
+	if (var && kern) {
+		kern_catch_msg(x, var, buf, d + 2);
+	} else if (var) {
 		ind(x, d + 2);
-		sb_printf(&x->code, "stp_strcpy(%s, stp_k->msg);\n", bx_local(x, &var));
+		sb_printf(&x->code, "stp_strcpy(%s, stp_k->msg);\n", var);
 	}
 	if (n->els)
 		bx_stmt(x, n->els, d + 2);
