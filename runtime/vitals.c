@@ -275,13 +275,7 @@ static void stp_cx_session_end(void)
 static bool stp_cx_skip_frame(unsigned long a, const char *name)
 {
 	static const char *const skip[] = {
-		"__schedule", "schedule", "preempt_schedule", "io_schedule",
-		"__cond_resched", "_cond_resched", "context_switch",
-		"finish_task_switch", "__switch_to", "mutex_lock", "__mutex_lock",
-		"mutex_lock_", "rwsem_down", "down_", "__down", "up_", "rt_mutex",
-		"__rt_mutex", "percpu_down", "__traceiter_", "trace_", "perf_",
-		"__perf_", "rwsem_", "__rwsem", "osq_lock", "queued_spin",
-		"_raw_spin", "do_raw_spin", "native_queued", "__pv_queued",
+		STP_CX_SKIP_FRAMES,
 	};
 	size_t i;
 

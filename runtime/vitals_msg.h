@@ -77,4 +77,18 @@ struct stp_cx_sample {
 	char comm[16];
 };
 
+/*
+ * The frames that are no sample's site (the scheduler, locking,
+ * tracing), by name prefix: the module's reader (vitals.c) and the BPF
+ * runner's (staprun/bpf/sketch.c) skip them alike.
+ */
+#define STP_CX_SKIP_FRAMES \
+	"__schedule", "schedule", "preempt_schedule", "io_schedule", \
+	"__cond_resched", "_cond_resched", "context_switch", \
+	"finish_task_switch", "__switch_to", "mutex_lock", "__mutex_lock", \
+	"mutex_lock_", "rwsem_down", "down_", "__down", "up_", "rt_mutex", \
+	"__rt_mutex", "percpu_down", "__traceiter_", "trace_", "perf_", \
+	"__perf_", "rwsem_", "__rwsem", "osq_lock", "queued_spin", \
+	"_raw_spin", "do_raw_spin", "native_queued", "__pv_queued"
+
 #endif

@@ -148,19 +148,12 @@ void stp_u_hw_unavailable(char *dst, int64_t what)
 
 /* ---- an epoch's records, as runtime/vitals.c writes them ---- */
 
-/* Frames of the scheduler, locking and tracing: not a site (vitals.c's
- * list; BPF's own frames too). */
+/* Frames of the scheduler, locking and tracing: not a site (the
+ * module's list, vitals_msg.h); BPF's own frames, and unnamed ones, too. */
 static int skip_frame(const char *name)
 {
 	static const char *const skip[] = {
-		"__schedule", "schedule", "preempt_schedule", "io_schedule",
-		"__cond_resched", "_cond_resched", "context_switch",
-		"finish_task_switch", "__switch_to", "mutex_lock", "__mutex_lock",
-		"mutex_lock_", "rwsem_down", "down_", "__down", "up_", "rt_mutex",
-		"__rt_mutex", "percpu_down", "__traceiter_", "trace_", "perf_",
-		"__perf_", "rwsem_", "__rwsem", "osq_lock", "queued_spin",
-		"_raw_spin", "do_raw_spin", "native_queued", "__pv_queued",
-		"bpf_", "__bpf_", "0x",
+		STP_CX_SKIP_FRAMES, "bpf_", "__bpf_", "0x",
 	};
 
 	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
