@@ -13,6 +13,7 @@
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/processor.h>
 
 /*
  * A global's lock: readers count up, a writer holds -1.  Only ever
@@ -56,6 +57,11 @@ static noinline notrace int stp_locks_take_slow(const struct stp_lockreq *l, int
 					stp_unlock(l[from].lock, l[from].write);
 				return -1;
 			}
+			/* PAUSE first: a hypervisor (KVM's pause-loop
+			 * exiting, QEMU's round-robin TCG) takes it as the
+			 * cue to run the vCPU that holds the lock, which
+			 * may have been descheduled inside its handler. */
+			cpu_relax();
 			ndelay(10);
 		}
 	}
