@@ -99,17 +99,6 @@ STP_INLINE int64_t stp_vt_age_ns(int64_t task)
 	return (int64_t)(bpf_ktime_get_ns() - BPF_CORE_READ(stp_cx_task(task), start_time));
 }
 
-STP_INLINE int64_t stp_vt_task_pid(int64_t task)
-{
-	return BPF_CORE_READ(stp_cx_task(task), tgid);
-}
-
-/* task_prio(): the priority as ps shows it, 0 .. 39 for normal tasks */
-STP_INLINE int64_t stp_vt_task_prio(int64_t task)
-{
-	return BPF_CORE_READ(stp_cx_task(task), prio) - 100;
-}
-
 /* vitals_switch's table: a word per thread id modulo its size,
  * tid << 42 | blocked << 41 | time in 1024 ns units (41 bits). */
 #define VITALS_LEFT_SLOTS 4096
