@@ -77,6 +77,8 @@ void bx_kern_file(struct bx *x, struct sbuf *o);
 /* gen_expr.c: a long's C expression; a string's pointer expression */
 const char *bx_long(struct bx *x, struct node *n);
 const char *bx_str(struct bx *x, struct node *n);
+const char *bx_str_into(struct bx *x, struct node *n, const char *dst);
+int bx_string_len(const struct bx *x);
 const char *bx_temp(struct bx *x);
 const char *bx_key(struct bx *x, const struct symbol *s, struct vec *keys);
 const char *bx_local(struct bx *x, const struct symbol *s);

@@ -221,6 +221,22 @@ const char *bx_call_long(struct bx *x, struct node *n)
 	return call_fn(x, n, f, "");
 }
 
+/* A statement that writes string call n straight into dst (an array
+ * key's field: no temporary and no copy on the hot path), or NULL when
+ * n is not a context builtin of the kernel side. */
+const char *bx_str_into(struct bx *x, struct node *n, const char *dst)
+{
+	struct function *f = n->ref;
+	const struct builtin *b;
+
+	/* execname's 16 bytes must fit */
+	if (x->side != BX_KERN || n->kind != N_CALL || !f || f->decl->body->kind != N_EMBEDDED ||
+	    bx_string_len(x) < 16)
+		return NULL;
+	b = builtin_of(f->name);
+	return b && b->is_str ? ar_printf(b->kern, dst) : NULL;
+}
+
 const char *bx_call_str(struct bx *x, struct node *n)
 {
 	const struct builtin *b;

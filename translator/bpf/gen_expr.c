@@ -70,8 +70,12 @@ const char *bx_key(struct bx *x, const struct symbol *s, struct vec *keys)
 			bx_refuse(x, &k->loc, "array slices are not supported by --runtime=bpf yet");
 			continue;
 		}
-		if (s->keys[i] == T_STRING)
-			sb_printf(&b, "stp_strcpy(c->k%d.k%d, %s); ", slot, i, bx_str(x, k));
+		const char *dst = ar_printf("c->k%d.k%d", slot, i), *into;
+
+		if (s->keys[i] == T_STRING && (into = bx_str_into(x, k, dst)))
+			sb_printf(&b, "%s; ", into);
+		else if (s->keys[i] == T_STRING)
+			sb_printf(&b, "stp_strcpy(%s, %s); ", dst, bx_str(x, k));
 		else
 			sb_printf(&b, "c->k%d.k%d = %s; ", slot, i, bx_long(x, k));
 	}

@@ -30,7 +30,7 @@
 static struct sbuf decls;	/* the buffers' types and maps */
 
 /* MAXSTRINGLEN: gen.c's default, or -D MAXSTRINGLEN=N's. */
-static int string_len(const struct bx *x)
+int bx_string_len(const struct bx *x)
 {
 	const struct vec *d = &x->e->s->defines;
 	int n = STRLEN;
@@ -47,8 +47,8 @@ static int esize_of(const struct bx *x, const struct symbol *s)
 	int esize = 8;
 
 	for (int i = 0; i < s->arity; i++)
-		esize += s->keys[i] == T_STRING ? string_len(x) : 8;
-	return esize + (s->type == T_STRING ? string_len(x) : 0);
+		esize += s->keys[i] == T_STRING ? bx_string_len(x) : 8;
+	return esize + (s->type == T_STRING ? bx_string_len(x) : 0);
 }
 
 /* The buffer's slots, a power of two (indexes are masked for the
