@@ -191,24 +191,100 @@ static size_t component_end(const char *p, size_t from)
 	return strlen(p);
 }
 
-/* 1 when some point goes on past candidate c (no space after it). */
+/* Where the parenthesis opened at p[0] closes (quotes skipped), or -1. */
+static long closing_paren(const char *p)
+{
+	int parens = 0, quoted = 0;
+
+	for (long i = 0; p[i]; i++) {
+		if (quoted)
+			quoted = p[i] != '"';
+		else if (p[i] == '"')
+			quoted = 1;
+		else if (p[i] == '(')
+			parens++;
+		else if (p[i] == ')' && !--parens)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * text with each closed argument written as the probe types list it,
+ * process("/bin/ls").fu as process(string).fu; *head is how much of
+ * text, and *ghead of the result, those arguments take.  NULL when
+ * text has no closed argument.
+ */
+static char *generalize(const char *text, size_t *head, size_t *ghead)
+{
+	struct sbuf g = { 0 };
+	size_t i = 0;
+	long close;
+
+	*head = *ghead = 0;
+	while (text[i]) {
+		if (text[i] != '(' || (close = closing_paren(text + i)) < 0) {
+			sb_printf(&g, "%c", text[i++]);
+			continue;
+		}
+		sb_puts(&g, text[i + 1] == '"' ? "(string)" : "(number)");
+		i += close + 1;
+		*head = i;
+		*ghead = g.len;
+	}
+	if (!*head) {
+		free(g.s);
+		return NULL;
+	}
+	return g.s;
+}
+
+/* 1 when some point goes on past what is offered (no space after it). */
+static int offer_from(const char *p, const char *text, size_t n, const char *shown, size_t skip)
+{
+	size_t end;
+
+	if (strncmp(p, text, n))
+		return 0;
+	end = component_end(p, n);
+	offer(ar_printf("%s%.*s", shown, (int)(end - skip), p + skip));
+	return p[end] != '\0' || (end && p[end - 1] == '(');
+}
+
+/* kernel.trace("NAME as the tracepoint lister's kernel.trace("SYS:NAME"),
+ * offered as typed: without its system. */
+static int offer_tracepoint_names(struct vec *all, const char *text)
+{
+	static const char tp[] = "kernel.trace(\"";
+	int goes_on = 0;
+
+	if (strncmp(text, tp, sizeof(tp) - 1) || strchr(text + sizeof(tp) - 1, ':'))
+		return 0;
+	for (int i = 0; i < all->len; i++) {
+		const char *p = all->v[i], *colon;
+
+		if (strncmp(p, tp, sizeof(tp) - 1) || !(colon = strchr(p, ':')))
+			continue;
+		goes_on |= offer_from(ar_printf("%s%s", tp, colon + 1), text, strlen(text), "", 0);
+	}
+	return goes_on;
+}
+
 static int offer_points(const char *text)
 {
 	struct vec *all = point_list();
-	size_t n = strlen(text);
+	size_t n = strlen(text), head, ghead;
+	char *g = generalize(text, &head, &ghead);
+	const char *shown = g ? ar_strndup(text, head) : NULL;
 	int goes_on = 0;
 
 	for (int i = 0; i < all->len; i++) {
-		const char *p = all->v[i];
-		size_t end;
-
-		if (strncmp(p, text, n))
-			continue;
-		end = component_end(p, n);
-		offer(ar_strndup(p, end));
-		goes_on |= p[end] != '\0' || (end && p[end - 1] == '(');
+		goes_on |= offer_from(all->v[i], text, n, "", 0);
+		if (g)	/* process("/bin/ls").fu: process(string).function( */
+			goes_on |= offer_from(all->v[i], g, strlen(g), shown, ghead);
 	}
-	return goes_on;
+	free(g);
+	return offer_tracepoint_names(all, text) | goes_on;
 }
 
 static void offer_globals(const char *text)

@@ -38,13 +38,14 @@ static int ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '@' || c == '$';
 }
 
-/* The declaration keyword at t+i (a word start), or NULL. */
+/* The declaration keyword at t+i (a word start), or NULL.  After a
+ * '.' it is a probe point's component: kernel.function("f"). */
 static const char *keyword_at(const char *t, size_t i)
 {
 	static const char *const kw[] = { "probe", "global", "function", "private",
 					  "@define" };
 
-	if (i && ident_char(t[i - 1]))
+	if (i && (ident_char(t[i - 1]) || t[i - 1] == '.'))
 		return NULL;
 	for (size_t k = 0; k < sizeof(kw) / sizeof(kw[0]); k++) {
 		size_t n = strlen(kw[k]);

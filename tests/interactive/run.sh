@@ -11,7 +11,9 @@
 #            help, an unknown command.
 #   args     stp -i FILE and stp -i -e SCRIPT start with that script
 #            (a bad one refused as add refuses it); -i with -l refused
-#   session  stp -i in a terminal (tmux), typed key by key: Tab offers
+#   session  stp -i in a terminal (tmux), typed key by key: Tab completes
+#            kernel.trace("sched_swi (no system), process("/bin/ls").fu
+#            and kernel.function("vfs_read").re, offers
 #            syscall.getp's points and completes a point, its $variables
 #            and a function,
 #            a probe is added and listed, a parse error and an unknown
@@ -171,6 +173,16 @@ wait_exit() {
 
 session_steps() {
 	wait_idle 1 || return 1
+	# a tracepoint without its system; a component after an argument
+	type_keys 'add probe kernel.trace("sched_swi' Tab
+	wait_for '^stp> add probe kernel\.trace\("sched_switch"\)$' || return 1
+	tm send-keys -t stp C-u
+	type_keys 'add probe process("/bin/ls").fu' Tab
+	wait_for '^stp> add probe process\("/bin/ls"\)\.function\($' || return 1
+	tm send-keys -t stp C-u
+	type_keys 'add probe kernel.function("vfs_read").re' Tab
+	wait_for '^stp> add probe kernel\.function\("vfs_read"\)\.return$' || return 1
+	tm send-keys -t stp C-u
 	type_keys 'add probe syscall.getp' Tab
 	wait_for 'syscall\.getppid' || return 1
 	type_keys 'pid' Tab
