@@ -7,8 +7,9 @@
 # warnings, exit status, -c, -x, -o, -b, -D, -G, SIGINT/SIGTERM, kill -9
 # (the module must still go away), a second stprun of a loaded module,
 # and dropped output counted byte for byte.  guest.sh declares its number
-# of checks ("plan N"); each one that did not run counts as failed.  Last
-# line: "N passed, N failed".
+# of checks ("plan N"); each one that did not run counts as failed.
+# Then a second, small guest: stp-qemu gives its stdout as it comes.
+# Last line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 top=$PWD
@@ -64,6 +65,22 @@ cat "$work/out"
 if [ $rc -ne 0 ]; then
 	echo "FAIL guest: stp-qemu exit $rc; console tail:"
 	tail -20 "$work/console"
+	fail=$((fail + 1))
+fi
+# stp-qemu brings the guest's stdout back as it is written: "first" is
+# read on the host well before the guest, 3 s later, is done
+printf 'echo first\nsleep 3\necho second\n' >"$work/stream.sh"
+staprun/stp-qemu --kernel "$root/boot/vmlinuz-$krel" "$work/stream.sh" 2>"$work/stream.err" |
+	while IFS= read -r l; do echo "$(date +%s%N) $l"; done >"$work/stream.out"
+done_at=$(date +%s%N)
+first_at=$(awk '$2 == "first" { print $1 }' "$work/stream.out")
+if [ -n "$first_at" ] && [ $(((done_at - first_at) / 1000000)) -ge 1500 ] &&
+	grep -q ' second$' "$work/stream.out"; then
+	echo "ok stp-qemu-streams-stdout"
+	pass=$((pass + 1))
+else
+	echo "FAIL stp-qemu-streams-stdout: 'first' not read 1.5 s before the guest was done:"
+	echo "done at $done_at"; cat "$work/stream.out" "$work/stream.err"
 	fail=$((fail + 1))
 fi
 p=$(grep -c '^ok ' "$work/out")
