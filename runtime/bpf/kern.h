@@ -163,6 +163,12 @@ STP_INLINE void stp_strcpy(char *dst, const char *src)
 	bpf_probe_read_kernel_str(dst, MAXSTRINGLEN, src);
 }
 
+/* Into a key's field, which may be narrower (translator/bpf/keywidth.c). */
+STP_INLINE void stp_strncpy(char *dst, const char *src, u32 n)
+{
+	bpf_probe_read_kernel_str(dst, n, src);
+}
+
 /* Same result as strcmp's sign, over at most MAXSTRINGLEN bytes. */
 STP_INLINE int stp_strcmp(const char *a, const char *b)
 {

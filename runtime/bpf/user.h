@@ -26,7 +26,7 @@ struct stp_u_global {
 	const char *name;
 	const char *map;	/* its map's name, or NULL: a scalar in .bss */
 	char type;		/* 'l', 's', or 'S' (statistics) */
-	const char *keys;	/* arrays: a letter per key, else "" */
+	const char *keys;	/* arrays: a letter per key (maps.c's key_width), else "" */
 	int display;		/* written, never read: shown at the end */
 	size_t off;		/* a scalar's offset in struct stp_globals */
 };
@@ -100,6 +100,7 @@ void stp_printf(unsigned id, const int64_t *longs, const char *const *strs);
 void stp_sprintf(char *dst, unsigned id, const int64_t *longs, const char *const *strs);
 int stp_k_stopped(void);	/* an error ends the run's begin probes */
 void stp_strcpy(char *dst, const char *src);
+void stp_strncpy(char *dst, const char *src, size_t n);
 int stp_strcmp(const char *a, const char *b);
 void stp_concat(char *dst, const char *a, const char *b);
 

@@ -14,12 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A key's bytes: 'l' a number, 's' a string, 'c' a string no longer
+ * than execname()'s (translator/bpf/keywidth.c). */
+static size_t key_width(char k)
+{
+	return k == 's' ? (size_t)stp_prog.strlen : k == 'c' ? 16 : 8;
+}
+
 static size_t key_size(const struct stp_u_global *g)
 {
 	size_t n = 0;
 
 	for (const char *k = g->keys; *k; k++)
-		n += *k == 's' ? (size_t)stp_prog.strlen : 8;
+		n += key_width(*k);
 	return n ? n : 4;	/* a scalar statistic: u32 0 */
 }
 
@@ -197,8 +204,8 @@ static int cmp_key_col(const struct entry *a, const struct entry *b, int col)
 	size_t off = 0;
 
 	for (int i = 0; i < col; i++)
-		off += sort_g->keys[i] == 's' ? (size_t)stp_prog.strlen : 8;
-	if (sort_g->keys[col] == 's')
+		off += key_width(sort_g->keys[i]);
+	if (sort_g->keys[col] != 'l')
 		return strcmp(a->key + off, b->key + off);
 	int64_t x, y;
 
@@ -314,9 +321,9 @@ static void display_key(const struct stp_u_global *g, const char *key)
 
 		if (i)
 			putchar(',');
-		if (g->keys[i] == 's') {
+		if (g->keys[i] != 'l') {
 			printf("\"%s\"", key + off);
-			off += stp_prog.strlen;
+			off += key_width(g->keys[i]);
 		} else {
 			memcpy(&x, key + off, 8);
 			printf("%lld", (long long)x);

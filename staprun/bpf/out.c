@@ -249,6 +249,11 @@ void stp_strcpy(char *dst, const char *src)
 	snprintf(dst, stp_prog.strlen, "%s", src);
 }
 
+void stp_strncpy(char *dst, const char *src, size_t n)
+{
+	snprintf(dst, n, "%s", src);
+}
+
 int stp_strcmp(const char *a, const char *b)
 {
 	int c = strcmp(a, b);

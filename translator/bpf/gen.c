@@ -92,8 +92,10 @@ void bx_shared_decls(struct elab *e, struct sbuf *o)
 			continue;
 		sb_printf(o, "struct k_%d {", i);
 		for (int k = 0; k < s->arity; k++)
-			sb_printf(o, s->keys[k] == T_STRING ? " char k%d[MAXSTRINGLEN];"
-				  : " int64_t k%d;", k);
+			if (s->keys[k] == T_STRING)
+				sb_printf(o, " char k%d[%s];", k, bx_key_width(e, s, k));
+			else
+				sb_printf(o, " int64_t k%d;", k);
 		sb_puts(o, " };\n");
 	}
 	sb_puts(o, "\nstruct stp_globals {\n\tlong long stp_lost;\n\tlong long stp_wall_off;\n"

@@ -231,7 +231,7 @@ const char *bx_str_into(struct bx *x, struct node *n, const char *dst)
 
 	/* execname's 16 bytes must fit */
 	if (x->side != BX_KERN || n->kind != N_CALL || !f || f->decl->body->kind != N_EMBEDDED ||
-	    bx_string_len(x) < 16)
+	    bx_string_len(x->e) < 16)
 		return NULL;
 	b = builtin_of(f->name);
 	return b && b->is_str ? ar_printf(b->kern, dst) : NULL;

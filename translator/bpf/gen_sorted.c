@@ -30,9 +30,9 @@
 static struct sbuf decls;	/* the buffers' types and maps */
 
 /* MAXSTRINGLEN: gen.c's default, or -D MAXSTRINGLEN=N's. */
-int bx_string_len(const struct bx *x)
+int bx_string_len(const struct elab *e)
 {
-	const struct vec *d = &x->e->s->defines;
+	const struct vec *d = &e->s->defines;
 	int n = STRLEN;
 
 	for (int i = 0; i < d->len; i++)
@@ -47,8 +47,8 @@ static int esize_of(const struct bx *x, const struct symbol *s)
 	int esize = 8;
 
 	for (int i = 0; i < s->arity; i++)
-		esize += s->keys[i] == T_STRING ? bx_string_len(x) : 8;
-	return esize + (s->type == T_STRING ? bx_string_len(x) : 0);
+		esize += s->keys[i] != T_STRING ? 8 : bx_key_is_comm(x->e, s, i) ? 16 : bx_string_len(x->e);
+	return esize + (s->type == T_STRING ? bx_string_len(x->e) : 0);
 }
 
 /* The buffer's slots, a power of two (indexes are masked for the
@@ -88,9 +88,10 @@ static void comparator(const struct foreach *fe, const struct symbol *s, int id,
 	sb_printf(&decls, "STP_INLINE int srt%d_cmp(const struct srt%d_e *a, const struct srt%d_e *b)\n"
 		  "{\n\tint c;\n\n", id, id, id);
 	if (col >= 0 && s->keys[col] == T_STRING)
-		sb_printf(&decls, "\tc = stp_srt_strcmp(a->k.k%d, b->k.k%d);\n", col, col);
+		sb_printf(&decls, "\tc = stp_srt_strcmp(a->k.k%d, b->k.k%d, sizeof(a->k.k%d) / 8);\n",
+			  col, col, col);
 	else if (col < 0 && s->type == T_STRING)
-		sb_puts(&decls, "\tc = stp_srt_strcmp(a->s, b->s);\n");
+		sb_puts(&decls, "\tc = stp_srt_strcmp(a->s, b->s, MAXSTRINGLEN / 8);\n");
 	else
 		sb_printf(&decls, "\tc = %s < %s ? -1 : %s > %s;\n",
 			  col < 0 ? "a->v" : ar_printf("a->k.k%d", col),
@@ -100,8 +101,8 @@ static void comparator(const struct foreach *fe, const struct symbol *s, int id,
 	sb_printf(&decls, "\tif (c)\n\t\treturn %sc;\n", dir < 0 ? "-" : "");
 	for (int i = 0; i < s->arity; i++)
 		if (s->keys[i] == T_STRING)
-			sb_printf(&decls, "\tc = stp_srt_strcmp(a->k.k%d, b->k.k%d);\n"
-				  "\tif (c)\n\t\treturn c;\n", i, i);
+			sb_printf(&decls, "\tc = stp_srt_strcmp(a->k.k%d, b->k.k%d, sizeof(a->k.k%d) / 8);\n"
+				  "\tif (c)\n\t\treturn c;\n", i, i, i);
 		else
 			sb_printf(&decls, "\tif (a->k.k%d != b->k.k%d)\n"
 				  "\t\treturn a->k.k%d < b->k.k%d ? -1 : 1;\n", i, i, i, i);
@@ -138,9 +139,9 @@ static void buffer(const struct bx *x, const struct foreach *fe, const struct sy
 	/* keys are zero-filled past their NUL (bx_key), so 8 bytes at a
 	 * time, big-endian, order them as strcmp does */
 	if (!decls.s)
-		sb_puts(&decls, "STP_INLINE int stp_srt_strcmp(const char *a, const char *b)\n{\n"
+		sb_puts(&decls, "STP_INLINE int stp_srt_strcmp(const char *a, const char *b, int words)\n{\n"
 			"\tconst u64 *x = (const void *)a, *y = (const void *)b;\n\n"
-			"\tfor (int w = 0; w < MAXSTRINGLEN / 8; w++) {\n"
+			"\tfor (int w = 0; w < words; w++) {\n"
 			"\t\tu64 p = __builtin_bswap64(x[w]), q = __builtin_bswap64(y[w]);\n\n"
 			"\t\tif (p != q)\n\t\t\treturn p < q ? -1 : 1;\n\t}\n\treturn 0;\n}\n\n");
 	/* one slot more than the mask reaches: clang may address e[i] as

@@ -63,7 +63,7 @@ static void globals_table(struct elab *e, struct sbuf *o)
 		int map = s->arity > 0 || s->type == T_STATS;
 
 		for (int k = 0; k < s->arity; k++)
-			sb_putc(&keys, s->keys[k] == T_STRING ? 's' : 'l');
+			sb_putc(&keys, s->keys[k] != T_STRING ? 'l' : bx_key_is_comm(e, s, k) ? 'c' : 's');
 		sb_printf(o, "\t{ \"%s\", %s, '%c', \"%s\", %d, %s },\n", s->name,
 			  map ? ar_printf("\"m_%s\"", s->name) : "0",
 			  s->type == T_STATS ? 'S' : s->type == T_STRING ? 's' : 'l',
