@@ -33,6 +33,20 @@ static void locals(struct elab *e, struct vec *v)
 	}
 }
 
+/* -G VAR=VALUE writes VAR before the script starts. */
+static int set_by_option(const struct elab *e, const struct symbol *s)
+{
+	size_t n = strlen(s->name);
+
+	for (int i = 0; i < e->s->globals.len; i++) {
+		const char *g = e->s->globals.v[i];
+
+		if (!strncmp(g, s->name, n) && g[n] == '=')
+			return 1;
+	}
+	return 0;
+}
+
 void prune_program(struct elab *e)
 {
 	for (int i = 0; i < e->global_list.len; i++) {
@@ -41,7 +55,7 @@ void prune_program(struct elab *e)
 		s->used = s->reads || s->writes || e->s->unoptimized;
 		if (!from_user(e, s))
 			continue;
-		if (s->reads && !s->writes && !s->decl->init_value)
+		if (s->reads && !s->writes && !s->decl->init_value && !set_by_option(e, s))
 			sem_warn(&s->loc, "global '%s' is read but never written", s->name);
 		else if (!s->reads && !s->writes)
 			sem_warn(&s->loc, "global '%s' is never used", s->name);

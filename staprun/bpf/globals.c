@@ -15,6 +15,7 @@
 #include <string.h>
 
 static char *settings;	/* the environment's copy, NULs for newlines */
+static char **setting;	/* each VAR=VALUE in it, unescaped */
 static int nsettings;
 
 static const struct stp_u_global *global_named(const char *name, size_t n)
@@ -60,6 +61,21 @@ static int check_one(const char *set)
 	return 0;
 }
 
+/* Undoes translator/bpf/build.c's escapes (a backslash and n for a
+ * newline, two backslashes for one), which keep a setting on its line. */
+static void unescape(char *p)
+{
+	char *d = p;
+
+	for (; *p; p++) {
+		if (*p == '\\' && (p[1] == 'n' || p[1] == '\\'))
+			*d++ = *++p == 'n' ? '\n' : '\\';
+		else
+			*d++ = *p;
+	}
+	*d = 0;
+}
+
 int stp_u_globals_check(void)
 {
 	const char *env = getenv("STP_BPF_GLOBALS");
@@ -75,6 +91,11 @@ int stp_u_globals_check(void)
 
 		if (nl)
 			*nl = 0;
+		unescape(p);
+		setting = realloc(setting, (nsettings + 1) * sizeof(*setting));
+		if (!setting)
+			return -1;
+		setting[nsettings] = p;
 		if (check_one(p))
 			return -1;
 		p = nl ? nl + 1 : NULL;
@@ -84,10 +105,8 @@ int stp_u_globals_check(void)
 
 void stp_u_globals_set(void)
 {
-	const char *p = settings;
-
-	for (int i = 0; i < nsettings && stp_gp; i++, p += strlen(p) + 1) {
-		const char *eq = strchr(p, '=');
+	for (int i = 0; i < nsettings && stp_gp; i++) {
+		const char *p = setting[i], *eq = strchr(p, '=');
 		const struct stp_u_global *g = global_named(p, (size_t)(eq - p));
 		char *dst = (char *)stp_gp + g->off;
 		long long v;

@@ -209,8 +209,17 @@ int bpf_run(struct session *s, const char *key)
 	if (s->globals.len) {	/* -G: the runner checks and sets them */
 		struct sbuf g = { 0 };
 
-		for (int i = 0; i < s->globals.len; i++)
-			sb_printf(&g, "%s%s", i ? "\n" : "", (const char *)s->globals.v[i]);
+		/* a line each; a value's own newlines and backslashes escaped */
+		for (int i = 0; i < s->globals.len; i++) {
+			if (i)
+				sb_putc(&g, '\n');
+			for (const char *c = s->globals.v[i]; *c; c++) {
+				if (*c == '\n' || *c == '\\')
+					sb_puts(&g, *c == '\n' ? "\\n" : "\\\\");
+				else
+					sb_putc(&g, *c);
+			}
+		}
 		setenv("STP_BPF_GLOBALS", g.s, 1);
 	}
 	if (s->vitals_db)
