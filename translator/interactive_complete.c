@@ -7,7 +7,12 @@
  *   after load, save             file names (readline's own)
  *   after add, before probe      the declaration keywords
  *   in a probe's point list      probe points, one component at a time
- *                                (syscall.op -> syscall.open, syscall.openat)
+ *                                (syscall.op -> syscall.open, syscall.openat;
+ *                                process("/bin/ls").fu -> .function( by the
+ *                                types' process(string).function(string));
+ *                                in a quoted argument, what -l lists for it
+ *                                (kernel.function("vfs_readl -> vfs_readlink;
+ *                                kernel.trace("sched_swi -> sched_switch)
  *   in a body                    tapset functions, the script's globals, the
  *                                probe's context variables, and after '$' its
  *                                $variables
@@ -117,19 +122,13 @@ static struct vec *point_list(void)
 }
 
 /* -L POINT's words after the point: "$name:type" and "name:type". */
+static struct list *keyed_list(struct vec *lists, const char *key);
+
 static struct vec *var_list(const char *point)
 {
-	struct list *l = NULL;
+	struct list *l = keyed_list(&var_lists, point);
 	struct vec out = { 0 };
 
-	for (int i = 0; i < var_lists.len && !l; i++)
-		if (!strcmp(((struct list *)var_lists.v[i])->key, point))
-			l = var_lists.v[i];
-	if (!l) {
-		l = ar_alloc(sizeof(*l));
-		l->key = ar_strdup(point);
-		vec_push(&var_lists, l);
-	}
 	if (fresh(l))
 		return &l->lines;
 	run_lister("-L", point, &out);
@@ -142,6 +141,57 @@ static struct vec *var_list(const char *point)
 			vec_push(&l->lines, ar_strndup(w, strcspn(w, ":")));
 			w += n;
 		}
+	}
+	free(out.v);
+	return &l->lines;
+}
+
+/* A list kept per key (a -L point, a -l pattern) for this target. */
+static struct list *keyed_list(struct vec *lists, const char *key)
+{
+	for (int i = 0; i < lists->len; i++)
+		if (!strcmp(((struct list *)lists->v[i])->key, key))
+			return lists->v[i];
+
+	struct list *l = ar_alloc(sizeof(*l));
+
+	l->key = ar_strdup(key);
+	vec_push(lists, l);
+	return l;
+}
+
+/*
+ * The points -l lists for a point typed up to inside its last quoted
+ * argument (kernel.function("vfs_re, module("ext4").function("ext4_f),
+ * with that argument's "@file:line" dropped, as one types them.  At
+ * least two characters of the argument: a bare "*" lists every function.
+ */
+static struct vec *listed_points(const char *text)
+{
+	static struct vec lists;
+	const char *open = strrchr(text, '"');
+	int quotes = 0;
+	struct list *l;
+	struct vec out = { 0 };
+
+	for (const char *c = text; *c; c++)
+		quotes += *c == '"';
+	if (!(quotes & 1) || strlen(open + 1) < 2 || strchr(open + 1, '*') ||
+	    !strncmp(text, "kernel.trace(", 13))
+		return NULL;
+	l = keyed_list(&lists, text);
+	if (fresh(l))
+		return &l->lines;
+	run_lister("-l", ar_printf("%s*\")", text), &out);
+	for (int i = 0; i < out.len; i++) {
+		const char *p = out.v[i], *at, *close;
+
+		if (strncmp(p, text, strlen(text)))
+			continue;	/* -l wrote the point otherwise */
+		at = strchr(p + strlen(text), '@');
+		close = at ? strchr(at, '"') : NULL;
+		vec_push(&l->lines, at && close ? ar_printf("%.*s%s", (int)(at - p), p, close)
+					       : (void *)p);
 	}
 	free(out.v);
 	return &l->lines;
@@ -284,7 +334,10 @@ static int offer_points(const char *text)
 			goes_on |= offer_from(all->v[i], g, strlen(g), shown, ghead);
 	}
 	free(g);
-	return offer_tracepoint_names(all, text) | goes_on;
+	all = listed_points(text);
+	for (int i = 0; all && i < all->len; i++)
+		goes_on |= offer_from(all->v[i], text, n, "", 0);
+	return offer_tracepoint_names(point_list(), text) | goes_on;
 }
 
 static void offer_globals(const char *text)

@@ -12,7 +12,8 @@
 #   args     stp -i FILE and stp -i -e SCRIPT start with that script
 #            (a bad one refused as add refuses it); -i with -l refused
 #   session  stp -i in a terminal (tmux), typed key by key: Tab completes
-#            kernel.trace("sched_swi (no system), process("/bin/ls").fu
+#            kernel.trace("sched_swi (no system), process("/bin/ls").fu,
+#            kernel.function("vfs_readl (-l's list, without @file:line)
 #            and kernel.function("vfs_read").re, offers
 #            syscall.getp's points and completes a point, its $variables
 #            and a function,
@@ -179,6 +180,9 @@ session_steps() {
 	tm send-keys -t stp C-u
 	type_keys 'add probe process("/bin/ls").fu' Tab
 	wait_for '^stp> add probe process\("/bin/ls"\)\.function\($' || return 1
+	tm send-keys -t stp C-u
+	type_keys 'add probe kernel.function("vfs_readl' Tab
+	wait_for '^stp> add probe kernel\.function\("vfs_readlink"\) ?$' || return 1
 	tm send-keys -t stp C-u
 	type_keys 'add probe kernel.function("vfs_read").re' Tab
 	wait_for '^stp> add probe kernel\.function\("vfs_read"\)\.return$' || return 1
