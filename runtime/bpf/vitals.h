@@ -99,6 +99,32 @@ STP_INLINE int64_t stp_vt_age_ns(int64_t task)
 	return (int64_t)(bpf_ktime_get_ns() - BPF_CORE_READ(stp_cx_task(task), start_time));
 }
 
+/* Free memory in pages, as the runner last read it from /proc (at most
+ * 100 ms before; BPF cannot reach the zones' counters, nor kallsyms
+ * their address): ZONE_DMA32, ZONE_NORMAL, swap.  staprun/bpf/freemem.c
+ * writes it. */
+struct stp_vt_free {
+	int64_t v[3];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, u32);
+	__type(value, struct stp_vt_free);
+} stp_vt_free_map SEC(".maps");
+
+STP_INLINE int64_t stp_vt_free(int64_t which)
+{
+	u32 zero = 0;
+	struct stp_vt_free *f = bpf_map_lookup_elem(&stp_vt_free_map, &zero);
+
+	if (!f)
+		return 0;
+	return which == 0 ? f->v[0] : which == 1 ? f->v[1] : f->v[2];
+}
+
 /* vitals_switch's table: a word per thread id modulo its size,
  * tid << 42 | blocked << 41 | time in 1024 ns units (41 bits). */
 #define VITALS_LEFT_SLOTS 4096

@@ -240,6 +240,7 @@ static void run_loop(struct ring_buffer *rb)
 		if (rc < 0 && rc != -EINTR)
 			break;
 		stp_u_cx_tick();
+		stp_u_free_tick();
 		if (command_done()) {
 			child = 0;
 			break;
@@ -277,7 +278,7 @@ int main(int argc, char **argv)
 	libbpf_set_print(quiet_libbpf);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (load(&obj, argv[1]) || stp_u_cx_attach(obj))
+	if (load(&obj, argv[1]) || stp_u_cx_attach(obj) || stp_u_free_attach(obj))
 		return 1;
 	stp_u_time_init();
 	if (argc == 4 && argv[2][1] == 'x')

@@ -49,6 +49,9 @@ void stp_u_ksymname(char *dst, size_t n, uint64_t addr);
 /* sketch.c: the Chopstix sampler's epochs, when the script uses it */
 int stp_u_cx_attach(struct bpf_object *obj);	/* after loading */
 void stp_u_cx_tick(void);			/* closes an epoch when it is time */
+/* freemem.c: free memory for the vital signs, from /proc */
+int stp_u_free_attach(struct bpf_object *obj);
+void stp_u_free_tick(void);
 void stp_u_cx_final(void);			/* the last epoch, after end */
 
 #endif
