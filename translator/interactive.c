@@ -75,8 +75,10 @@ static int help(const char *name)
 
 static int tty;
 
-/* A line without its newline (malloc'd), or NULL at the end. */
-static char *read_line(const char *prompt)
+/* A line without its newline (malloc'd), or NULL at the end; a
+ * command's line goes into the history, an add's continuation not (the
+ * piece goes in whole: history_piece). */
+static char *read_line(const char *prompt, int remember)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -84,7 +86,7 @@ static char *read_line(const char *prompt)
 
 	if (tty) {
 		line = readline(prompt);
-		if (line && *line)
+		if (line && *line && remember)
 			add_history(line);
 		return line;
 	}
@@ -103,6 +105,30 @@ static char *read_line(const char *prompt)
 static volatile sig_atomic_t continuing, dropped;
 static char *next_command;
 
+/*
+ * A piece typed over several lines becomes one history entry, in place
+ * of its first line's: its lines joined by spaces, so that it comes
+ * back as one line that adds it again.  Not when a line has a comment,
+ * which would run on over the lines after it: those stay as typed.
+ */
+static void history_piece(const char *piece)
+{
+	HIST_ENTRY *first;
+	char *one;
+
+	if (!tty || !strchr(piece, '\n') || strchr(piece, '#') || strstr(piece, "//") ||
+	    !history_length)
+		return;
+	one = ar_printf("add %s", piece);
+	for (char *c = one; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	first = remove_history(history_length - 1);
+	if (first)
+		free_history_entry(first);
+	add_history(one);
+}
+
 /* add's text: the rest of the line, and more lines while a brace is
  * open; NULL when Ctrl-C dropped it. */
 static char *piece_text(const char *first)
@@ -115,10 +141,12 @@ static char *piece_text(const char *first)
 		icomplete_pending(sb.s);
 		continuing = 1;
 		dropped = 0;
-		more = read_line("...> ");
+		more = read_line("...> ", 0);
 		continuing = 0;
 		icomplete_pending(NULL);
-		if (dropped) {
+		if (dropped) {	/* what was typed after Ctrl-C is a command */
+			if (tty && more && *more)
+				add_history(more);
 			next_command = more;
 			free(sb.s);
 			return NULL;
@@ -128,6 +156,7 @@ static char *piece_text(const char *first)
 		sb_printf(&sb, "\n%s", more);
 		free(more);
 	}
+	history_piece(sb.s);
 	return sb.s;
 }
 
@@ -255,7 +284,7 @@ int interactive_main(struct session *s)
 		failed = iscript_add(&is, s->script_text);
 	else if (s->script_file)
 		failed = iscript_load(&is, s->script_file);
-	while ((line = next_command ? next_command : read_line("stp> "))) {
+	while ((line = next_command ? next_command : read_line("stp> ", 1))) {
 		int rc;
 
 		next_command = NULL;

@@ -24,7 +24,8 @@
 #            that only Ctrl-C ends (sent once QEMU runs), quit.  Ctrl-C on
 #            an add's continuation line drops the piece.  The
 #            whole screen (with its scrollback) must equal session.expect,
-#            and ~/.stp_history (HOME is a scratch directory) history.expect.
+#            and ~/.stp_history (HOME is a scratch directory) history.expect
+#            (a piece typed over two lines is one entry there).
 #
 #   tests/interactive/run.sh [--update] [STP]   last line "N passed, N failed"
 #
@@ -209,7 +210,10 @@ session_steps() {
 	line 'add probe begin { printn(1) }' || return 1
 	line 'list' || return 1
 	line 'delete 1' || return 1
-	line 'add probe begin { println("hi"); exit() }' || return 1
+	# a piece over two lines: one history entry
+	type_keys 'add probe begin {' Enter
+	wait_for '^\.\.\.>$' || return 1
+	line 'println("hi"); exit() }' || return 1
 	line "save $W/session.stp" || return 1
 	line 'delete 1' || return 1
 	line "load $W/session.stp" || return 1
