@@ -2,10 +2,13 @@
 # after another (tests/guest/prog/rules_load.c): a leaking program, a
 # starved one, a send() loop failing on a closed socket, one that dies of
 # SIGSEGV and one killed with SIGKILL.  Then stp-vitals rules, on the
-# store, must flag each with its rule and its program.
+# store, must flag each with its rule and its program.  rules_leak runs
+# 8 s: rule 2 wants 3 epochs in a row with net allocation, and 6 s of
+# 2-second epochs hold 3 whole ones only when they line up (CI missed
+# the flag that way).
 # $1 stprun, $2 module, $3 name.
 cat >/tmp/vr.sh <<'W'
-/files/rules_leak 6
+/files/rules_leak 8
 /files/rules_starve 4
 /files/rules_send 3
 /files/rules_segv 2
