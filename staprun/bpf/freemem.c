@@ -10,26 +10,18 @@
  * map runtime/bpf/vitals.h's stp_vt_free() reads.
  */
 #include "run.h"
+#include "../stprun.h"
 
 #include <bpf/libbpf.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #define FREE_PERIOD_MS 100
 
 static int64_t *free_v;		/* the map's value: DMA32, Normal, swap */
-static long long next_ms;
-
-static long long mono_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
-}
+static double next_ms;		/* stprun's now_ms(), the monotonic clock */
 
 /* v[0], v[1]: the free pages of every node's DMA32 and Normal zones. */
 static void read_zones(int64_t v[2])
@@ -70,13 +62,13 @@ void stp_u_free_tick(void)
 {
 	int64_t v[2];
 
-	if (!free_v || mono_ms() < next_ms)
+	if (!free_v || now_ms() < next_ms)
 		return;
 	read_zones(v);
 	free_v[0] = v[0];
 	free_v[1] = v[1];
 	free_v[2] = swap_free_pages();
-	next_ms = mono_ms() + FREE_PERIOD_MS;
+	next_ms = now_ms() + FREE_PERIOD_MS;
 }
 
 /* Before the probes attach, so that their first events have it too. */

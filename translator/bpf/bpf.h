@@ -80,6 +80,7 @@ const char *bx_str(struct bx *x, struct node *n);
 const char *bx_str_into(struct bx *x, struct node *n, const char *dst);
 int bx_string_len(const struct elab *e);
 int bx_key_is_comm(const struct elab *e, const struct symbol *g, int pos);
+int bx_key_bytes(const struct elab *e, const struct symbol *g, int pos);
 const char *bx_key_width(const struct elab *e, const struct symbol *g, int pos);
 const char *bx_temp(struct bx *x);
 const char *bx_key(struct bx *x, const struct symbol *s, struct vec *keys);
@@ -99,6 +100,7 @@ void bx_function(struct bx *x, struct function *f);
 void bx_stmt(struct bx *x, struct node *n, int depth);
 /* gen_foreach.c: foreach over a global array in a kernel probe */
 void bx_kern_foreach(struct bx *x, struct node *n, int d);
+void bx_callback_body(struct bx *x, struct node *body, struct sbuf outer);
 
 /* gen_hist.c: statistics with buckets */
 enum { BX_HIST_NONE, BX_HIST_LOG, BX_HIST_LINEAR };

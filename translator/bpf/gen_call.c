@@ -95,10 +95,13 @@ static const char *user_fn_call(struct bx *x, struct node *n, const struct built
  * kept apart from the kmod flavour by %( runtime == "bpf" %? ... %). */
 static const char *const kern_passthrough[] = { "kernel_string", NULL };
 
-static const struct builtin *builtin_of(const char *name)
+/* f's row of the table: a tapset function of embedded C named there. */
+static const struct builtin *builtin_of(const struct function *f)
 {
+	if (f->decl->body->kind != N_EMBEDDED)
+		return NULL;
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		if (!strcmp(builtins[i].name, name))
+		if (!strcmp(builtins[i].name, f->name))
 			return &builtins[i];
 	return NULL;
 }
@@ -212,7 +215,7 @@ const char *bx_call_long(struct bx *x, struct node *n)
 	}
 	if (f->decl->body->kind == N_EMBEDDED && !strcmp(f->name, "error"))
 		return error_call(x, n);
-	b = f->decl->body->kind == N_EMBEDDED ? builtin_of(f->name) : NULL;
+	b = builtin_of(f);
 	if (b && !b->is_str)
 		return x->side == BX_KERN ? b->kern : b->user;
 	b = f->decl->body->kind == N_EMBEDDED ? user_fn_of(x, f->name) : NULL;
@@ -230,10 +233,9 @@ const char *bx_str_into(struct bx *x, struct node *n, const char *dst)
 	const struct builtin *b;
 
 	/* execname's 16 bytes must fit */
-	if (x->side != BX_KERN || n->kind != N_CALL || !f || f->decl->body->kind != N_EMBEDDED ||
-	    bx_string_len(x->e) < 16)
+	if (x->side != BX_KERN || n->kind != N_CALL || !f || bx_string_len(x->e) < 16)
 		return NULL;
-	b = builtin_of(f->name);
+	b = builtin_of(f);
 	return b && b->is_str ? ar_printf(b->kern, dst) : NULL;
 }
 
@@ -250,7 +252,7 @@ const char *bx_call_str(struct bx *x, struct node *n)
 		return "\"\"";
 	}
 	t = bx_temp(x);
-	b = f->decl->body->kind == N_EMBEDDED ? builtin_of(f->name) : NULL;
+	b = builtin_of(f);
 	if (b && b->is_str)
 		return ar_printf("({ %s; %s; })",
 				 ar_printf(x->side == BX_KERN ? b->kern : b->user, t), t);

@@ -77,7 +77,7 @@ const char *bx_key(struct bx *x, const struct symbol *s, struct vec *keys)
 		else if (s->keys[i] == T_STRING)
 			sb_printf(&b, "stp_strncpy(%s, %s, sizeof(%s)); ", dst, bx_str(x, k), dst);
 		else
-			sb_printf(&b, "c->k%d.k%d = %s; ", slot, i, bx_long(x, k));
+			sb_printf(&b, "%s = %s; ", dst, bx_long(x, k));
 	}
 	sb_printf(&b, "&c->k%d; })", slot);
 	return b.s;

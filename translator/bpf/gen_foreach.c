@@ -10,6 +10,7 @@
  */
 #include "bpf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int sorted(const struct foreach *fe)
@@ -53,27 +54,40 @@ static void bind(struct bx *x, const struct foreach *fe, const struct symbol *s)
 	}
 }
 
+/*
+ * A loop body as a callback (this file's, gen_sorted.c's): x->code
+ * holds the callback's start, written by the caller after it saved
+ * x->code in outer; the body and the end follow, the whole is hoisted
+ * out of the probe, and x->code is outer again.
+ */
+void bx_callback_body(struct bx *x, struct node *body, struct sbuf outer)
+{
+	const char *outer_label = x->err_label;
+	int outer_cb = x->in_cb, outer_loops = x->cb_loops;
+
+	x->in_cb = 1;
+	x->cb_loops = 0;
+	x->err_label = NULL;
+	bx_stmt(x, body, 1);
+	sb_puts(&x->code, "\treturn 0;\n\tgoto out;\nout:\n\treturn 1;\n}\n\n");
+	x->in_cb = outer_cb;
+	x->cb_loops = outer_loops;
+	x->err_label = outer_label;
+	sb_puts(&x->hoist, x->code.s);
+	free(x->code.s);
+	x->code = outer;
+}
+
 static void callback(struct bx *x, struct node *n, const struct symbol *s, int g, int id)
 {
 	struct sbuf outer = x->code;
-	const char *outer_label = x->err_label;
-	int outer_cb = x->in_cb, outer_loops = x->cb_loops;
 
 	memset(&x->code, 0, sizeof(x->code));
 	sb_printf(&x->code, "static long cb%d(void *map, struct k_%d *key, %s *val, "
 		  "struct stp_cb *cb)\n{\n\tstruct stp_ctx *c = cb->c;\n"
 		  "\tstruct stp_kctx *stp_k = cb->k;\n\n", id, g, value_type(s, g));
 	bind(x, n->fe, s);
-	x->in_cb = 1;
-	x->cb_loops = 0;
-	x->err_label = NULL;
-	bx_stmt(x, n->body, 1);
-	sb_puts(&x->code, "\treturn 0;\n\tgoto out;\nout:\n\treturn 1;\n}\n\n");
-	x->in_cb = outer_cb;
-	x->cb_loops = outer_loops;
-	x->err_label = outer_label;
-	sb_puts(&x->hoist, x->code.s);
-	x->code = outer;
+	bx_callback_body(x, n->body, outer);
 }
 
 void bx_kern_foreach(struct bx *x, struct node *n, int d)

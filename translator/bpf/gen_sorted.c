@@ -47,7 +47,7 @@ static int esize_of(const struct bx *x, const struct symbol *s)
 	int esize = 8;
 
 	for (int i = 0; i < s->arity; i++)
-		esize += s->keys[i] != T_STRING ? 8 : bx_key_is_comm(x->e, s, i) ? 16 : bx_string_len(x->e);
+		esize += s->keys[i] != T_STRING ? 8 : bx_key_bytes(x->e, s, i);
 	return esize + (s->type == T_STRING ? bx_string_len(x->e) : 0);
 }
 
@@ -187,8 +187,6 @@ static void body_callback(struct bx *x, struct node *n, const struct symbol *s, 
 {
 	struct foreach *fe = n->fe;
 	struct sbuf outer = x->code;
-	const char *outer_label = x->err_label;
-	int outer_cb = x->in_cb, outer_loops = x->cb_loops;
 
 	memset(&x->code, 0, sizeof(x->code));
 	sb_printf(&x->code, "static long srtb%d(u32 i, struct stp_cb *cb)\n{\n"
@@ -202,17 +200,7 @@ static void body_callback(struct bx *x, struct node *n, const struct symbol *s, 
 	if (fe->value_sym)
 		sb_printf(&x->code, s->type == T_STRING ? "\tstp_strcpy(%s, _e->s);\n" :
 			  "\t%s = _e->v;\n", bx_local(x, fe->value_sym));
-	x->in_cb = 1;
-	x->cb_loops = 0;
-	x->err_label = NULL;
-	bx_stmt(x, n->body, 1);
-	sb_puts(&x->code, "\treturn 0;\n\tgoto out;\nout:\n\treturn 1;\n}\n\n");
-	x->in_cb = outer_cb;
-	x->cb_loops = outer_loops;
-	x->err_label = outer_label;
-	sb_puts(&x->hoist, x->code.s);
-	free(x->code.s);
-	x->code = outer;
+	bx_callback_body(x, n->body, outer);
 }
 
 void bx_kern_sorted_foreach(struct bx *x, struct node *n)

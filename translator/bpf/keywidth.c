@@ -131,7 +131,13 @@ int bx_key_is_comm(const struct elab *e, const struct symbol *g, int pos)
 	       !((uintptr_t)pmap_get(&w.wide, g) & (1u << pos));
 }
 
+/* The key's bytes, and the same as C for its declaration. */
+int bx_key_bytes(const struct elab *e, const struct symbol *g, int pos)
+{
+	return bx_key_is_comm(e, g, pos) ? COMM_LEN : bx_string_len(e);
+}
+
 const char *bx_key_width(const struct elab *e, const struct symbol *g, int pos)
 {
-	return bx_key_is_comm(e, g, pos) ? "16" : "MAXSTRINGLEN";
+	return bx_key_is_comm(e, g, pos) ? ar_printf("%d", COMM_LEN) : "MAXSTRINGLEN";
 }
