@@ -121,9 +121,21 @@ static struct vec *point_list(void)
 	return &points.lines;
 }
 
-/* -L POINT's words after the point: "$name:type" and "name:type". */
-static struct list *keyed_list(struct vec *lists, const char *key);
+/* A list kept per key (a -L point, a -l pattern) for this target. */
+static struct list *keyed_list(struct vec *lists, const char *key)
+{
+	for (int i = 0; i < lists->len; i++)
+		if (!strcmp(((struct list *)lists->v[i])->key, key))
+			return lists->v[i];
 
+	struct list *l = ar_alloc(sizeof(*l));
+
+	l->key = ar_strdup(key);
+	vec_push(lists, l);
+	return l;
+}
+
+/* -L POINT's words after the point: "$name:type" and "name:type". */
 static struct vec *var_list(const char *point)
 {
 	struct list *l = keyed_list(&var_lists, point);
@@ -146,19 +158,6 @@ static struct vec *var_list(const char *point)
 	return &l->lines;
 }
 
-/* A list kept per key (a -L point, a -l pattern) for this target. */
-static struct list *keyed_list(struct vec *lists, const char *key)
-{
-	for (int i = 0; i < lists->len; i++)
-		if (!strcmp(((struct list *)lists->v[i])->key, key))
-			return lists->v[i];
-
-	struct list *l = ar_alloc(sizeof(*l));
-
-	l->key = ar_strdup(key);
-	vec_push(lists, l);
-	return l;
-}
 
 /*
  * The points -l lists for a point typed up to inside its last quoted
@@ -322,7 +321,7 @@ static int offer_tracepoint_names(struct vec *all, const char *text)
 
 static int offer_points(const char *text)
 {
-	struct vec *all = point_list();
+	struct vec *all = point_list(), *listed = listed_points(text);
 	size_t n = strlen(text), head, ghead;
 	char *g = generalize(text, &head, &ghead);
 	const char *shown = g ? ar_strndup(text, head) : NULL;
@@ -334,10 +333,9 @@ static int offer_points(const char *text)
 			goes_on |= offer_from(all->v[i], g, strlen(g), shown, ghead);
 	}
 	free(g);
-	all = listed_points(text);
-	for (int i = 0; all && i < all->len; i++)
-		goes_on |= offer_from(all->v[i], text, n, "", 0);
-	return offer_tracepoint_names(point_list(), text) | goes_on;
+	for (int i = 0; listed && i < listed->len; i++)
+		goes_on |= offer_from(listed->v[i], text, n, "", 0);
+	return offer_tracepoint_names(all, text) | goes_on;
 }
 
 static void offer_globals(const char *text)
