@@ -3,6 +3,8 @@
 #   make            build stp
 #   make deps       install the Debian packages the build and tests need
 #   make check      every test; the last line is "N passed, N failed"
+#   make fresh-check  what CI runs: make deps and make check in a clean
+#                   Debian 12 root (tests/fresh-check.sh)
 #   make demo       the main job, for a new user
 #   make bench      benchmarks, written to tests/bench/results.txt
 #   make fuzz       the parser fuzzer (clang, ASan, UBSan)
@@ -108,7 +110,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*
 # rt_host.c is the tests' host support, linked into each, not a test.
 RT_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(filter-out tests/unit/rt_host.c,$(wildcard tests/unit/rt_*.c)))
 
-.PHONY: all check deps install clean demo bench fuzz unit vitals-tests web
+.PHONY: all check deps install clean demo bench fuzz unit vitals-tests web fresh-check
 
 all: stp stprun stp-vitals $(B)/stp-vitals.static web
 
@@ -252,14 +254,23 @@ $(B)/tests/parse_corpus: tests/corpus/parse_corpus.c $(B)/libstpparse.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Iparser -o $@ $< $(B)/libstpparse.a
 
-check: deps stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals-tests web man
+# deps first (the build needs its libraries), then the build on every
+# core, then the tests
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_BUILD = stp stprun stp-vitals $(B)/stp-vitals.static unit $(ASAN_STP) vitals-tests web man
+check: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(CHECK_BUILD)
 	@tests/run-all.sh
 
 deps:
 	@tests/deps.sh
 
-demo: deps stp stprun stp-vitals web $(B)/stp-vitals.static
+demo: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) stp stprun stp-vitals web $(B)/stp-vitals.static
 	@tests/demo.sh
+
+fresh-check:
+	@tests/fresh-check.sh
 
 bench: stp
 	@tests/bench/run.sh

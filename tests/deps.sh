@@ -17,6 +17,9 @@ PACKAGES=(
 	libbpf-dev liblzma-dev libzstd-dev zlib1g-dev
 	clang libclang-rt-14-dev
 	systemtap-common systemtap
+	# SystemTap's example scripts and their .meta command lines
+	# (/usr/share/systemtap/examples): tests/examples/pass2.sh
+	systemtap-doc
 	linux-headers-amd64 linux-headers-6.12-amd64 tiny-initramfs
 	hyperfine time
 	qemu-system-x86 busybox-static cpio

@@ -69,11 +69,18 @@ vmlinux=$root/usr/lib/debug/boot/vmlinux-$krel
 fetch() {	# package, paths inside it
 	local tmp pkg=$1 deb
 	shift
-	tmp=$(mktemp -d)
+	# STP_DEB_CACHE: a directory where downloads are kept (make
+	# fresh-check's cache, shared between its roots)
+	if [ -n "${STP_DEB_CACHE:-}" ]; then
+		tmp=$(mktemp -d "$STP_DEB_CACHE/partial/kernel.XXXXXX")
+	else
+		tmp=$(mktemp -d)
+	fi
 	chmod 755 "$tmp"
 	# apt keeps what it installed: the 6.12 image is installed by make deps
 	# (its headers depend on it), so it need not be downloaded again.
-	deb=$(ls /var/cache/apt/archives/"$pkg"_*.deb 2>/dev/null | tail -1 || true)
+	deb=$(ls -v /var/cache/apt/archives/"$pkg"_*.deb ${STP_DEB_CACHE:+"$STP_DEB_CACHE"/"$pkg"_*.deb} \
+		2>/dev/null | tail -1 || true)
 	if [ -z "$deb" ]; then
 		if ! (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1); then
 			# stale package lists: refresh once and try again
@@ -82,6 +89,9 @@ fetch() {	# package, paths inside it
 				{ echo "kernel.sh: cannot download $pkg" >&2; rm -rf "$tmp"; return 1; }
 		fi
 		deb=$(ls "$tmp"/"$pkg"_*.deb)
+		if [ -n "${STP_DEB_CACHE:-}" ] && mv "$deb" "$STP_DEB_CACHE/"; then
+			deb=$STP_DEB_CACHE/${deb##*/}
+		fi
 	fi
 	mkdir -p "$root"
 	# (set -e does not hold in a function called with ||: say it)

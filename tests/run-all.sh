@@ -13,10 +13,11 @@ total_fail=0
 run_suite() {
 	local name=$1
 	shift
-	local out rc summary p f
+	local out rc summary p f t0=$SECONDS
 	echo "== $name"
 	out=$("$@" 2>&1)
 	rc=$?
+	local took=$((SECONDS - t0))
 	# show what failed (with the indented lines that say how: a diff, a
 	# log) and the figures a suite reports, not the whole log
 	printf '%s\n' "$out" | awk '/^(FAIL|not ok|.*: FAIL)/ { show = 1; print; next }
@@ -24,14 +25,14 @@ run_suite() {
 	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 	if [ -z "$summary" ]; then
 		printf '%s\n' "$out" | tail -20
-		echo "$name: no result line (exit $rc); counted as 1 failure"
+		echo "$name: no result line (exit $rc, ${took} s); counted as 1 failure"
 		total_fail=$((total_fail + 1))
 		return
 	fi
 	p=${summary%% passed*}
 	f=${summary#*, }
 	f=${f%% failed*}
-	echo "$name: $summary"
+	echo "$name: $summary (${took} s)"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 }
@@ -67,6 +68,7 @@ unit_tests() {
 
 run_suite "unit tests (parser, runtime data structures)" unit_tests build/tests/test_* build/tests/rt_*
 run_suite "runtime unit tests under ASan and UBSan" unit_tests build/tests/asan/rt_*
+run_suite "no kernel release named in a test (tests/no_release.sh)" tests/no_release.sh
 run_suite "driver (command line)" tests/driver/run.sh "$STP"
 run_suite "SDT markers in stp and stprun (stap.*, staprun.*)" tests/driver/markers.sh "$STP"
 run_suite "conformance (pass 1)" tests/conformance/run-parse.sh "$STP"
@@ -78,7 +80,10 @@ run_suite "bash completion (completion/stp.bash)" tests/man/completion.sh
 run_suite "caches (DWARF index, inlined copies, System.map)" tests/conformance/run-cache.sh "$STP"
 run_suite "stprun (command line)" tests/stprun/run.sh ./stprun
 run_suite "stp -i (a pipe, and a terminal in tmux with a run in a guest)" tests/interactive/run.sh "$STP"
+run_suite "tracepoints' systems with, without and unable to mount tracefs" tests/driver/tracefs.sh "$STP"
 run_suite "BPF runtime (--runtime=bpf), natively on this kernel" tests/bpf/run.sh
+run_suite "BPF runtime again, each test where nothing is mounted on /sys/kernel/tracing" \
+	tests/bpf/run.sh --tracefs-unmounted
 run_suite "vital-signs store and stp-vitals (SIGKILL, ASan)" tests/vitals/run.sh
 run_suite "diagnosis rules, aggregator and diff (stp-vitals rules, diff)" tests/vitals/rules.sh
 run_suite "stp-vitals serve: the API, hostile requests (ASan)" tests/vitals/serve.sh

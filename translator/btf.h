@@ -46,6 +46,8 @@ struct kbtf {
 	struct pmap systems;	/* interned tracepoint name -> its event's
 				 * system (TRACE_SYSTEM), when it has one */
 	const char *source;	/* where the BTF came from, for -v */
+	const char *no_systems;	/* why the systems are unknown (then
+				 * SYSTEM:NAME matches by NAME), or NULL */
 };
 /* The target kernel's, loaded once; NULL and *why without it. */
 struct kbtf *kbtf_load(const struct session *s, const char **why);

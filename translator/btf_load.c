@@ -18,6 +18,14 @@
  * (events/SYSTEM/NAME) when it can be read.  Tracepoints without an
  * event (DECLARE_TRACE only) have no system.
  *
+ * A machine may boot with nothing on /sys/kernel/tracing (the kernel
+ * makes the directory; systemd mounts tracefs there, a container or a
+ * minimal init does not).  Like perf, stp then mounts tracefs where the
+ * kernel's documentation puts it, when it may.  When it may not, the
+ * running kernel's image is tried (Debian's is readable by root only),
+ * and last the names are kept without systems: kbtf.no_systems says
+ * why, and tracepoints.c matches SYSTEM:NAME by NAME with a warning.
+ *
  * Decompressing takes a second or two, so the BTF and the systems are
  * kept in ~/.cache/stp/btf/, named by release and the image's size and
  * time: KREL-HASH.btf (the raw .BTF) and KREL-HASH.sys ("NAME SYSTEM"
@@ -30,6 +38,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
@@ -124,10 +134,11 @@ static void image_systems(struct kbtf *kb, struct kimage *k, const char *map)
 
 /* ---- systems from tracefs (the running kernel) ---- */
 
+#define TRACEFS "/sys/kernel/tracing"
+
 static void tracefs_systems(struct kbtf *kb)
 {
-	static const char *const dirs[] = { "/sys/kernel/tracing/events",
-					    "/sys/kernel/debug/tracing/events" };
+	static const char *const dirs[] = { TRACEFS "/events", "/sys/kernel/debug/tracing/events" };
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !kb->systems.len; i++) {
 		DIR *top = opendir(dirs[i]), *sub;
@@ -145,6 +156,26 @@ static void tracefs_systems(struct kbtf *kb)
 		if (top)
 			closedir(top);
 	}
+}
+
+/* Mount tracefs on TRACEFS when nothing is there; NULL when it is
+ * mounted now, else why not.  Said once with -v: a user should know
+ * that stp changed the machine's mounts. */
+static const char *mount_tracefs(const struct session *s)
+{
+	struct stat st;
+
+	if (!stat(TRACEFS "/events", &st))
+		return "tracefs on " TRACEFS " has no events";
+	if (stat(TRACEFS, &st) || !S_ISDIR(st.st_mode))
+		return "the kernel has no " TRACEFS " (CONFIG_TRACING)";
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL))
+		return ar_printf("nothing is mounted on " TRACEFS " and mounting tracefs there failed: %s",
+				 strerror(errno));
+	if (s->verbose)
+		fprintf(stderr, "mounted tracefs on " TRACEFS " (nothing was there), for the "
+			"tracepoints' systems\n");
+	return NULL;
 }
 
 /* ---- the cache ---- */
@@ -232,6 +263,35 @@ static int from_image(struct kbtf *kb, const struct session *s, const char *path
 	return 1;
 }
 
+/* The running kernel's systems: tracefs, mounted if need be, else the
+ * image's; else kb->no_systems says why there are none. */
+static struct kbtf *running_systems(struct kbtf *kb, const struct session *s, const char *img)
+{
+	struct kbtf *from_img = ar_alloc(sizeof(*from_img));
+	const char *why_tracefs, *why_img = NULL;
+	struct stat st;
+
+	tracefs_systems(kb);
+	if (kb->systems.len)
+		return kb;
+	why_tracefs = mount_tracefs(s);
+	if (!why_tracefs) {
+		tracefs_systems(kb);
+		if (kb->systems.len)
+			return kb;
+		why_tracefs = "tracefs on " TRACEFS " has no events";
+	}
+	if (!stat(img, &st) && from_image(from_img, s, img, &why_img) && from_img->systems.len) {
+		btf__free(kb->btf);
+		return from_img;
+	}
+	if (!why_img)
+		why_img = stat(img, &st) ? ar_printf("there is no %s", img) :
+			ar_printf("%s gives none", img);
+	kb->no_systems = ar_printf("%s; %s", why_tracefs, why_img);
+	return kb;
+}
+
 struct kbtf *kbtf_load(const struct session *s, const char **why)
 {
 	static struct kbtf *kb;
@@ -247,16 +307,8 @@ struct kbtf *kbtf_load(const struct session *s, const char **why)
 	}
 	kb = ar_alloc(sizeof(*kb));
 	if (is_running_kernel(s) && (kb->btf = btf__parse_raw("/sys/kernel/btf/vmlinux"))) {
-		struct kbtf *from_img = ar_alloc(sizeof(*from_img));
-
 		kb->source = "/sys/kernel/btf/vmlinux";
-		tracefs_systems(kb);
-		/* no tracefs: the image has the systems, if it can be read
-		 * (Debian's is root's only); else names without systems */
-		if (!kb->systems.len && !stat(img, &st) && from_image(from_img, s, img, why)) {
-			btf__free(kb->btf);
-			kb = from_img;
-		}
+		kb = running_systems(kb, s, img);
 		*why = NULL;
 		return kb;
 	}

@@ -8,7 +8,9 @@
  * prototype (void *__data, args...) whose parameters have no names; the
  * function __traceiter_NAME (5.10 and later) has the same parameters
  * with their names.  Types come from the first, names from the second
- * (argN without it).  The system is btf_load.c's.
+ * (argN without it).  The system is btf_load.c's; when it could learn
+ * none (no tracefs, and none may be mounted), SYSTEM:NAME matches by NAME
+ * and says once that the system was not checked.
  *
  * module("M").trace(...) takes module M's (btf_module.c), and a
  * kernel.trace("NAME") the core kernel lacks is looked for in the
@@ -156,12 +158,39 @@ static struct vec *module_tracepoints(const struct session *s, const char *m, co
 	return v;
 }
 
-/* "SYSTEM:NAME" or "NAME" against tracepoint tp. */
-static int tp_match(const struct tracepoint_info *tp, const char *sys, const char *name)
+/* "SYSTEM:NAME" or "NAME" against tracepoint tp; no_systems: the
+ * systems are unknown, so only the name can be checked. */
+static int tp_match(const struct tracepoint_info *tp, const char *sys, const char *name,
+		    int no_systems)
 {
 	if (fnmatch(name, tp->name, 0))
 		return 0;
-	return !sys || !fnmatch(sys, tp->system ? tp->system : "", 0);
+	return !sys || (no_systems && !tp->system) ||
+	       !fnmatch(sys, tp->system ? tp->system : "", 0);
+}
+
+/* tp, named by the system the user gave where the kernel's is unknown,
+ * so that the point and $$system read as they would with it. */
+static const struct tracepoint_info *with_system(const struct tracepoint_info *tp, const char *sys)
+{
+	struct tracepoint_info *c;
+
+	if (tp->system || !sys || strpbrk(sys, "*?["))
+		return tp;
+	c = ar_alloc(sizeof(*c));
+	*c = *tp;
+	c->system = sys;
+	return c;
+}
+
+/* Once a run: SYSTEM:NAME was matched by NAME alone, and why. */
+static void warn_unchecked(const struct loc *loc, const char *why)
+{
+	static int said;
+
+	if (!said++)
+		sem_warn(loc, "the tracepoints' systems are unknown (%s): matched by name, the "
+			 "system not checked", why);
 }
 
 /* " (did you mean 'a', 'b' or 'c'?)": the closest names, up to three. */
@@ -221,9 +250,10 @@ static const char *name_part(const char *pat)
 	return colon ? colon + 1 : pat;
 }
 
-/* Those of tps that match "[SYSTEM:]NAME" pat, into out; 0 after an error. */
+/* Those of tps that match "[SYSTEM:]NAME" pat, into out; 0 after an
+ * error.  no_systems: why tps have no systems, or NULL. */
 static int match_in(const struct vec *tps, struct probe_point *pp, const struct node *arg,
-		    struct vec *out)
+		    const char *no_systems, struct vec *out)
 {
 	const char *pat = name_part(arg->str);
 	const char *sys = pat != arg->str ? ar_strndup(arg->str, (size_t)(pat - 1 - arg->str)) : NULL;
@@ -232,15 +262,20 @@ static int match_in(const struct vec *tps, struct probe_point *pp, const struct 
 	for (int i = 0; i < tps->len; i++) {
 		const struct tracepoint_info *tp = tps->v[i];
 
-		if (!tp_match(tp, sys, pat))
+		if (!tp_match(tp, sys, pat, no_systems != NULL))
 			continue;
 		if (tp->by_value && !wild) {
 			sem_error(&arg->loc, "tracepoint '%s' takes a struct by value, which "
 				  "stp cannot probe yet", tp->name);
 			return 0;
 		}
-		if (!tp->by_value)
-			vec_push(out, template_of(pp, tp));
+		if (tp->by_value)
+			continue;
+		if (sys && no_systems && !tp->system) {
+			warn_unchecked(&arg->loc, no_systems);
+			tp = with_system(tp, sys);
+		}
+		vec_push(out, template_of(pp, tp));
 	}
 	return 1;
 }
@@ -260,7 +295,7 @@ static int in_a_module(struct elab *e, struct probe_point *pp, const struct node
 		sem_error(&arg->loc, "tracepoint '%s' is in module %s: %s", pat, m, why);
 		return 0;
 	}
-	return match_in(tps, pp, arg, out);
+	return match_in(tps, pp, arg, NULL, out);
 }
 
 static int is_trace_point(const struct probe_point *pp, const char **module)
@@ -296,7 +331,7 @@ int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out)
 			  arg->str, module ? "the module's" : "the kernel's", why);
 		return 0;
 	}
-	if (!match_in(tps, pp, arg, out) ||
+	if (!match_in(tps, pp, arg, module ? NULL : kbtf_load(e->s, &why)->no_systems, out) ||
 	    (!module && out->len == before && !in_a_module(e, pp, arg, out)))
 		return 0;
 	if (out->len > before || pp->optional)

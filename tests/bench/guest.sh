@@ -71,7 +71,7 @@ K=(--sysroot="$SYSROOT" -r "$KREL")
 
 # SystemTap's module for the same script, to run in the same boot if it
 # builds for the target: stap 4.8's runtime does not build for Debian's
-# 6.1.0-56 (its task_work_cancel() takes a callback_head since a
+# 6.1 line (its task_work_cancel() takes a callback_head since a
 # backport), and then the section says why instead.
 STAP_WHY=
 if ! command -v stap >/dev/null; then

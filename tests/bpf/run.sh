@@ -16,7 +16,23 @@
 # named in guest.list run the same way from tests/guest/e2e and must give
 # their kmod .expect exactly; `install` (run first) checks that an
 # installed stp runs a script.  Needs root (BPF), clang and libbpf.
+#
+#   tests/bpf/run.sh [--tracefs-unmounted] [NAME...]
+#
+# --tracefs-unmounted runs each test in a mount namespace of its own
+# where nothing is mounted on /sys/kernel/tracing (nor debugfs), as on a
+# machine that booted without them: stp must find the tracepoints'
+# systems all the same (it mounts tracefs there).  make check runs the
+# suite both ways.
 cd "$(dirname "$0")" || exit 1
+unmounted=()
+if [ "${1:-}" = --tracefs-unmounted ]; then
+	shift
+	# the namespace's copies only: the machine's mounts stay
+	unmounted=(unshare --mount --propagation private sh -c
+		'umount -q /sys/kernel/tracing /sys/kernel/debug/tracing /sys/kernel/debug 2>/dev/null
+		 ! mountpoint -q /sys/kernel/tracing || exit 99; exec "$@"' sh)
+fi
 top=$(cd ../.. && pwd)
 stp=$top/stp
 fail=0 n=0
@@ -49,7 +65,7 @@ run_one() {	# dir name -> the .expect format on stdout
 	fi
 	run=()
 	[ ! -s "$1/$2.run" ] || eval "run=($(head -1 "$1/$2.run"))"
-	(cd "$1" && timeout 60 $pre "$stp" $rt $opts "${run[@]}" "$2.stp" >"$out" 2>"$err")
+	(cd "$1" && timeout 60 ${unmounted[@]+"${unmounted[@]}"} $pre "$stp" $rt $opts "${run[@]}" "$2.stp" >"$out" 2>"$err")
 	rc=$?
 	[ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null
 	# NAME.post: run before the test (argument "before") and after it,

@@ -42,6 +42,8 @@
 #                                 locals and handlers (a line's leading
 #                                 blanks count; "# expect-p2:" alone is an
 #                                 empty line)
+# In every header, @KREL@ is the target kernel's release (tests/kernel.sh
+# release): no test names one release, which Debian moves forward.
 # In expect, note and warning values, a leading "L:C:" is in the test file
 # itself (its path is put in front, as stp prints it); a leading
 # "tapset/NAME.stp:L:C:" is in the test tapset directory.
@@ -105,6 +107,8 @@ headers() {
 	h_has_stdout=0 h_bad='' h_p2=() h_has_p2=0
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%$'\r'}
+		# the target's release, which Debian moves forward under us
+		line=${line//@KREL@/$krel}
 		case "$line" in
 		'# args: '*) h_args=${line#'# args: '} ;;
 		'# options: '*) h_options=${line#'# options: '} ;;

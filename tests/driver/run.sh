@@ -163,10 +163,10 @@ exact list-none 1 "stp: no probe point matches 'no.such.point'" -- "$STP" -l 'no
 exact list-star 0 $'begin\nend\nerror\ninit\njson_data\nnever\noneshot\nprometheus\nsyscall_any' -- "$STP" -l '*'
 exact list-e-star 0 $'end\nerror' -- "$STP" -l 'e*'
 exact list-none-L 1 "stp: no probe point matches 'nosuch.*'" -- "$STP" -L 'nosuch.*'
-case_ all-options 0 'probe begin {' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-amd64 -o "$T/out" -c true -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
+case_ all-options 0 'probe begin {' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-test -o "$T/out" -c true -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
 case_ bad-G 1 "stp: -G needs VAR=VALUE, not 'novalue'" -- "$STP" -p1 -G novalue -e 'probe begin {}'
 case_ bad-x 1 "stp: -x takes a process id, not 'abc'" -- "$STP" -p1 -x abc -e 'probe begin {}'
-case_ kernel-v 0 $'\tx = 1;' -- "$STP" -p1 -r 6.1.0-56-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" && kernel_v < "6.2" %? 1 %: 2 %) }'
+case_ kernel-v 0 $'\tx = 1;' -- "$STP" -p1 -r 6.1.0-0-test -e 'probe begin { x = %( kernel_v >= "6.1" && kernel_v < "6.2" %? 1 %: 2 %) }'
 case_ kernel-v-old 0 $'\tx = 2;' -- "$STP" -p1 -r 5.10.0-1-amd64 -e 'probe begin { x = %( kernel_v >= "6.1" %? 1 %: 2 %) }'
 case_ stdin 0 'probe end {' -- bash -c "echo 'probe end {}' | $STP -p1 -"
 # -c CMD is split as stprun will split it, when stp reads its options: a

@@ -43,8 +43,8 @@ DOCS=/usr/share/doc/systemtap-doc/tapsets
 
 if [ $refresh = 1 ]; then
 	{
-		echo "# SystemTap 4.8's probe alias names for x86-64, kernel $krel (Debian 12's 6.1 line):"
-		echo "# the first field of \`stap --sysroot=\$(tests/kernel.sh) -r $krel --dump-probe-aliases\`, sorted, once each."
+		echo "# SystemTap 4.8's probe alias names for x86-64, a kernel of Debian 12's 6.1 line:"
+		echo "# the first field of \`stap --sysroot=\$(tests/kernel.sh) -r \$(tests/kernel.sh release) --dump-probe-aliases\`, sorted, once each."
 		echo "# Regenerate with tests/examples/coverage.sh --refresh."
 		stap --sysroot="$root" -r "$krel" --dump-probe-aliases | cut -d' ' -f1 | sort -u
 	} >"$here/stap-aliases.txt"

@@ -12,7 +12,7 @@ static char *no_argv[] = { NULL };
 
 static struct pp_env env = {
 	.kernel_v = "6.1.0",
-	.kernel_vr = "6.1.0-56-amd64",
+	.kernel_vr = "6.1.0-42-amd64",
 	.arch = "x86_64",
 	.runtime = "kernel",
 	.systemtap_v = "5.0",

@@ -43,7 +43,7 @@ static struct pp_env env_default(void)
 	struct pp_env e = { 0 };
 
 	e.kernel_v = "6.1.0";
-	e.kernel_vr = "6.1.0-56-amd64";
+	e.kernel_vr = "6.1.0-42-amd64";
 	e.arch = "x86_64";
 	e.runtime = "kernel";
 	e.systemtap_v = "5.0";
@@ -177,7 +177,7 @@ TEST(vercmp_orders_like_strverscmp)
 	CHECK(pp_vercmp("5.10.0", "5.4") > 0);
 	CHECK(pp_vercmp("2.6.32", "2.6.32") == 0);
 	CHECK(pp_vercmp("4.0", "10.0") < 0);
-	CHECK(pp_vercmp("6.1.0-56-amd64", "6.1.0-9-amd64") > 0);
+	CHECK(pp_vercmp("6.1.0-42-amd64", "6.1.0-9-amd64") > 0);
 }
 
 /* ---- condition kinds ---- */
@@ -206,7 +206,7 @@ TEST(cond_kernel_v)
 
 TEST(cond_kernel_vr)
 {
-	CHECK_COND("kernel_vr == \"6.1.0-56-amd64\"", "yes");
+	CHECK_COND("kernel_vr == \"6.1.0-42-amd64\"", "yes");
 	CHECK_COND("kernel_vr == \"6.1.0-*-amd64\"", "yes");
 	CHECK_COND("kernel_vr == \"6.1.?-56-*\"", "yes");
 	CHECK_COND("kernel_vr == \"5.*\"", "no");
