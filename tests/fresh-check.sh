@@ -56,13 +56,9 @@ cleanup() {
 trap cleanup EXIT
 
 # The root: Debian 12 with apt (what `make deps` needs to install the
-# rest) and make; the essential packages' .debs come from the cache too.
+# rest) and make.
 say "making a Debian 12 root in $root"
-if ! mmdebstrap --quiet --variant=apt --include=make,ca-certificates \
-	--setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
-	--setup-hook="sync-in $cache/debs /var/cache/apt/archives" \
-	--customize-hook="sync-out /var/cache/apt/archives $cache/debs" \
-	bookworm "$root" \
+if ! mmdebstrap --quiet --variant=apt --include=make,ca-certificates bookworm "$root" \
 	"deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
 	"deb $security bookworm-security main" >"$root.log" 2>&1; then
 	tail -20 "$root.log"

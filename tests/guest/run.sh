@@ -215,7 +215,9 @@ for line in $STP_LINES; do
 		fi
 	done
 	[ ${#runnable[@]} -gt 0 ] || continue
+	t_build=$SECONDS
 	printf '%s\n' "${runnable[@]}" | xargs -P "${JOBS:-2}" -I{} "$top/tests/guest/run.sh" --build-one {}
+	t_build=$((SECONDS - t_build))
 	built=()
 	for t in "${runnable[@]}"; do
 		if [ -f "$bdir/$t/ko" ]; then
@@ -304,7 +306,9 @@ EOF
 	} >"$lw/guest.sh"
 	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-$((120 + ${#built[@]} * (TEST_TIMEOUT + 15)))}
 	brc=0
+	t_guest=$SECONDS
 	STP_KERNEL_LINE=$line GUEST_SMP=${GUEST_SMP:-2} tests/guest/boot.sh "$lw/guest.sh" "$lw"/files/* >"$lw/console" 2>&1 || brc=$?
+	echo "figures ($line): ${#runnable[@]} modules built in ${t_build} s, run in one guest in $((SECONDS - t_guest)) s"
 
 	# Split the console into per-test files under $lw/res/NAME/.
 	mkdir -p "$lw/res"
