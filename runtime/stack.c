@@ -83,6 +83,10 @@ int stp_kstack(struct stp_ctx *c, unsigned long *pcs, int max)
  * meaningful, and safe, while that task is alive and not running: the
  * next task of a sched_switch hit, held on its runqueue under the rq
  * lock (put_task_stack, which a reference would need, is not exported).
+ * Not one that is runnable (sched_switch's next is): where a kretprobe's
+ * trampoline stands in for a return address on its stack, the unwinder
+ * may not recover it for a task that could be running, and warns
+ * (rethook_find_ret_addr); such a task gets no kernel frames.
  */
 int stp_task_kstack(struct task_struct *t, unsigned long *pcs, int max)
 {
@@ -90,7 +94,7 @@ int stp_task_kstack(struct task_struct *t, unsigned long *pcs, int max)
 	unsigned long a;
 	int n = 0;
 
-	if (max <= 0)
+	if (max <= 0 || (t != current && task_is_running(t)))
 		return 0;
 	for (unwind_start(&st, t, NULL, NULL); n < max && !unwind_done(&st);
 	     unwind_next_frame(&st)) {

@@ -13,23 +13,26 @@
 #include <linux/mm_types.h>
 #include <linux/cred.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task_stack.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
+#include <linux/tracepoint.h>
+#include <linux/binfmts.h>
 #include <asm/timex.h>
 #include "vitals_msg.h"
 
-/*
- * What a hit costs beyond the sampler's own code (entry, context,
- * dispatch), in cycles, added to what is measured: the adaptive
- * threshold budgets the whole of collection.
- */
-#ifndef CX_HIT_CYCLES
-#define CX_HIT_CYCLES 300
+/* A sample's filling, beyond what is measured: the entry into it. */
+#ifndef CX_FILL_CYCLES
+#define CX_FILL_CYCLES 300
 #endif
 #define CX_REC_MAX 16384	/* one record, formatted: a path, frames */
 
-static struct cx_sketch *stp_cx;
+struct cx_sketch stp_cx_sk;	/* 250 KB, in the module's bss: no pointer to follow */
+DEFINE_PER_CPU(struct cx_cpu, stp_cx_cpu);
+DEFINE_PER_CPU(struct stp_cx_wc, stp_cx_wc);
+static bool stp_cx_ready;
 static char *stp_cx_rec;	/* the reader's record buffer */
+static struct tracepoint *stp_cx_exec_tp;
 
 static struct {
 	u64 epoch_ms;
@@ -54,13 +57,23 @@ static DEFINE_MUTEX(stp_cx_io);
 static void stp_cx_epoch_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(stp_cx_work, stp_cx_epoch_fn);
 
-/* ---- a hit ------------------------------------------------------------- */
+/*
+ * Files pinned by samples whose slots a first occurrence took (cx_core.h's
+ * eviction): released with their copy.  At most CX_SAMPLES a vital and
+ * copy, since a first occurrence's slot is never taken again.
+ */
+static u64 stp_cx_orphans[2][CX_VITALS_MAX * CX_SAMPLES];
+static atomic_t stp_cx_norphans[2];
 
-static notrace u64 stp_cx_mix(u64 a, u64 b)
+static notrace void stp_cx_orphan(int copy, u64 pin)
 {
-	a ^= b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2);
-	return a;
+	int i = atomic_inc_return(&stp_cx_norphans[copy]) - 1;
+
+	if (i < CX_VITALS_MAX * CX_SAMPLES)
+		WRITE_ONCE(stp_cx_orphans[copy][i], pin);
 }
+
+/* ---- an event ---------------------------------------------------------- */
 
 /* The executable's open file: the label's program id (stable while it runs). */
 static notrace u64 stp_cx_exe_id(struct task_struct *t)
@@ -79,10 +92,32 @@ static notrace u32 stp_cx_uid(struct task_struct *t)
 	return cr ? __kuid_val(cr->uid) : 0;
 }
 
+noinline notrace u64 stp_cx_who_refresh(void)
+{
+	struct task_struct *t = current;
+
+	if (t->tgid == READ_ONCE(stp_stprun_pid)) {
+		this_cpu_write(stp_cx_wc.task, NULL);
+		return 1;
+	}
+	this_cpu_write(stp_cx_wc.who, cx_who(stp_cx_exe_id(t), stp_cx_uid(t)));
+	barrier();	/* (an NMI between the two writes fills the same) */
+	this_cpu_write(stp_cx_wc.task, t);
+	return 0;
+}
+NOKPROBE_SYMBOL(stp_cx_who_refresh);
+
+/* exec replaces a task's program: its entry names the old one */
+static notrace void stp_cx_on_exec(void *data, struct task_struct *p, pid_t old_pid,
+				   struct linux_binprm *bprm)
+{
+	this_cpu_write(stp_cx_wc.task, NULL);
+}
+
 /*
- * The vital's index: its name compared as two words with each named
- * slot's (names are stored zero-padded), before cx_vital's naming path.
- * The caller's name sits in a MAXSTRINGLEN buffer, so 16 bytes read.
+ * The vital's slot: its name compared as two words with each slot's
+ * (names are stored zero-padded), before cx_vital's naming path.  The
+ * caller's name sits in a MAXSTRINGLEN buffer, so 16 bytes read.
  */
 static notrace int stp_cx_find(const char *name)
 {
@@ -92,15 +127,15 @@ static notrace int stp_cx_find(const char *name)
 
 	memcpy(k, name, n);
 	for (i = 0; i < CX_VITALS_MAX; i++) {
-		const struct cx_vital *v = &stp_cx->v[i];
+		const struct cx_vital *v = &stp_cx_sk.v[i];
 		const u64 *w = (const u64 *)v->name;
 
-		if (stp_atomic_read(&v->state) != 2)
+		if (i >= CX_STD_VITALS && READ_ONCE(v->state) != CX_USED)
 			break;	/* named in slot order: none further */
 		if (w[0] == k[0] && w[1] == k[1])
 			return i;
 	}
-	return cx_vital(stp_cx, name);
+	return cx_vital(&stp_cx_sk, name);
 }
 
 /*
@@ -119,10 +154,10 @@ static notrace void stp_cx_exe_file(struct task_struct *t, struct cx_sample *s)
 
 	s->exec = 0;
 	s->exec_dev = 0;
-	s->pin = NULL;
+	s->pin = 0;
 	if (!f || !atomic_long_inc_not_zero(&f->f_count))
 		return;
-	s->pin = f;
+	s->pin = (u64)(unsigned long)f;
 	if (!mm || READ_ONCE(mm->exe_file) != f)
 		return;		/* reused meanwhile: released, not named */
 	ino = READ_ONCE(f->f_inode);
@@ -133,14 +168,11 @@ static notrace void stp_cx_exe_file(struct task_struct *t, struct cx_sample *s)
 }
 
 static notrace void stp_cx_fill(struct stp_ctx *c, struct cx_sample *s,
-				struct task_struct *t, u64 label, s64 weight,
-				unsigned long site, const s64 *d)
+				struct task_struct *t, unsigned long site, const s64 *d)
 {
 	unsigned long pcs[CX_KFRAMES];
 	int i, n;
 
-	s->label = label;
-	s->weight = weight;
 	s->time_ns = ktime_get_real_fast_ns();
 	s->pid = t->tgid;
 	s->uid = stp_cx_uid(t);
@@ -154,52 +186,108 @@ static notrace void stp_cx_fill(struct stp_ctx *c, struct cx_sample *s,
 	for (i = 0; i < n; i++)
 		s->kstack[i] = pcs[i];
 	s->nk = n;
-	/* user frames only where they can be read without faulting */
+	/* user frames only where they can be read without faulting; another
+	 * task's user PC where it entered the kernel, saved at the top of its
+	 * kernel stack, as the BPF runtime does */
 	n = t == current ? stp_ustack(c, pcs, CX_UFRAMES) : 0;
 	for (i = 0; i < n; i++)
 		s->ustack[i] = pcs[i];
 	s->nu = n;
+	if (t != current && t->mm && !(t->flags & PF_KTHREAD) &&
+	    user_mode(task_pt_regs(t))) {
+		s->ustack[0] = instruction_pointer(task_pt_regs(t));
+		s->nu = 1;
+	}
+}
+
+notrace long stp_cx_sample(struct stp_ctx *c, s64 h, struct task_struct *t,
+			   unsigned long site, const char *names, const s64 *d)
+{
+	u64 t0 = get_cycles(), i = (u64)h - 1;
+	struct cx_sample *x = cx_sample_at(&stp_cx_sk, h);
+	struct cx_vital *v;
+
+	/* a number that is no slot, or a slot filled already */
+	if (!x || READ_ONCE(x->ready))
+		return 0;
+	v = &stp_cx_sk.v[i / CX_SAMPLES / 2];
+	if (x->pin)	/* a repeat's slot, taken for a first occurrence */
+		stp_cx_orphan(i / CX_SAMPLES & 1, x->pin);
+	if (names && names[0] && !READ_ONCE(v->names[0]))
+		strscpy(v->names, names, CX_NAMES_LEN);
+	stp_cx_fill(c, x, t ? t : current, site, d);
+	atomic64_add(get_cycles() - t0 + CX_FILL_CYCLES,
+		     (atomic64_t *)&v->copy[i / CX_SAMPLES & 1].sample_cycles);
+	cx_publish(x);
+	return 1;
 }
 
 notrace long stp_cx_event(struct stp_ctx *c, const char *vital, u64 label,
 			  s64 weight, struct task_struct *t, unsigned long site,
 			  const char *names, const s64 *d)
 {
-	u64 t0 = get_cycles();
-	struct cx_op op;
 	int vi;
+	u64 who;
+	s64 h;
 
-	if (!stp_cx)
+	if (!stp_cx_ready)
 		return 0;
 	vi = stp_cx_find(vital);
 	if (vi < 0) {
 		stp_count(STP_EV_CX_NO_VITAL);
 		return 0;
 	}
-	if (names && names[0] && !READ_ONCE(stp_cx->v[vi].names[0]))
-		strscpy(stp_cx->v[vi].names, names, CX_NAMES_LEN);
-	if (!t)
+	if (!t || t == current) {
 		t = current;
-	/* the collector's own work (storing epochs) is not the machine's */
-	if (t->tgid == READ_ONCE(stp_stprun_pid))
-		return 0;
-	label = stp_cx_mix(stp_cx_mix(label, stp_cx_exe_id(t)), stp_cx_uid(t));
-	cx_event(stp_cx, vi, label, weight, &op);
-	if (op.smp)
-		stp_cx_fill(c, op.smp, t, label, weight, site, d);
-	cx_done(stp_cx, &op, get_cycles() - t0 + CX_HIT_CYCLES);
-	return op.smp != NULL;
+		if (this_cpu_read(stp_cx_wc.task) != t && stp_cx_who_refresh())
+			return 0;
+		who = this_cpu_read(stp_cx_wc.who);
+	} else {
+		/* another task (sched_switch's next): its own, not cached */
+		if (t->tgid == READ_ONCE(stp_stprun_pid))
+			return 0;
+		who = cx_who(stp_cx_exe_id(t), stp_cx_uid(t));
+	}
+	h = cx_count(&stp_cx_sk, NULL, vi, cx_hash(vi, label, who), weight);
+	return h ? stp_cx_sample(c, h, t, site, names, d) : 0;
+}
+
+long stp_cx_declare(const char *vital)
+{
+	return stp_cx_ready ? cx_vital(&stp_cx_sk, vital) : -1;
 }
 
 void stp_cx_unavailable(const char *vital, const char *why)
 {
-	int vi = stp_cx ? cx_vital(stp_cx, vital) : -1;
+	int vi = stp_cx_ready ? cx_vital(&stp_cx_sk, vital) : -1;
 
 	if (vi >= 0)
-		cx_unavailable(stp_cx, vi, why);
+		cx_unavailable(&stp_cx_sk, vi, why);
 }
 
 /* ---- epochs ------------------------------------------------------------ */
+
+/*
+ * Open the other copy, wait until no event can still be counting into
+ * the closed one (a grace period: tracepoint callbacks and NMI handlers
+ * run with preemption off, which synchronize_rcu() waits out), then
+ * take in the CPUs' counts and the epoch's cost.  The closed copy's index.
+ */
+static int stp_cx_swap(void)
+{
+	int closed = cx_flip(&stp_cx_sk), cpu;
+
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		struct cx_cpu *pc = per_cpu_ptr(&stp_cx_cpu, cpu);
+
+		cx_fold(&stp_cx_sk, closed, pc);
+		memset(pc->events[closed], 0, sizeof(pc->events[closed]));
+		memset(pc->weight[closed], 0, sizeof(pc->weight[closed]));
+	}
+	cx_finish(&stp_cx_sk, closed);
+	return closed;
+}
 
 /*
  * Close the open epoch, unless the last closed one was not read yet;
@@ -215,7 +303,7 @@ static void stp_cx_close_locked(bool final)
 		stp_cxs.final_after_read |= final;
 		return;
 	}
-	stp_cxs.closed = cx_swap(stp_cx);
+	stp_cxs.closed = stp_cx_swap();
 	stp_cxs.closed_missed = stp_cxs.missed;
 	stp_cxs.missed = 0;
 	stp_cxs.start = stp_cxs.open_start;
@@ -249,10 +337,10 @@ static void stp_cx_epoch_fn(struct work_struct *w)
 
 void stp_cx_start(u64 epoch_ms, u64 hi_cycles, u64 lo_cycles)
 {
-	if (!stp_cx || stp_cxs.running)
+	if (!stp_cx_ready || stp_cxs.running)
 		return;
-	stp_cx->hi_cycles = hi_cycles;
-	stp_cx->lo_cycles = lo_cycles;
+	stp_cx_sk.hi_cycles = hi_cycles;
+	stp_cx_sk.lo_cycles = lo_cycles;
 	stp_cxs.epoch_ms = clamp_t(u64, epoch_ms, 100, 24ULL * 3600 * 1000);
 	stp_cxs.open_start = ktime_get_real_ns();
 	WRITE_ONCE(stp_cxs.running, true);
@@ -262,7 +350,7 @@ void stp_cx_start(u64 epoch_ms, u64 hi_cycles, u64 lo_cycles)
 /* The session ends: the open epoch is closed too, so nothing is lost. */
 static void stp_cx_session_end(void)
 {
-	if (!stp_cx || !stp_cxs.running)
+	if (!stp_cx_ready || !stp_cxs.running)
 		return;
 	WRITE_ONCE(stp_cxs.running, false);
 	cancel_delayed_work_sync(&stp_cx_work);
@@ -322,29 +410,36 @@ static int stp_cx_site_text(char *dst, size_t n, const struct cx_sample *s)
 	return snprintf(dst, n, "%s", "");
 }
 
-/* Drop the samples' references to executables (process context). */
+/* Drop the references a copy's samples hold (process context; nobody
+ * writes the copy). */
 static void stp_cx_unpin(int copy)
 {
 	int i, j, n;
 
 	for (i = 0; i < CX_VITALS_MAX; i++) {
-		struct cx_copy *cp = &stp_cx->v[i].copy[copy];
+		struct cx_copy *cp = &stp_cx_sk.v[i].copy[copy];
 
-		n = min_t(long, stp_atomic_read(&cp->claimed), CX_SAMPLES);
+		n = min_t(s64, cp->claimed, CX_SAMPLES);
 		for (j = 0; j < n; j++) {
 			struct cx_sample *s = &cp->samples[j];
 
-			if (READ_ONCE(s->ready) && s->pin)
-				fput(s->pin);
-			s->pin = NULL;
+			if (s->pin)
+				fput((struct file *)(unsigned long)s->pin);
+			s->pin = 0;
 		}
 	}
+	n = min(atomic_read(&stp_cx_norphans[copy]), CX_VITALS_MAX * CX_SAMPLES);
+	for (i = 0; i < n; i++)
+		if (stp_cx_orphans[copy][i])
+			fput((struct file *)(unsigned long)stp_cx_orphans[copy][i]);
+	memset(stp_cx_orphans[copy], 0, sizeof(stp_cx_orphans[copy]));
+	atomic_set(&stp_cx_norphans[copy], 0);
 }
 
 /* The executable's path: the line stprun takes as is; "" when unknown. */
 static int stp_cx_path_text(char *dst, size_t n, const struct cx_sample *s)
 {
-	struct file *f = s->pin;
+	struct file *f = (struct file *)(unsigned long)s->pin;
 	char *p;
 
 	if (!f || !s->exec)
@@ -376,10 +471,10 @@ static size_t stp_cx_epoch_rec(char *p)
 	e->missed = stp_cxs.closed_missed;
 	e->final = stp_cxs.final;
 	for (i = 0; i < CX_VITALS_MAX; i++) {
-		if (stp_atomic_read(&stp_cx->v[i].state) != 2)
+		if (!cx_has_row(&stp_cx_sk, i))
 			continue;
 		e->nvitals++;
-		e->nsamples += cx_nsamples(&stp_cx->v[i].copy[stp_cxs.closed]);
+		e->nsamples += cx_nsamples(&stp_cx_sk.v[i].copy[stp_cxs.closed]);
 	}
 	return stp_cx_put_hdr(p, STP_CX_EPOCH, sizeof(*e));
 }
@@ -387,25 +482,27 @@ static size_t stp_cx_epoch_rec(char *p)
 static size_t stp_cx_vital_rec(char *p, int vi)
 {
 	struct stp_cx_vital *r = (void *)(p + sizeof(struct stp_cx_rec));
-	struct cx_vital *v = &stp_cx->v[vi];
+	struct cx_vital *v = &stp_cx_sk.v[vi];
 	struct cx_copy *cp = &v->copy[stp_cxs.closed];
-	size_t hca = sizeof(cp->hca);
+	u32 *hca = (u32 *)(r + 1);
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	r->index = vi;
 	r->hca_len = CX_COUNTERS;
-	r->weight = stp_atomic_read(&cp->weight);
-	r->count = stp_atomic_read(&cp->events);
+	r->weight = cp->weight;
+	r->count = cp->events;
 	r->samples = cx_nsamples(cp);
-	r->dropped = stp_atomic_read(&cp->dropped);
-	r->t = 1ULL << stp_atomic_read(&v->shift);
-	r->cycles = stp_atomic_read(&cp->cycles);
+	r->dropped = cp->dropped;
+	r->t = 1ULL << READ_ONCE(v->shift);
+	r->cycles = cp->cycles;
 	r->available = !v->unavailable;
 	strscpy(r->name, v->name, sizeof(r->name));
 	strscpy(r->names, v->names, sizeof(r->names));
 	strscpy(r->why, v->why, sizeof(r->why));
-	memcpy(r + 1, cp->hca, hca);
-	return stp_cx_put_hdr(p, STP_CX_VITAL, sizeof(*r) + hca);
+	for (i = 0; i < CX_COUNTERS; i++)
+		hca[i] = cx_count_at(cp, i);
+	return stp_cx_put_hdr(p, STP_CX_VITAL, sizeof(*r) + CX_COUNTERS * sizeof(u32));
 }
 
 static size_t stp_cx_sample_rec(char *p, int vi, const struct cx_sample *s)
@@ -456,9 +553,9 @@ static size_t stp_cx_next_rec(void)
 	}
 	while (stp_cxs.at_vital < CX_VITALS_MAX) {
 		int vi = stp_cxs.at_vital;
-		struct cx_vital *v = &stp_cx->v[vi];
+		struct cx_vital *v = &stp_cx_sk.v[vi];
 
-		if (stp_atomic_read(&v->state) != 2) {
+		if (!cx_has_row(&stp_cx_sk, vi)) {
 			stp_cxs.at_vital++;
 			continue;
 		}
@@ -468,7 +565,7 @@ static size_t stp_cx_next_rec(void)
 			stp_cxs.at_sample = 0;
 			return stp_cx_vital_rec(stp_cx_rec, vi);
 		}
-		ns = min_t(long, stp_atomic_read(&cp->claimed), CX_SAMPLES);
+		ns = min_t(s64, cp->claimed, CX_SAMPLES);
 		while (stp_cxs.at_sample < ns) {
 			struct cx_sample *s = &cp->samples[stp_cxs.at_sample++];
 
@@ -494,7 +591,8 @@ static ssize_t stp_cx_read(struct file *f, char __user *ub, size_t count,
 			stp_cxs.held = stp_cx_next_rec();
 			if (!stp_cxs.held) {
 				if (!done) {	/* read to the end: hand it back */
-					cx_clear(stp_cx, stp_cxs.closed);
+					stp_cx_unpin(stp_cxs.closed);
+					cx_clear(&stp_cx_sk, stp_cxs.closed);
 					stp_cxs.pending = false;
 				}
 				break;
@@ -522,36 +620,48 @@ static const struct file_operations stp_cx_fops = {
 	.llseek = noop_llseek,
 };
 
+static void stp_cx_find_exec(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exec"))
+		stp_cx_exec_tp = tp;
+}
+
 static int stp_cx_init(void)
 {
 	struct dentry *d;
 
-	stp_cx = vzalloc(sizeof(*stp_cx));
 	stp_cx_rec = kvzalloc(CX_REC_MAX, GFP_KERNEL);
-	if (!stp_cx || !stp_cx_rec)
-		goto fail;
-	cx_init(stp_cx, 0, 0);
+	if (!stp_cx_rec)
+		return -ENOMEM;
+	cx_init(&stp_cx_sk, 0, 0);
 	d = debugfs_create_file("vitals", 0400, stp_dir, NULL, &stp_cx_fops);
-	if (!IS_ERR_OR_NULL(d))
-		return 0;
-fail:
-	vfree(stp_cx);
-	kvfree(stp_cx_rec);
-	stp_cx = NULL;
-	stp_cx_rec = NULL;
-	return -ENOMEM;
+	if (IS_ERR_OR_NULL(d)) {
+		kvfree(stp_cx_rec);
+		stp_cx_rec = NULL;
+		return -ENOMEM;
+	}
+	/* without it, a task's label names its program before its exec for
+	 * as long as it stays on its CPU: counted still, under that name */
+	for_each_kernel_tracepoint(stp_cx_find_exec, NULL);
+	if (stp_cx_exec_tp && tracepoint_probe_register(stp_cx_exec_tp, stp_cx_on_exec, NULL))
+		stp_cx_exec_tp = NULL;
+	WRITE_ONCE(stp_cx_ready, true);
+	return 0;
 }
 
 static void stp_cx_exit(void)
 {
 	WRITE_ONCE(stp_cxs.running, false);
 	cancel_delayed_work_sync(&stp_cx_work);
-	if (stp_cx) {	/* the probes are gone: nobody writes either copy */
+	if (stp_cx_exec_tp) {
+		tracepoint_probe_unregister(stp_cx_exec_tp, stp_cx_on_exec, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	if (stp_cx_ready) {	/* the probes are gone: nobody writes either copy */
 		stp_cx_unpin(0);
 		stp_cx_unpin(1);
 	}
-	vfree(stp_cx);
+	WRITE_ONCE(stp_cx_ready, false);
 	kvfree(stp_cx_rec);
-	stp_cx = NULL;
 	stp_cx_rec = NULL;
 }

@@ -1,26 +1,76 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The Chopstix sampler in a module (vitals.c): the sketch of sketch.c,
- * fed by tapsets/chopstix.stp, closed every epoch by a work item and read
- * by stprun through stp_MODNAME/vitals (vitals_msg.h).  Compiled only
- * into modules whose script uses chopstix.stp, which defines STP_SKETCH.
+ * The Chopstix sampler in a module (vitals.c): the sketch of cx_core.h
+ * and sketch.c, fed by tapsets/chopstix.stp, closed every epoch by a
+ * work item and read by stprun through stp_MODNAME/vitals
+ * (vitals_msg.h).  Compiled only into modules whose script uses
+ * chopstix.stp, which defines STP_SKETCH and includes this before the
+ * generated code, so that stp_cx_count is inlined into a probe's
+ * callback (it is what runs on every event).
  */
 #ifndef STP_VITALS_H
 #define STP_VITALS_H
 
+#include <linux/percpu.h>
+#include <linux/sched.h>
+
+/* the events' counts per CPU: one add each, no shared cache line */
+struct cx_cpu;
+DECLARE_PER_CPU(struct cx_cpu, stp_cx_cpu);
+#define cx_cpu_add(cpu, f, p, vi, v) this_cpu_add(stp_cx_cpu.f[p][vi], (v))
+
 #include "sketch.h"
 
 struct stp_ctx;
-struct task_struct;
+
+extern struct cx_sketch stp_cx_sk;
 
 /*
- * Count an event of the vital named vital for task t (current when NULL);
- * when it is selected, sample t's stacks, site and data (names: what the
- * numbers in d[CX_NDATA] are, recorded once per vital).  1: sampled.
+ * Who this CPU's current task is, for the label (cx_who of its
+ * executable and user), kept per CPU for the task it was computed for:
+ * the common event reads it with two loads and a compare.
  */
+struct stp_cx_wc {
+	struct task_struct *task;	/* NULL: stprun's own, or none yet */
+	u64 who;
+};
+DECLARE_PER_CPU(struct stp_cx_wc, stp_cx_wc);
+
+/* Fill this CPU's entry for current; nonzero when current's events are
+ * not counted (stprun storing the epochs is not the machine's work). */
+u64 stp_cx_who_refresh(void);
+
+/*
+ * chopstix_count: count an event of standard or named vital vi; the
+ * handle of a sample slot to fill (stp_cx_sample) when it was selected,
+ * else 0.  No context, no lock: safe before a probe takes its context,
+ * in NMI too.
+ */
+static __always_inline s64 stp_cx_count(long vi, u64 label, s64 weight)
+{
+	if (unlikely((unsigned long)vi >= CX_VITALS_MAX))
+		return 0;
+	if (unlikely(this_cpu_read(stp_cx_wc.task) != current) && stp_cx_who_refresh())
+		return 0;
+	return cx_count(&stp_cx_sk, NULL, (int)vi,
+			cx_hash((int)vi, label, this_cpu_read(stp_cx_wc.who)), weight);
+}
+
+/*
+ * Fill sample h of task t (current when NULL): its stacks, site and
+ * data (names: what the numbers in d[CX_NDATA] are, recorded once per
+ * vital).  1 when it was filled.
+ */
+long stp_cx_sample(struct stp_ctx *c, s64 h, struct task_struct *t, unsigned long site,
+		   const char *names, const s64 *d);
+
+/* chopstix_event: count and, when selected, sample, by the vital's name. */
 long stp_cx_event(struct stp_ctx *c, const char *vital, u64 label, s64 weight,
 		  struct task_struct *t, unsigned long site, const char *names,
 		  const s64 *d);
+
+/* The vital's slot (named now if new); it has a row every epoch. */
+long stp_cx_declare(const char *vital);
 
 /* The vital cannot be measured on this machine, and why. */
 void stp_cx_unavailable(const char *vital, const char *why);

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Chopstix sketch sampler in a BPF program (tapsets/chopstix.stp's
- * BPF flavours): the same algorithm as runtime/sketch.c and vitals.c's
- * event path, over the same memory layout.  The sketch is one entry of
- * a mmapable array map laid out as sketch.h's struct cx_sketch (the
- * mirror below; the runner checks its size), so that the runner
- * (staprun/bpf/sketch.c) runs sketch.c itself, built for the host, on
- * the mapped memory: naming vitals from begin, cx_swap at an epoch's
- * end, cx_nsamples and cx_clear, while the probes count with atomics
- * here.  Compiled in only for scripts that use chopstix.stp (gen.c
- * defines STP_BPF_SKETCH).
+ * BPF flavours): runtime/cx_core.h's decision path and layout, the
+ * module's too.  The sketch is one entry of a mmapable array map, and
+ * the events' counts another (struct cx_cpu, one instance, atomic
+ * adds), so that the runner (staprun/bpf/sketch.c) runs sketch.c
+ * itself, built for the host, on the mapped memory: naming vitals from
+ * begin, flipping the open copy at an epoch's end, folding the counts,
+ * reading and clearing the closed copy.  Compiled in only for scripts
+ * that use chopstix.stp (gen.c defines STP_BPF_SKETCH).
  *
  * Differences from the module: a task's kernel stack is taken only for
  * the current task (BPF helpers do not take a raw tracepoint's task
- * pointer; another task's site is its user PC), the executable's path is found by the runner through
- * /proc/PID/exe (its inode and device are recorded here), and cycles are
- * estimated from nanoseconds (2 a nanosecond, the watermarks' 2 GHz).
+ * pointer; another task's site is its user PC), the executable's path is
+ * found by the runner through /proc/PID/exe (its inode and device are
+ * recorded here, and the inode is the label's program id), and a
+ * sample's cycles are estimated from nanoseconds (2 a nanosecond, the
+ * watermarks' 2 GHz).
  */
 #ifndef STP_BPF_SKETCH_H
 #define STP_BPF_SKETCH_H
@@ -23,65 +24,11 @@
 
 #include <bpf/bpf_core_read.h>
 
-#ifndef CX_VITALS_MAX
-#define CX_VITALS_MAX 12
-#endif
-#ifndef CX_HCA_BYTES
-#define CX_HCA_BYTES 1024
-#endif
-#ifndef CX_SAMPLES
-#define CX_SAMPLES 40
-#endif
-#ifndef CX_SHIFT_INIT
-#define CX_SHIFT_INIT 1
-#endif
 #ifndef CX_HIT_CYCLES
 #define CX_HIT_CYCLES 300
 #endif
-#define CX_SHIFT_MIN 1
-#define CX_SHIFT_MAX 30
-#define CX_COUNTERS (CX_HCA_BYTES / 4)
-#define CX_NAME_LEN 16
-#define CX_NDATA 4
-#define CX_NAMES_LEN 64
-#define CX_KFRAMES 8
-#define CX_UFRAMES 4
-#define CX_WHY_LEN 160
 
-/* sketch.h's structs, stp_atomic_t a long; keep the two in step */
-struct cx_sample {
-	u64 label, time_ns, exec, site;
-	s64 weight;
-	u32 uid, pid;
-	u16 nk, nu;
-	u32 ready, exec_dev, count;
-	u64 pin;
-	char comm[16];
-	s64 data[CX_NDATA];
-	u64 kstack[CX_KFRAMES];
-	u64 ustack[CX_UFRAMES];
-};
-
-struct cx_copy {
-	s64 writers, weight, events, claimed, dropped, cycles;
-	u32 hca[CX_COUNTERS];
-	struct cx_sample samples[CX_SAMPLES];
-};
-
-struct cx_vital {
-	char name[CX_NAME_LEN];
-	s64 state, shift;
-	int unavailable;
-	char why[CX_WHY_LEN];
-	char names[CX_NAMES_LEN];
-	struct cx_copy copy[2];
-};
-
-struct cx_sketch {
-	s64 open;
-	u64 hi_cycles, lo_cycles;
-	struct cx_vital v[CX_VITALS_MAX];
-};
+#include "../cx_core.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -159,82 +106,49 @@ STP_INLINE u64 stp_cx_exe_id(struct task_struct___stpv *t)
 	return (u64)BPF_CORE_READ(t, mm, exe_file);
 }
 
-/* Who an event is about: its process, executable (the label's program
- * id: its inode number, where the module takes the file's address) and
- * user.  The current task's are plain loads through its BTF
- * pointer (no helper call each: a system call's event is the common
- * case); another task's (sched_switch's next) are read by CO-RE. */
-struct stp_cx_who {
-	u32 tgid, uid;
-	u64 exe;
-};
-
-STP_INLINE void stp_cx_who(int64_t task, struct stp_cx_who *w)
+/*
+ * Who an event is about (cx_who of its executable's inode number, where
+ * the module takes the file's address, and its user); 0 when it is the
+ * runner's own process (storing the epochs is not the machine's work).
+ * The current task's are plain loads through its BTF pointer (no helper
+ * call each: a system call's event is the common case); another task's
+ * (sched_switch's next) are read by CO-RE.
+ */
+STP_INLINE int stp_cx_who(int64_t task, u64 stprun, u64 *who)
 {
 	struct task_struct___stpv *t;
+	u64 exe;
+	u32 uid, tgid;
 
 	if (!task || task == (int64_t)bpf_get_current_task()) {
 		t = (struct task_struct___stpv *)bpf_get_current_task_btf();
-		w->tgid = t->tgid;
-		w->uid = t->real_cred->uid.val;
-		/* the executable's inode number: a pointer, BPF would not mix */
-		w->exe = (t->flags & STP_PF_KTHREAD) || !t->mm || !t->mm->exe_file ? 0 :
-			 t->mm->exe_file->f_inode->i_ino;
-		return;
+		tgid = t->tgid;
+		uid = t->real_cred->uid.val;
+		exe = (t->flags & STP_PF_KTHREAD) || !t->mm || !t->mm->exe_file ? 0 :
+		      t->mm->exe_file->f_inode->i_ino;
+	} else {
+		t = (struct task_struct___stpv *)task;
+		tgid = BPF_CORE_READ(t, tgid);
+		uid = BPF_CORE_READ(t, real_cred, uid.val);
+		exe = stp_cx_exe_id(t) ? BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino) : 0;
 	}
-	t = (struct task_struct___stpv *)task;
-	w->tgid = BPF_CORE_READ(t, tgid);
-	w->uid = BPF_CORE_READ(t, real_cred, uid.val);
-	w->exe = stp_cx_exe_id(t) ? BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino) : 0;
-}
-
-STP_INLINE u64 stp_cx_mix(u64 a, u64 b)
-{
-	return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
-}
-
-STP_INLINE u32 stp_cx_index(u64 label)
-{
-	label ^= label >> 33;
-	label *= 0xff51afd7ed558ccdULL;
-	label ^= label >> 33;
-	label *= 0xc4ceb9fe1a85ec53ULL;
-	label ^= label >> 33;
-	return (u32)label & (CX_COUNTERS - 1);
-}
-
-/* floor(log2(x)) for x > 0, without branches (each would double the
- * paths the verifier walks): the bits below the top one set, then a
- * de Bruijn multiply indexes the table. */
-const u8 stp_cx_debruijn[32] = {
-	0, 9, 1, 10, 13, 21, 2, 29, 11, 14, 16, 18, 22, 25, 3, 30,
-	8, 12, 20, 28, 15, 17, 24, 7, 19, 27, 23, 6, 26, 5, 4, 31,
-};
-
-STP_INLINE u32 stp_cx_log2(u32 x)
-{
-	u64 v = x;
-
-	v |= v >> 1;
-	v |= v >> 2;
-	v |= v >> 4;
-	v |= v >> 8;
-	v |= v >> 16;
-	return stp_cx_debruijn[((v * 0x07C4ACDDULL) & 0xffffffffULL) >> 27];
-}
-
-STP_INLINE int stp_cx_crosses(u32 old, u32 new, u32 shift)
-{
-	if (new <= old)
+	if (tgid == stprun)
 		return 0;
-	if (old == 0)
-		return 1;
-	if (!shift)
-		shift = 1;
-	return stp_cx_log2(new) / shift > stp_cx_log2(old) / shift;
+	*who = cx_who(exe, uid);
+	return 1;
 }
 
-/* Names already found, to their index: a probe's lookup is one hash
+/* The events' counts (cx_core.h's struct cx_cpu): one instance, atomic
+ * adds; the runner folds a closed copy's rows in and zeroes them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, u32);
+	__type(value, struct cx_cpu);
+} stp_cx_cpu_map SEC(".maps");
+
+/* Names already found, to their slot: a probe's lookup is one hash
  * lookup, and the verifier walks the naming below once, not per slot. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -250,7 +164,8 @@ struct stp_cx_naming {
 };
 
 /* One slot of sketch.c's cx_vital: 1 stops the walk (found, or named
- * now, or a slot being named: -1 then, as cx_vital would wait). */
+ * now, or a slot being named: -1 then, as cx_vital would wait).  The
+ * standard vitals' slots are named by the runner's cx_init. */
 static long stp_cx_name_slot(u32 i, struct stp_cx_naming *n)
 {
 	struct cx_vital *v;
@@ -260,16 +175,23 @@ static long stp_cx_name_slot(u32 i, struct stp_cx_naming *n)
 		return 1;
 	v = &n->s->v[i];
 	w = (u64 *)v->name;
-	if (v->state == 0 && __sync_val_compare_and_swap(&v->state, 0, 1) == 0) {
-		w[0] = n->k[0];
-		w[1] = n->k[1];
-		v->name[CX_NAME_LEN - 1] = 0;
-		stp_cx_mb();
-		v->state = 2;
+	if (i < CX_STD_VITALS) {
+		if (w[0] != n->k[0] || w[1] != n->k[1])
+			return 0;
+		v->declared = 1;
 		n->found = i;
 		return 1;
 	}
-	if (v->state != 2)
+	if (v->state == CX_FREE && __sync_val_compare_and_swap(&v->state, CX_FREE, CX_NAMING) == CX_FREE) {
+		w[0] = n->k[0];
+		w[1] = n->k[1];
+		v->name[CX_NAME_LEN - 1] = 0;
+		cx_barrier();
+		v->state = CX_USED;
+		n->found = i;
+		return 1;
+	}
+	if (v->state != CX_USED)
 		return 1;
 	if (w[0] == n->k[0] && (w[1] & 0x00ffffffffffffffULL) == (n->k[1] & 0x00ffffffffffffffULL)) {
 		n->found = i;
@@ -278,7 +200,7 @@ static long stp_cx_name_slot(u32 i, struct stp_cx_naming *n)
 	return 0;
 }
 
-/* The vital's index (sketch.c's cx_vital), naming a free slot; -1 when
+/* The vital's slot (sketch.c's cx_vital), naming a free one; -1 when
  * the table is full. */
 STP_INLINE int stp_cx_find(struct cx_sketch *s, const char *name)
 {
@@ -294,42 +216,6 @@ STP_INLINE int stp_cx_find(struct cx_sketch *s, const char *name)
 	if (n.found >= 0)
 		bpf_map_update_elem(&stp_cx_names, n.k, &n.found, BPF_ANY);
 	return n.found;
-}
-
-/* cx_count: a saturating add by compare-and-swap; the old value in
- * *old.  BPF's compare-and-swap before ISA v3 is 64 bits wide: on the
- * word that holds the counter (little-endian: an odd index is its high
- * half).  One try (a loop would multiply the verifier's paths); when
- * another CPU got between, an atomic add, which saturates no more. */
-STP_INLINE u32 stp_cx_count(u32 *hca, u32 idx, u64 w, u32 *old)
-{
-	u64 *word = (u64 *)&hca[idx & (CX_COUNTERS - 2)];
-	u64 sh = (idx & 1) * 32;
-	u64 ow = *(volatile u64 *)word, nw, seen;
-	u32 o = (u32)(ow >> sh), n;
-
-	n = w >= (u64)(0xffffffffU - o) ? 0xffffffffU : o + (u32)w;
-	nw = (ow & ~(0xffffffffULL << sh)) | (u64)n << sh;
-	seen = __sync_val_compare_and_swap(word, ow, nw);
-	if (seen != ow) {
-		o = (u32)(__sync_fetch_and_add(word, (w & 0xffffffffULL) << sh) >> sh);
-		n = o + (u32)w;
-	}
-	*old = o;
-	return n;
-}
-
-STP_INLINE void stp_cx_adapt(struct cx_vital *v, s64 delta)
-{
-	s64 o = v->shift, n;
-
-	n = o + delta;
-	if (n > CX_SHIFT_MAX)
-		n = CX_SHIFT_MAX;
-	if (n < CX_SHIFT_MIN)
-		n = CX_SHIFT_MIN;
-	if (n != o)
-		__sync_val_compare_and_swap(&v->shift, o, n);
 }
 
 /* Another task's stacks are not BPF's to take (its helpers do not take
@@ -358,17 +244,16 @@ STP_INLINE void stp_cx_task_user_pc(struct task_struct___stpv *t, struct cx_samp
 	}
 }
 
-/* The sample's fields, of task t (the current one when t is 0). */
+/* The sample's fields, of task t (the current one when t is 0); the
+ * label, weight and count are the sampler's (cx_select). */
 STP_INLINE void stp_cx_fill(struct stp_kctx *k, struct cx_sample *smp, int64_t task,
-			    u64 label, s64 weight, u64 site, const s64 *d)
+			    u64 site, const s64 *d)
 {
 	struct task_struct___stpv *t = stp_cx_task(task);
 	struct inode___stpv *ino;
 	int cur = !task || task == (int64_t)bpf_get_current_task();
 	long n;
 
-	smp->label = label;
-	smp->weight = weight;
 	smp->time_ns = bpf_ktime_get_boot_ns() + stp_g.stp_wall_off;
 	smp->pid = BPF_CORE_READ(t, tgid);
 	smp->uid = BPF_CORE_READ(t, real_cred, uid.val);
@@ -391,105 +276,93 @@ STP_INLINE void stp_cx_fill(struct stp_kctx *k, struct cx_sample *smp, int64_t t
 		stp_cx_task_user_pc(t, smp);
 }
 
-/* sketch.c's cx_enter: announce a writer in the open copy, recheck
- * which is open (cx_swap's protocol), and return it. */
-STP_INLINE struct cx_copy *stp_cx_enter(struct cx_sketch *s, struct cx_vital *v)
+/* The maps of a count, once a program; 0 when one is missing. */
+STP_INLINE int stp_cx_maps(struct cx_sketch **s, struct cx_cpu **cpu, struct stp_cx_ctl **ctl)
 {
-	s64 open = s->open, now;
+	u32 zero = 0;
 
-	__sync_fetch_and_add(&v->copy[open & 1].writers, 1);
-	stp_cx_mb();
-	now = s->open;
-	if (now != open) {	/* closed meanwhile: into the open one */
-		__sync_fetch_and_add(&v->copy[open & 1].writers, -1);
-		__sync_fetch_and_add(&v->copy[now & 1].writers, 1);
-		stp_cx_mb();
-	}
-	return &v->copy[now & 1];
+	*s = bpf_map_lookup_elem(&stp_cx_map, &zero);
+	*cpu = bpf_map_lookup_elem(&stp_cx_cpu_map, &zero);
+	*ctl = bpf_map_lookup_elem(&stp_cx_ctl_map, &zero);
+	return *s && *cpu && *ctl;
 }
 
-/* sketch.c's cx_event: count, and the slot to fill when the label's
- * counter crossed a power of t and one was free (NULL otherwise). */
-STP_INLINE struct cx_sample *stp_cx_count_event(struct cx_vital *v, struct cx_copy *c,
-						u64 label, s64 weight)
+/* Count an event of slot vi for task (0: the current one): cx_count's
+ * handle. */
+STP_INLINE int64_t stp_cx_count_task(int64_t vi, u64 label, s64 weight, int64_t task)
 {
-	u64 w = weight < 0 ? -(u64)weight : (u64)weight;
-	u32 old, new = stp_cx_count(c->hca, stp_cx_index(label), w, &old);
-	s64 slot;
+	struct cx_sketch *s;
+	struct cx_cpu *cpu;
+	struct stp_cx_ctl *ctl;
+	u32 v = (u32)vi;
+	u64 who;
 
-	__sync_fetch_and_add(&c->weight, weight);
-	__sync_fetch_and_add(&c->events, 1);
-	if (!stp_cx_crosses(old, new, (u32)v->shift))
-		return 0;
-	slot = __sync_fetch_and_add(&c->claimed, 1);
-	if (slot >= CX_SAMPLES || slot < 0) {
-		__sync_fetch_and_add(&c->dropped, 1);
-		return 0;
-	}
-	c->samples[slot].count = new;
-	return &c->samples[slot];
-}
-
-/* sketch.c's cx_done: the cycles spent (t doubled at each multiple of
- * the high watermark they reach), then the writer leaves. */
-STP_INLINE void stp_cx_done(struct cx_sketch *s, struct cx_vital *v, struct cx_copy *c,
-			    u64 t0)
-{
-	u64 cyc = (bpf_ktime_get_ns() - t0) * 2 + CX_HIT_CYCLES, hi = s->hi_cycles, sum;
-
-	sum = __sync_fetch_and_add(&c->cycles, cyc) + cyc;
-	if (hi && sum / hi > (sum - cyc) / hi)
-		stp_cx_adapt(v, (s64)(sum / hi - (sum - cyc) / hi));
-	stp_cx_mb();
-	__sync_fetch_and_add(&c->writers, -1);
-}
-
-/* The vital named vital, named now if it is new; NULL when the table
- * is full. */
-STP_INLINE struct cx_vital *stp_cx_vital_of(struct cx_sketch *s, const char *vital)
-{
-	int i = stp_cx_find(s, vital);
-	u32 vi = (u32)i;
-
-	if (i < 0)
+	if (!stp_cx_maps(&s, &cpu, &ctl) || !stp_cx_who(task, ctl->stprun_pid, &who))
 		return 0;
 	/* the bound checked on the register used (clang would check a
 	 * sign-extended copy) */
-	asm volatile("" : "+r"(vi));
-	return vi < CX_VITALS_MAX ? &s->v[vi] : 0;
+	asm volatile("" : "+r"(v));
+	if ((u64)vi >= CX_VITALS_MAX || v >= CX_VITALS_MAX)
+		return 0;
+	return cx_count(s, cpu, (int)v, cx_hash((int)v, label, who), weight);
 }
 
-/* chopstix_event_task: count the event, sample it when its counter
- * crosses a power of t; 1 when sampled. */
+/* chopstix_count */
+STP_INLINE int64_t stp_cx_count(int64_t vi, u64 label, s64 weight)
+{
+	return stp_cx_count_task(vi, label, weight, 0);
+}
+
+/* chopstix_sample: fill the slot of handle h; 1 when filled. */
+STP_INLINE int64_t stp_cx_sample(struct stp_kctx *k, int64_t h, int64_t task, u64 site,
+				 const char *names, const s64 *d)
+{
+	u64 t0 = bpf_ktime_get_ns(), i = (u64)h - 1, vc = i / CX_SAMPLES;
+	u32 zero = 0;
+	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
+	struct cx_sample *x = s ? cx_sample_at(s, h) : 0;
+	struct cx_vital *v;
+
+	if (!x || x->ready || vc >= 2 * CX_VITALS_MAX)
+		return 0;
+	v = &s->v[vc / 2];
+	if (names[0] && !v->names[0])
+		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
+	stp_cx_fill(k, x, task, site, d);
+	__sync_fetch_and_add(&v->copy[vc & 1].sample_cycles,
+			     (bpf_ktime_get_ns() - t0) * 2 + CX_HIT_CYCLES);
+	cx_publish(x);
+	return 1;
+}
+
+/* chopstix_event_task: count the event by its vital's name, sample it
+ * when selected; 1 when sampled. */
 STP_INLINE int64_t stp_cx_event(struct stp_kctx *k, const char *vital, u64 label, s64 weight,
 				int64_t task, u64 site, const char *names, const s64 *d)
 {
-	u64 t0 = bpf_ktime_get_ns();
 	u32 zero = 0;
-	struct stp_cx_ctl *ctl = bpf_map_lookup_elem(&stp_cx_ctl_map, &zero);
 	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
-	struct stp_cx_who who;
-	struct cx_sample *smp;
-	struct cx_vital *v;
-	struct cx_copy *c;
+	int vi = s ? stp_cx_find(s, vital) : -1;
+	int64_t h;
 
-	if (!s || !ctl || !ctl->started || !(v = stp_cx_vital_of(s, vital)))
+	if (vi < 0)
 		return 0;
-	if (names[0] && !v->names[0])
-		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
-	stp_cx_who(task, &who);
-	if (who.tgid == ctl->stprun_pid)
-		return 0;
-	label = stp_cx_mix(stp_cx_mix(label, who.exe), who.uid);
-	c = stp_cx_enter(s, v);
-	smp = stp_cx_count_event(v, c, label, weight);
-	if (smp) {
-		stp_cx_fill(k, smp, task, label, weight, site, d);
-		stp_cx_mb();
-		smp->ready = 1;
-	}
-	stp_cx_done(s, v, c, t0);
-	return smp != 0;
+	h = stp_cx_count_task(vi, label, weight, task);
+	return h ? stp_cx_sample(k, h, task, site, names, d) : 0;
+}
+
+/* chopstix_declare in a kernel probe (begin's is the runner's). */
+STP_INLINE int64_t stp_cx_declare(const char *vital)
+{
+	u32 zero = 0;
+	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
+	int vi = s ? stp_cx_find(s, vital) : -1;
+	u32 v = (u32)vi;
+
+	asm volatile("" : "+r"(v));
+	if (vi >= 0 && v < CX_VITALS_MAX)
+		s->v[v].declared = 1;
+	return vi;
 }
 
 /* chopstix_unavailable in a kernel probe. */
@@ -497,13 +370,16 @@ STP_INLINE void stp_cx_unavail(const char *vital, const char *why)
 {
 	u32 zero = 0;
 	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
-	struct cx_vital *v = s ? stp_cx_vital_of(s, vital) : 0;
+	int vi = s ? stp_cx_find(s, vital) : -1;
+	u32 v = (u32)vi;
 
-	if (!v)
+	asm volatile("" : "+r"(v));
+	if (vi < 0 || v >= CX_VITALS_MAX)
 		return;
-	bpf_probe_read_kernel_str(v->why, CX_WHY_LEN, why);
-	stp_cx_mb();
-	v->unavailable = 1;
+	bpf_probe_read_kernel_str(s->v[v].why, CX_WHY_LEN, why);
+	cx_barrier();
+	s->v[v].unavailable = 1;
+	s->v[v].declared = 1;
 }
 
 #endif

@@ -153,6 +153,7 @@ void stp_u_symdata(char *dst, int64_t addr);
  * vitals.stp's functions called in begin and end. */
 int64_t stp_u_cx_start(int64_t epoch_ms, int64_t hi, int64_t lo);
 int64_t stp_u_cx_unavailable(const char *vital, const char *why);
+int64_t stp_u_cx_declare(const char *vital);
 void stp_u_hw_unavailable(char *dst, int64_t what);
 int64_t stp_u_warn(const char *msg);	/* staprun/bpf/warn.c */
 

@@ -4,10 +4,13 @@
  * (runtime/bpf/sketch.h) counts into a mmapable array map laid out as
  * runtime/sketch.h's struct cx_sketch, and this runs runtime/sketch.c
  * (built for the host) on the mapped memory, as the module runs it in
- * the kernel: vitals named from begin (chopstix_unavailable), cx_swap at
- * each epoch's end, then the closed copy turned into the module's
- * records (runtime/vitals_msg.h) and handed to the kmod runner's epoch
- * code (staprun/epoch.c), which writes the same store and summary.
+ * the kernel: vitals named from begin (chopstix_declare,
+ * chopstix_unavailable), at each epoch's end the open copy flipped, a
+ * grace period waited out (membarrier's global barrier: every BPF
+ * program that read the old index has returned), the events' counts
+ * folded in, then the closed copy turned into the module's records
+ * (runtime/vitals_msg.h) and handed to the kmod runner's epoch code
+ * (staprun/epoch.c), which writes the same store and summary.
  * Kernel addresses are symbolized from kallsyms (ksym.c), user ones by
  * epoch.c.  The store is --vitals-db's (STP_VITALS_DB from stp), else
  * stprun's default.
@@ -20,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <linux/membarrier.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -38,6 +42,7 @@ struct stp_cx_ctl {
 
 static struct cx_sketch *sk;
 static struct stp_cx_ctl *ctl;
+static struct cx_cpu *counts;
 static struct epochs *epochs;
 static uint64_t epoch_ms, seq, start_ns;
 static double next_ms;
@@ -97,7 +102,8 @@ int stp_u_cx_attach(struct bpf_object *obj)
 		return 0;	/* the script does not use the sampler */
 	sk = map_mmap(obj, "stp_cx_map", sizeof(*sk));
 	ctl = map_mmap(obj, "stp_cx_ctl_map", sizeof(*ctl));
-	if (!sk || !ctl)
+	counts = map_mmap(obj, "stp_cx_cpu_map", sizeof(*counts));
+	if (!sk || !ctl || !counts)
 		return -1;
 	cx_init(sk, 0, 0);
 	ctl->stprun_pid = getpid();
@@ -123,6 +129,11 @@ int64_t stp_u_cx_unavailable(const char *vital, const char *why)
 	if (sk)
 		cx_unavailable(sk, cx_vital(sk, vital), why);
 	return 0;
+}
+
+int64_t stp_u_cx_declare(const char *vital)
+{
+	return sk ? cx_vital(sk, vital) : -1;
 }
 
 /* vitals_hw_unavailable(what): whether perf_event_open gives the event */
@@ -218,6 +229,8 @@ static void vital_rec(FILE *f, int vi, int closed)
 
 	r.index = vi;
 	r.hca_len = CX_COUNTERS;
+	uint32_t hca[CX_COUNTERS];
+
 	r.weight = c->weight;
 	r.count = c->events;
 	r.samples = cx_nsamples(c);
@@ -229,7 +242,9 @@ static void vital_rec(FILE *f, int vi, int closed)
 	memcpy(r.names, v->names, sizeof(r.names));
 	memcpy(r.why, v->why, sizeof(r.why));
 	r.name[sizeof(r.name) - 1] = r.names[sizeof(r.names) - 1] = r.why[sizeof(r.why) - 1] = 0;
-	put_rec(f, STP_CX_VITAL, &r, sizeof(r), c->hca, sizeof(c->hca));
+	for (int i = 0; i < CX_COUNTERS; i++)
+		hca[i] = cx_count_at(c, i);
+	put_rec(f, STP_CX_VITAL, &r, sizeof(r), hca, sizeof(hca));
 }
 
 static void sample_body(FILE *f, int vi, const struct cx_sample *s);
@@ -297,6 +312,33 @@ static void sample_body(FILE *f, int vi, const struct cx_sample *s)
 	free(txt);
 }
 
+/*
+ * A grace period: every BPF program running when it began has returned.
+ * membarrier's global command is synchronize_rcu() in the kernel, and
+ * tracing programs run under rcu_read_lock().  Without it (a kernel
+ * with nohz_full CPUs refuses it), a wait far longer than any program
+ * runs.
+ */
+static void grace_period(void)
+{
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		usleep(20000);
+}
+
+/* Open the other copy, wait out the programs still in the old one, and
+ * take in the events' counts: the closed copy's index. */
+static int swap_copies(void)
+{
+	int closed = cx_flip(sk);
+
+	grace_period();
+	cx_fold(sk, closed, counts);
+	memset(counts->events[closed], 0, sizeof(counts->events[closed]));
+	memset(counts->weight[closed], 0, sizeof(counts->weight[closed]));
+	cx_finish(sk, closed);
+	return closed;
+}
+
 /* Close the open epoch: swap, write its records, store, clear. */
 static void close_epoch(int final)
 {
@@ -304,7 +346,7 @@ static void close_epoch(int final)
 	struct stp_cx_epoch h = { 0 };
 	char *buf = NULL;
 	size_t n = 0;
-	int closed = cx_swap(sk), i;
+	int closed = swap_copies(), i;
 	FILE *f = open_memstream(&buf, &n);
 
 	if (!f)
@@ -314,7 +356,7 @@ static void close_epoch(int final)
 	h.end_ns = start_ns = real_ns();
 	h.final = final;
 	for (i = 0; i < CX_VITALS_MAX; i++) {
-		if (sk->v[i].state != 2)
+		if (!cx_has_row(sk, i))
 			continue;
 		h.nvitals++;
 		h.nsamples += cx_nsamples(&sk->v[i].copy[closed]);
@@ -324,7 +366,7 @@ static void close_epoch(int final)
 		struct cx_copy *c = &sk->v[i].copy[closed];
 		long ns = c->claimed < CX_SAMPLES ? c->claimed : CX_SAMPLES;
 
-		if (sk->v[i].state != 2)
+		if (!cx_has_row(sk, i))
 			continue;
 		vital_rec(f, i, closed);
 		for (long j = 0; j < ns; j++)

@@ -54,6 +54,7 @@ static const struct builtin user_fns[] = {
 	{ "symdata", NULL, "stp_u_symdata", 1 },
 	{ "_chopstix_start", NULL, "stp_u_cx_start", 0 },
 	{ "chopstix_unavailable", NULL, "stp_u_cx_unavailable", 0 },
+	{ "chopstix_declare", NULL, "stp_u_cx_declare", 0 },
 	{ "vitals_hw_unavailable", NULL, "stp_u_hw_unavailable", 1 },
 	{ "warn", NULL, "stp_u_warn", 0 },
 	/* runtime/bpf/tapset_user.h */
