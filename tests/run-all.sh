@@ -4,6 +4,10 @@
 # ends with the grand total, the line CI reads.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Run as make's recipe, the tests would inherit its jobserver (make -j):
+# every make they start (kbuild) would then warn that it cannot use it,
+# and a test that fails on a build warning would fail.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 STP=./stp
 CORPUS=/usr/share/systemtap/tapset

@@ -35,9 +35,12 @@ finish() {
 }
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null' EXIT
 
-# count OUTPUT: page.js's "ok"/"FAIL" lines into the totals, shown
+# count OUTPUT NAME STATUS: page.js's "ok"/"FAIL" lines into the totals,
+# shown; a browser script that failed (it could not start Chromium, or
+# threw) is a failure too, whatever lines it printed before
 count() {
 	local l
+	[ "${3:-0}" -eq 0 ] || bad "$2: the browser script exited $3 (its output follows)"
 	while IFS= read -r l; do
 		case $l in
 		ok\ *) ok "$2: ${l#ok }" ;;
@@ -106,7 +109,7 @@ serve "$db" || finish
 ok "stp-vitals serve answers on 127.0.0.1:$port"
 node tests/web/page.js "http://127.0.0.1:$port/" "$out/page.png" "$spin_ms" \
 	vitals_spin 10 victim "$killed_ms" >"$out/page.out" 2>&1
-count "$out/page.out" served
+count "$out/page.out" served $?
 kill "$server"
 server=
 
@@ -116,7 +119,7 @@ if "$vitals" report "$db" -o "$out/report.html" 2>"$out/report.err"; then
 
 	node tests/web/page.js "file://$PWD/$out/report.html" "$out/report.png" \
 		"$spin_ms" vitals_spin 10 victim "$killed_ms" >"$out/report.out" 2>&1
-	count "$out/report.out" report
+	count "$out/report.out" report $?
 else
 	bad "stp-vitals report: exit $?"; sed 's/^/    /' "$out/report.err"
 fi
@@ -128,12 +131,12 @@ if ! build/tests/web_hostile "$out/hostile.db" 2>"$out/hostile.err"; then
 	bad "hostile: the store"; sed 's/^/    /' "$out/hostile.err"
 elif serve "$out/hostile.db"; then
 	node tests/web/hostile.js "http://127.0.0.1:$port/" >"$out/hostile.out" 2>&1
-	count "$out/hostile.out" "hostile, served"
+	count "$out/hostile.out" "hostile, served" $?
 	kill "$server"
 	server=
 	if "$vitals" report "$out/hostile.db" -o "$out/hostile.html" 2>"$out/hostile.err"; then
 		node tests/web/hostile.js "file://$PWD/$out/hostile.html" >"$out/hostile.out" 2>&1
-		count "$out/hostile.out" "hostile, report"
+		count "$out/hostile.out" "hostile, report" $?
 	else
 		bad "hostile: report: exit $?"; sed 's/^/    /' "$out/hostile.err"
 	fi
