@@ -79,6 +79,7 @@ run_suite "caches (DWARF index, inlined copies, System.map)" tests/conformance/r
 run_suite "stprun (command line)" tests/stprun/run.sh ./stprun
 run_suite "stp -i (a pipe, and a terminal in tmux with a run in a guest)" tests/interactive/run.sh "$STP"
 run_suite "BPF runtime (--runtime=bpf), natively on this kernel" tests/bpf/run.sh
+run_suite "systemd unit (make install, systemd-analyze verify, ExecStart run natively)" tests/systemd/run.sh
 run_suite "vital-signs store and stp-vitals (SIGKILL, ASan)" tests/vitals/run.sh
 run_suite "diagnosis rules, aggregator and diff (stp-vitals rules, diff)" tests/vitals/rules.sh
 run_suite "stp-vitals serve: the API, hostile requests (ASan)" tests/vitals/serve.sh
