@@ -20,6 +20,8 @@ WEBDIR = $(PREFIX)/share/stp/web
 LIBEXECDIR = $(PREFIX)/libexec/stp
 MANDIR = $(PREFIX)/share/man
 COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
+# systemd looks here for units under /usr and /usr/local alike
+UNITDIR = $(PREFIX)/lib/systemd/system
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
@@ -278,6 +280,9 @@ bench: stp
 fuzz:
 	@tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# The systemd unit names this PREFIX's files: it is written at each
+# install, never taken from build/, where an install with another PREFIX
+# (the tests install into temporary ones) would have left its paths.
 install: stp stprun stp-vitals web man $(B)/libstpbpf.a $(B)/libstprt-host.a
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(RUNTIMEDIR) \
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SCRIPTDIR) $(DESTDIR)$(WEBDIR)
@@ -297,6 +302,12 @@ install: stp stprun stp-vitals web man $(B)/libstpbpf.a $(B)/libstprt-host.a
 	install -m 644 completion/stp.bash $(DESTDIR)$(COMPLETIONDIR)/stp
 	install -d $(DESTDIR)$(PREFIX)/lib/stp
 	install -m 644 $(B)/libstpbpf.a $(B)/libstprt-host.a $(B)/libvstore.a $(DESTDIR)$(PREFIX)/lib/stp/
+	install -d $(DESTDIR)$(UNITDIR)
+	install -m 755 systemd/stp-pick-runtime $(DESTDIR)$(LIBEXECDIR)/stp-pick-runtime
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SCRIPTDIR@|$(SCRIPTDIR)|g' \
+		-e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' systemd/stp-vitals.service.in \
+		>$(DESTDIR)$(UNITDIR)/stp-vitals.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/stp-vitals.service
 
 clean:
 	rm -rf $(B) stp stprun stp-vitals

@@ -62,6 +62,20 @@ struct epochs *epochs_new(const char *modname, const char *db_path,
 	return e;
 }
 
+int epochs_limits(const char *arg, uint64_t *max_bytes, uint64_t *max_age_s)
+{
+	char *end;
+	unsigned long long mb = strtoull(arg, &end, 10), days = 0;
+
+	if (*end == ',')
+		days = strtoull(end + 1, &end, 10);
+	if (end == arg || *end || mb > (1ULL << 40) || days > 100000)
+		return -1;
+	*max_bytes = mb << 20;
+	*max_age_s = days * 86400;
+	return 0;
+}
+
 int epochs_present(const char *modname)
 {
 	char f[512];

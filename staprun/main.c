@@ -199,7 +199,6 @@ static int check_modes(const struct run *r, int nargs)
 	return 0;
 }
 
-/* 0, or 1 after a message. */
 enum { OPT_VITALS_DB = 256, OPT_VITALS_LIMIT };
 static const struct option long_opts[] = {
 	{ "vitals-db", required_argument, NULL, OPT_VITALS_DB },
@@ -207,23 +206,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* --vitals-limit MB[,DAYS]: the store's size and age limits (0: none) */
-static int vitals_limit(struct run *r, const char *arg)
-{
-	char *end;
-	unsigned long long mb = strtoull(arg, &end, 10), days = 0;
-
-	if (*end == ',')
-		days = strtoull(end + 1, &end, 10);
-	if (end == arg || *end || mb > (1ULL << 40) || days > 100000) {
-		warnx_("--vitals-limit wants MB[,DAYS], not '%s'", arg);
-		return 1;
-	}
-	r->vitals_max_bytes = mb << 20;
-	r->vitals_max_age_s = days * 86400;
-	return 0;
-}
-
+/* 0, or 1 after a message. */
 static int parse_args(struct run *r, int argc, char **argv)
 {
 	long v;
@@ -236,8 +219,11 @@ static int parse_args(struct run *r, int argc, char **argv)
 			r->vitals_db = optarg;
 			break;
 		case OPT_VITALS_LIMIT:
-			if (vitals_limit(r, optarg))
+			if (epochs_limits(optarg, &r->vitals_max_bytes,
+					  &r->vitals_max_age_s)) {
+				warnx_("--vitals-limit wants MB[,DAYS], not '%s'", optarg);
 				return 1;
+			}
 			break;
 		case 'v':
 			stprun_verbose++;

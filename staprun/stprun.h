@@ -78,6 +78,9 @@ void stdin_stop(void);
 struct epochs;
 struct epochs *epochs_new(const char *modname, const char *db_path,
 			  uint64_t max_bytes, uint64_t max_age_s);
+/* --vitals-limit MB[,DAYS] as bytes and seconds (0: none): 0, or -1 when
+ * arg is not of that form (the caller says so). */
+int epochs_limits(const char *arg, uint64_t *max_bytes, uint64_t *max_age_s);
 /* Read the closed epoch from the module, summarize it to out, store it:
  * 1, or 0 when there was none, or -1. */
 int epochs_collect(struct epochs *e, FILE *out);

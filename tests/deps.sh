@@ -53,6 +53,10 @@ PACKAGES=(
 	# --runtime=bpf: bpftrace, the benchmark's reference on this machine's
 	# kernel (clang and libbpf are above)
 	bpftrace
+	# the service's unit (tests/systemd): systemd-analyze verify checks
+	# it, unshare makes the fake kernels stp-pick-runtime is tried on
+	# (util-linux is essential, so always there)
+	systemd
 )
 # Debian's npm, unless the nodejs installed brings its own (NodeSource's)
 command -v npm >/dev/null || PACKAGES+=(npm)

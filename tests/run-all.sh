@@ -88,6 +88,7 @@ run_suite "tracepoints' systems with, without and unable to mount tracefs" tests
 run_suite "BPF runtime (--runtime=bpf), natively on this kernel" tests/bpf/run.sh
 run_suite "BPF runtime again, each test where nothing is mounted on /sys/kernel/tracing" \
 	tests/bpf/run.sh --tracefs-unmounted
+run_suite "systemd unit (make install, systemd-analyze verify, ExecStart run natively)" tests/systemd/run.sh
 run_suite "vital-signs store and stp-vitals (SIGKILL, ASan)" tests/vitals/run.sh
 run_suite "diagnosis rules, aggregator and diff (stp-vitals rules, diff)" tests/vitals/rules.sh
 run_suite "stp-vitals serve: the API, hostile requests (ASan)" tests/vitals/serve.sh

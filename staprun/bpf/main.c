@@ -273,7 +273,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s OBJECT.bpf.o [-c COMMAND | -x PID]\n", argv[0]);
 		return 2;
 	}
-	if (stp_u_globals_check())
+	if (stp_u_globals_check() || stp_u_cx_limits())
 		return 1;
 	libbpf_set_print(quiet_libbpf);
 	signal(SIGINT, on_signal);

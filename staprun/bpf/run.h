@@ -47,6 +47,7 @@ void stp_u_ksymdata(char *dst, size_t n, uint64_t addr);
 void stp_u_ksymname(char *dst, size_t n, uint64_t addr);
 
 /* sketch.c: the Chopstix sampler's epochs, when the script uses it */
+int stp_u_cx_limits(void);	/* --vitals-limit (STP_VITALS_LIMIT), checked first */
 int stp_u_cx_attach(struct bpf_object *obj);	/* after loading */
 void stp_u_cx_tick(void);			/* closes an epoch when it is time */
 /* freemem.c: free memory for the vital signs, from /proc */

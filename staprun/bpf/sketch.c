@@ -13,7 +13,8 @@
  * (staprun/epoch.c), which writes the same store and summary.
  * Kernel addresses are symbolized from kallsyms (ksym.c), user ones by
  * epoch.c.  The store is --vitals-db's (STP_VITALS_DB from stp), else
- * stprun's default.
+ * stprun's default, kept under --vitals-limit's (STP_VITALS_LIMIT) as
+ * stprun keeps it.
  */
 #include "run.h"
 #include "../stprun.h"
@@ -45,6 +46,7 @@ static struct stp_cx_ctl *ctl;
 static struct cx_cpu *counts;
 static struct epochs *epochs;
 static uint64_t epoch_ms, seq, start_ns;
+static uint64_t max_bytes, max_age_s;	/* --vitals-limit */
 static double next_ms;
 
 /* stprun's messages, which epoch.c calls */
@@ -96,6 +98,20 @@ static void *map_mmap(struct bpf_object *obj, const char *name, size_t want)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+int stp_u_cx_limits(void)
+{
+	const char *env = getenv("STP_VITALS_LIMIT");
+
+	if (!env)
+		return 0;
+	if (epochs_limits(env, &max_bytes, &max_age_s)) {
+		fprintf(stderr, "stp: --vitals-limit wants MB[,DAYS], not '%s'\n", env);
+		return -1;
+	}
+	unsetenv("STP_VITALS_LIMIT");	/* not the -c command's */
+	return 0;
+}
+
 int stp_u_cx_attach(struct bpf_object *obj)
 {
 	if (!bpf_object__find_map_by_name(obj, "stp_cx_map"))
@@ -114,7 +130,7 @@ int64_t stp_u_cx_start(int64_t ms, int64_t hi, int64_t lo)
 {
 	if (!sk)
 		return 0;
-	epochs = epochs_new("bpf", getenv("STP_VITALS_DB"), 0, 0);
+	epochs = epochs_new("bpf", getenv("STP_VITALS_DB"), max_bytes, max_age_s);
 	sk->hi_cycles = hi;
 	sk->lo_cycles = lo;
 	epoch_ms = ms > 0 ? ms : 60000;

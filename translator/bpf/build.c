@@ -224,6 +224,8 @@ int bpf_run(struct session *s, const char *key)
 	}
 	if (s->vitals_db)
 		setenv("STP_VITALS_DB", s->vitals_db, 1);
+	if (s->vitals_limit)	/* checked by the runner, as stprun checks it */
+		setenv("STP_VITALS_LIMIT", s->vitals_limit, 1);
 	if (s->command)
 		execl(run, run, ar_printf("%s/prog.bpf.o", key), "-c", s->command, (char *)NULL);
 	else if (s->target_pid)
