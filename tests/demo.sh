@@ -89,6 +89,9 @@ staprun/stp-qemu --kernel "$SYSROOT/boot/vmlinuz-$KREL" --smp 2 "$work/run.sh" "
 	"$work/vitals_load" >"$work/guest.out" || { cat "$work/guest.out"; exit 1; }
 sed '/^STORE-BEGIN$/,/^STORE-END$/d' "$work/guest.out"
 mkdir -p build/demo
+# The WAL that the last demo's stp-vitals left (it keeps its tables in the
+# store it reads) would be replayed into this store, and corrupt it.
+rm -f build/demo/vitals.db-wal build/demo/vitals.db-shm
 sed -n '/^STORE-BEGIN$/,/^STORE-END$/p' "$work/guest.out" | sed '1d;$d' | base64 -d >build/demo/vitals.db
 
 echo
