@@ -93,14 +93,15 @@ echo '$ stp vitals.stp -G chopstix_epoch_ms=500 -c "sh vitals_rounds.sh"   (the 
 stprun --vitals-db /tmp/vitals.db -G chopstix_epoch_ms=500 -c "sh /files/vitals_rounds.sh" vitals.ko >/tmp/vitals.out
 echo "(exit status $?)"
 # a summary for every epoch is too long to read here: how many there
-# were, and the busiest (the most cpuu) of those of their set length (when
-# the guest is slow, an epoch the collector read late holds the next ones)
-echo "($(grep -c '^vitals epoch' /tmp/vitals.out) epochs, each summarized as it ended; the one with the most cpuu:)"
-awk 'function done() { if (!late && w > best) { best = w; keep = b } }
-	/^vitals epoch/ { done(); b = ""; w = 0; late = 0 }
+# were, and the busiest (the most events, all vital signs together; cpuu
+# counts idle time too) of those of their set length (when the guest is
+# slow, an epoch the collector read late holds the next ones)
+echo "($(grep -c '^vitals epoch' /tmp/vitals.out) epochs, each summarized as it ended; the one with the most events:)"
+awk 'function done() { if (!late && n > most) { most = n; keep = b } }
+	/^vitals epoch/ { done(); b = ""; n = 0; late = 0 }
 	/epoch ends came before/ { late = 1 }
 	{ b = b $0 "\n" }
-	$1 == "cpuu" && $2 + 0 > w { w = $2 + 0 }
+	/^  [a-z]/ { n += $3 }
 	END { done(); printf "%s", keep }' /tmp/vitals.out
 echo
 echo '$ stp-vitals dump /tmp/vitals.db | grep "\"vital\":\"syscall\"" | head -4   (a vital sign'"'"'s totals in the first epochs)'
