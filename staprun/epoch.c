@@ -57,7 +57,9 @@ struct epochs *epochs_new(const char *modname, const char *db_path,
 	e->db_path = db_path ? strdup(db_path) : NULL;
 	e->max_bytes = max_bytes;
 	e->max_age_s = max_age_s;
-	if (!uname(&u))
+	/* "(none)" is the kernel's nodename until one is set (UTS_NODENAME,
+	 * as in a bare initramfs): no name, which the store keeps as "" */
+	if (!uname(&u) && strcmp(u.nodename, "(none)"))
 		snprintf(e->host, sizeof(e->host), "%s", u.nodename);
 	return e;
 }

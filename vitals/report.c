@@ -175,13 +175,19 @@ static void embed_epoch(struct report *rp, const struct rep_epoch *e,
 	*used += rp->embed.len - before;
 }
 
-/* Everything but the samples: meta, series, flags. */
+/*
+ * Everything but the samples: meta, series, flags.  Their range starts a
+ * millisecond after the first epoch's start cut down to a ms, as the
+ * epoch before ends within that ms, and would overlap [first, last).
+ */
 static void embed_views(struct report *rp, long long first, long long last)
 {
 	static const char *const scales[] = { "epoch", "hour", "day" };
 	char key[64], query[128];
 	size_t flags_at;
 
+	if (first + 1 < last)
+		first++;
 	answer(rp, "/api/meta", "/api/meta", NULL);
 	for (int i = 0; i < 3; i++) {
 		snprintf(query, sizeof(query), "scale=%s&from=%lld&to=%lld",

@@ -57,7 +57,7 @@ function normMeta(j) {
 	};
 }
 
-/* /api/series: t, and each vital's aligned arrays of FIELDS. */
+/* /api/series: t, and each vital's aligned arrays of FIELDS and available. */
 function normSeries(j) {
 	return {
 		t: list(j, 't'),
@@ -65,6 +65,7 @@ function normSeries(j) {
 			const out = { name: c.name };
 			for (const f of FIELDS)
 				out[f] = c[f] || [];
+			out.available = c.available || [];
 			return out;
 		}),
 	};

@@ -150,24 +150,33 @@ function drawFlagStrip() {
 }
 
 /*
- * The flags' bands behind the lines of every pane; the marks above the
- * panes follow the first pane's X scale, which uPlot sets when it draws,
- * not when it is made.
+ * The marks above the panes follow the first pane's X scale, which uPlot
+ * sets when it draws, not when it is made.
  */
 function drawFlags(u) {
 	if (st.plots.length && u === st.plots[0].u) {
 		drawFlagStrip();
 		drawFlagList();
 	}
-	const ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+}
+
+/*
+ * The flags' bands behind the lines and points of every pane (drawn
+ * once the canvas is cleared): over them, they would tint the values.
+ */
+function drawBands(u) {
+	const ctx = u.ctx, { left, top, width, height } = u.bbox;
 	ctx.save();
+	ctx.beginPath();
+	ctx.rect(left, top, width, height);
+	ctx.clip();
 	ctx.fillStyle = 'rgba(229, 57, 53, 0.15)';
 	for (const b of st.bands || []) {
 		if (b.end <= st.view[0] || b.start >= st.view[1])
 			continue;
 		const x0 = u.valToPos(b.start, 'x', true);
 		const x1 = u.valToPos(b.end, 'x', true);
-		ctx.fillRect(x0, top, Math.max(2, x1 - x0), h);
+		ctx.fillRect(x0, top, Math.max(2, x1 - x0), height);
 	}
 	ctx.restore();
 }

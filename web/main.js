@@ -60,7 +60,9 @@ function start() {
 			st.meta.last = emb.last;
 		}
 		st.vitals = st.meta.vitals.map((v) => v.name);
-		$('where').textContent = st.meta.host + ' \u2014 ' +
+		/* "": the machine had no name set when stprun wrote it */
+		$('where').textContent = (st.meta.host ||
+			'no host name recorded') + ' \u2014 ' +
 			fmtTime(st.meta.first) + ' to ' + fmtTime(st.meta.last) +
 			(emb ? ' (report written ' + emb.written + ')' : '');
 		return loadSeries('epoch');

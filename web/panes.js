@@ -51,9 +51,14 @@ function loadSeries(scale) {
 	});
 }
 
+/*
+ * A bucket where no epoch could measure the vital sign has no value: the
+ * store's 0 there is no measurement, and a line at 0 would say it is.
+ */
 function column(s, vital) {
 	const c = s.vitals.find((v) => v.name === vital);
-	let y = c ? c[st.field].slice() : s.t.map(() => null);
+	let y = c ? c[st.field].map((x, i) => (c.available[i] === false ?
+		null : x)) : s.t.map(() => null);
 	if (st.normalize) {
 		const max = Math.max(0, ...y.filter((x) => x !== null));
 		y = y.map((x) => (x === null || !max ? x : x / max));
@@ -83,7 +88,12 @@ function paneTitle(vital) {
 	return h;
 }
 
-function plotOpts(vitals, height) {
+/*
+ * empty: the pane has no value; its Y gets a range all the same, without
+ * which uPlot draws no Y axis and the pane's X would not line up with
+ * the others'.
+ */
+function plotOpts(vitals, height, empty) {
 	return {
 		width: Math.max(300, $('panes').clientWidth - 4),
 		height,
@@ -93,17 +103,25 @@ function plotOpts(vitals, height) {
 		cursor: { drag: { x: true, y: false, setScale: false },
 			sync: { key: 'stp' } },
 		scales: { x: { time: true, min: st.view[0], max: st.view[1] },
-			y: st.normalize ? { range: [0, 1] } : {} },
+			y: st.normalize || empty ? { range: [0, 1] } : {} },
 		legend: { show: vitals.length > 1 },
 		axes: [{}, { size: 56, values: (u, v) => v.map(short) }],
 		series: [{}].concat(vitals.map((v) => ({
 			label: v,
 			stroke: COLORS[st.vitals.indexOf(v) % COLORS.length],
 			width: 1.5,
-			points: { show: false },
+			/*
+			 * uPlot draws no line through a lone value (a range of
+			 * one epoch, a value between gaps): its points do, and
+			 * it shows them while they are far enough apart to tell
+			 * (its default show); filled, to read as values.
+			 */
+			points: { size: 7, fill: COLORS[st.vitals.indexOf(v) %
+				COLORS.length] },
 		}))),
 		hooks: {
 			setSelect: [onSelect],
+			drawClear: [drawBands],
 			draw: [drawFlags],
 		},
 	};
@@ -124,12 +142,24 @@ function drawPanes() {
 			pane.appendChild(paneTitle(g[0]));
 		box.appendChild(pane);
 		const data = [s.t].concat(g.map((v) => column(s, v)));
-		const u = new uPlot(plotOpts(g, st.overlap ? 360 : 110), data,
-			pane);
+		const empty = !data.slice(1).some((y) => y.some((x) =>
+			x !== null));
+		const u = new uPlot(plotOpts(g, st.overlap ? 360 : 110, empty),
+			data, pane);
+		if (empty)
+			pane.appendChild(noData());
 		const vital = st.overlap ? null : g[0];
 		st.plots.push({ u, vital });
 		clickable(u, vital);
 	}
+}
+
+/* Over a pane with no value to draw, which would otherwise look broken. */
+function noData() {
+	const p = document.createElement('p');
+	p.className = 'nodata';
+	p.textContent = 'no data in this range';
+	return p;
 }
 
 /* A click that did not drag opens the epoch under the cursor. */

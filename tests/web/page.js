@@ -5,20 +5,25 @@
  * serve and once on report.html from file://, and says what the store
  * holds:
  *
- *   node tests/web/page.js URL SHOT.png SPIN_EPOCH_MS SPIN_TEXT \
- *        [FLAG_RULE FLAG_EXEC FLAG_MS]
+ *   node tests/web/page.js [--one-epoch] URL SHOT.png HOST \
+ *        SPIN_EPOCH_MS SPIN_TEXT [FLAG_RULE FLAG_EXEC FLAG_MS]
  *
  * Checks, each printed as "ok NAME" or "FAIL NAME: why":
  *   - the page loads with no error in its console or status line;
- *   - every vital sign of /api/meta has a pane, and each pane's canvas
- *     has its line drawn (pixels of the series' colour);
+ *   - its header begins with HOST (the store's host name, or the text
+ *     that says there is none);
+ *   - every vital sign of /api/meta has a pane; a pane with values draws
+ *     them in its canvas (pixels of the series' colour): a line through
+ *     every two neighbouring values, or with --one-epoch (the range
+ *     holds one epoch) a point at its one value; a pane with none, as
+ *     an unavailable vital sign's, says so;
  *   - a click where the cpuu pane draws the epoch SPIN_EPOCH_MS lists
  *     that epoch's cpuu samples, one of them naming SPIN_TEXT;
  *   - a flag of rule FLAG_RULE naming FLAG_EXEC is marked on the timeline
  *     above the epoch holding FLAG_MS, and listed;
- *   - zoom, pan, overlap, the normalized Y, the hour scale (a click on
- *     an hour lists one of its epochs), and the diff (served; a report
- *     says the diff needs the server).
+ *   - but for --one-epoch, zoom, pan, overlap, the normalized Y, the
+ *     hour scale (a click on an hour lists one of its epochs), and the
+ *     diff (served; a report says the diff needs the server).
  * A screenshot of the whole page goes to SHOT.png.  The exit status is
  * the number of failures.
  */
@@ -27,8 +32,10 @@ const path = require('path');
 const { chromium } = require(path.resolve(__dirname,
 	'../../build/npm/node_modules/playwright-core'));
 
-const [url, shot, spinMs, spinText, flagRule, flagExec, flagMs] =
-	process.argv.slice(2);
+const args = process.argv.slice(2);
+const oneEpoch = args[0] === '--one-epoch';
+const [url, shot, host, spinMs, spinText, flagRule, flagExec, flagMs] =
+	oneEpoch ? args.slice(1) : args;
 let failed = 0;
 
 function ok(name) {
@@ -40,38 +47,117 @@ function bad(name, why) {
 	failed++;
 }
 
-/* Each pane: its vital and how many of its canvas pixels are drawn. */
+/*
+ * Each pane as drawn: its vital, its values, the values whose point is
+ * drawn (pixels of the series' colour around it), the neighbouring pairs
+ * of values and the share of the canvas columns between them that the
+ * colour reaches (the line), and its note when it has no value.
+ */
 function panes() {
 	const st = window.stpPage.state;
 	return st.plots.map((p) => {
-		const c = p.u.ctx.canvas;
-		const d = p.u.ctx.getImageData(0, 0, c.width, c.height).data;
-		const want = p.u.series[1].stroke();
+		const u = p.u, c = u.ctx.canvas, w = c.width;
+		const d = u.ctx.getImageData(0, 0, w, c.height).data;
+		const want = u.series[1].stroke();
 		const rgb = [1, 3, 5].map((i) => parseInt(want.substr(i, 2), 16));
-		let line = 0;
-		for (let i = 0; i < d.length; i += 4)
-			if (d[i + 3] > 200 && Math.abs(d[i] - rgb[0]) < 8 &&
-			    Math.abs(d[i + 1] - rgb[1]) < 8 &&
-			    Math.abs(d[i + 2] - rgb[2]) < 8)
-				line++;
-		return { vital: p.vital, line, points: p.u.data[0].length };
+		const is = (x, y) => {
+			const i = (y * w + x) * 4;
+			return x >= 0 && x < w && y >= 0 && y < c.height &&
+				d[i + 3] > 100 && Math.abs(d[i] - rgb[0]) < 8 &&
+				Math.abs(d[i + 1] - rgb[1]) < 8 &&
+				Math.abs(d[i + 2] - rgb[2]) < 8;
+		};
+		const top = Math.round(u.bbox.top);
+		const bottom = top + Math.round(u.bbox.height);
+		const inColumn = (x) => {
+			for (let y = top; y <= bottom; y++)
+				if (is(x, y))
+					return true;
+			return false;
+		};
+		const xs = u.data[0], ys = u.data[1];
+		const pos = (i) => [Math.round(u.valToPos(xs[i], 'x', true)),
+			Math.round(u.valToPos(ys[i], 'y', true))];
+		let values = 0, points = 0, pairs = 0, span = 0, reached = 0;
+		for (let i = 0; i < xs.length; i++) {
+			if (ys[i] === null || ys[i] === undefined)
+				continue;
+			values++;
+			const [x, y] = pos(i);
+			let n = 0;
+			for (let dx = -4; dx <= 4; dx++)
+				for (let dy = -4; dy <= 4; dy++)
+					n += is(x + dx, y + dy) ? 1 : 0;
+			points += n >= 5 ? 1 : 0;
+			if (i + 1 < xs.length && ys[i + 1] !== null &&
+			    ys[i + 1] !== undefined) {
+				pairs++;
+				for (let k = x + 1; k < pos(i + 1)[0]; k++) {
+					span++;
+					reached += inColumn(k) ? 1 : 0;
+				}
+			}
+		}
+		const note = p.u.root.parentNode.querySelector('.nodata');
+		return { vital: p.vital, values, points, pairs, span, reached,
+			note: note && note.offsetParent ? note.textContent : '',
+			epochs: xs.length };
 	});
 }
 
+/* What is wrong with pane p as drawn, or '' (one: a range of one epoch). */
+function paneWrong(p, unavailable, one) {
+	if (unavailable && p.values)
+		return 'unavailable, but ' + p.values + ' values drawn';
+	if (!p.values)
+		return p.note === 'no data in this range' ? '' :
+			'no value, and no note that says so';
+	if (one)
+		return p.points === p.values ? '' : p.points + ' of its ' +
+			p.values + ' values drawn';
+	if (!p.pairs || p.reached < 0.8 * p.span)
+		return 'no line: ' + p.pairs + ' pairs of values, the colour ' +
+			'in ' + p.reached + ' of ' + p.span + ' columns between';
+	return '';
+}
+
 async function checkPanes(page) {
-	const want = await page.evaluate(() =>
-		window.stpPage.state.meta.vitals.map((v) => v.name));
+	const meta = await page.evaluate(() =>
+		window.stpPage.state.meta.vitals);
+	const want = meta.map((v) => v.name);
 	const got = await page.evaluate(panes);
 	const names = got.map((p) => p.vital).join(' ');
 	if (names !== want.join(' '))
 		return bad('every vital has a pane', 'panes "' + names +
 			'", vitals "' + want.join(' ') + '"');
-	const blank = got.filter((p) => p.line < 20);
-	if (blank.length)
-		return bad('every pane draws', 'no line in ' + blank.map((p) =>
-			p.vital + ' (' + p.line + ' pixels)').join(', '));
-	ok('every pane draws (' + got.length + ' panes, ' + got[0].points +
-		' epochs)');
+	if (oneEpoch && got[0].epochs !== 1)
+		return bad('the page draws one epoch', got[0].epochs +
+			' epochs in its series');
+	const wrong = got.map((p, i) => [p.vital, paneWrong(p,
+		!meta[i].available, oneEpoch)]).filter((x) => x[1]);
+	const what = oneEpoch ? 'its point' : 'its line';
+	if (wrong.length)
+		return bad('every pane draws ' + what, wrong.map((x) =>
+			x[0] + ': ' + x[1]).join('; '));
+	const drawn = got.filter((p) => p.values).length;
+	if (drawn < got.length / 2)
+		return bad('every pane draws ' + what, 'only ' + drawn + ' of ' +
+			got.length + ' panes have values');
+	const least = Math.min(...got.filter((p) => p.span).map((p) =>
+		Math.floor(100 * p.reached / p.span)));
+	ok('every pane draws ' + what + ' or says it has none (' + drawn +
+		' of ' + got.length + ' panes drawn, ' + got[0].epochs +
+		' epoch' + (got[0].epochs > 1 ? 's' : '') + (oneEpoch ? '' :
+		', the lines in ' + least + '% or more of the columns') + ')');
+}
+
+/* The header names the host first. */
+async function checkHost(page) {
+	const where = await page.textContent('#where');
+	if (!where.startsWith(host + ' \u2014 '))
+		return bad('the header names the host', '"' + where +
+			'", not "' + host + ' \u2014 ..."');
+	ok('the header names the host: ' + host);
 }
 
 /* The page coordinates where the cpuu pane draws time ms. */
@@ -268,11 +354,13 @@ async function main() {
 		ok('the page loads');
 		console.log('figures first view with data: ' +
 			(Date.now() - t0) + ' ms');
+		await checkHost(page);
 		await checkPanes(page);
 		await checkClick(page);
 		if (flagRule)
 			await checkFlag(page);
-		await checkControls(page, url.startsWith('http'));
+		if (!oneEpoch)
+			await checkControls(page, url.startsWith('http'));
 	} catch (e) {
 		bad('the page', String(e.message || e).split('\n')[0] +
 			' (status: ' + await page.textContent('#status')

@@ -8,10 +8,15 @@
 #     flag (a process that died) names the victim, killed with SIGKILL,
 #     at the epoch it was killed in (tests/web/page.js);
 #   - stp-vitals report's file, from file://: the same;
+#   - a report of the spinner's epoch alone, from a copy of the store
+#     that names no host: each pane draws its point (uPlot draws no line
+#     through one value), or says it has no value, and the header says
+#     no host name was recorded;
 #   - a store of hostile texts (tests/web/hostile.c), served and as a
 #     report: the page shows them as text and runs none of them;
 #   - stp-vitals report of a range, and its errors, exactly.
-# Screenshots: build/tests/web/page.png (served), report.png (file://).
+# Screenshots: build/tests/web/page.png (served), report.png (file://),
+# one.png (the one epoch).
 #
 #   tests/web/run.sh          last line: "N passed, N failed"
 set -uo pipefail
@@ -107,7 +112,9 @@ serve() {
 
 serve "$db" || finish
 ok "stp-vitals serve answers on 127.0.0.1:$port"
-node tests/web/page.js "http://127.0.0.1:$port/" "$out/page.png" "$spin_ms" \
+# the guest's name (guest/web_store.sh)
+host=stp-web
+node tests/web/page.js "http://127.0.0.1:$port/" "$out/page.png" "$host" "$spin_ms" \
 	vitals_spin 10 victim "$killed_ms" >"$out/page.out" 2>&1
 count "$out/page.out" served $?
 kill "$server"
@@ -118,10 +125,32 @@ if "$vitals" report "$db" -o "$out/report.html" 2>"$out/report.err"; then
 	echo "figures web, report: $(stat -c %s "$out/report.html") bytes, $(grep -o '"/api/epoch?at=' "$out/report.html" | wc -l) epochs with their samples"
 
 	node tests/web/page.js "file://$PWD/$out/report.html" "$out/report.png" \
-		"$spin_ms" vitals_spin 10 victim "$killed_ms" >"$out/report.out" 2>&1
+		"$host" "$spin_ms" vitals_spin 10 victim "$killed_ms" >"$out/report.out" 2>&1
 	count "$out/report.out" report $?
 else
 	bad "stp-vitals report: exit $?"; sed 's/^/    /' "$out/report.err"
+fi
+
+# One epoch: the spinner's, in a report of a range that holds it alone,
+# from a copy of the store whose epochs name no host (stprun records ""
+# where the machine has no name set).
+# (from 1 ms in: the epoch before ends within the millisecond it starts)
+cp "$db" "$out/one.db"
+rm -f "$out/one.db-wal" "$out/one.db-shm"
+from=$(node -e 'console.log(new Date(Number(process.argv[1]) + 1).toISOString())' "$spin_ms")
+to=$(node -e 'console.log(new Date(Number(process.argv[1]) + 2).toISOString())' "$spin_ms")
+if ! sqlite3 "$out/one.db" "UPDATE epoch SET host = ''" 2>"$out/one.err"; then
+	bad "one epoch: the store with no host name"; sed 's/^/    /' "$out/one.err"
+elif "$vitals" report "$out/one.db" -o "$out/one.html" --from "$from" --to "$to" \
+	2>"$out/one.err"; then
+	n=$(grep -o '"/api/epoch?at=[0-9]*"' "$out/one.html" | sort -u | wc -l)
+	[ "$n" = 1 ] && ok "one epoch: the report holds 1 epoch" ||
+		bad "one epoch: the report holds $n epochs"
+	node tests/web/page.js --one-epoch "file://$PWD/$out/one.html" "$out/one.png" \
+		"no host name recorded" "$spin_ms" vitals_spin >"$out/one.out" 2>&1
+	count "$out/one.out" "one epoch"
+else
+	bad "one epoch: report: exit $?"; sed 's/^/    /' "$out/one.err"
 fi
 
 # A store of hostile texts (tests/web/hostile.c): shown as text, served

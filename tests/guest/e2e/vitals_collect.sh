@@ -2,7 +2,7 @@
 # vital sign; then the store, read back with stp-vitals dump, must hold
 # each vital sign with events and samples of vitals_load (sched and blck:
 # of the task switched in), cpuu's samples of the spinner in its own
-# function, and l2mi recorded unavailable with the reason.
+# function, l2mi recorded unavailable with the reason, and no host name.
 # $1 stprun, $2 module, $3 name.
 # The spinner first, alone, for longer than an epoch: an epoch begins
 # while it spins, so cpuu's sample list (40 slots, often full under the
@@ -34,4 +34,8 @@ done
 spin=$(grep '"kind":"sample".*"vital":"cpuu".*"exec":"/files/vitals_load"' /tmp/vc.json |
 	grep -c '"site":"vitals_spin+')
 [ "$spin" -gt 0 ] && echo "cpuu: the spinner's samples fall in vitals_spin"
+# The guest names no host (its nodename is the kernel's "(none)"): the
+# store holds no name rather than that text (metrics labels by host).
+/files/stp-vitals metrics /tmp/vc.db | grep -q '^stp_vitals_weight{host="",vital="cpuu"}' &&
+	echo "host: no name recorded"
 [ -z "$loaded" ] || rmmod brd

@@ -5,6 +5,8 @@
 # when the victim was killed and the store, gzipped, in base64 (the
 # guest's console is the only way back).
 # $1 stprun, $2 module, $3 name.
+# The guest is named, as the demo's is: the page's header shows it.
+hostname stp-web
 [ -e /dev/ram0 ] || insmod /files/brd.ko rd_nr=1 rd_size=4096 || exit 1
 cp /files/vitals_load /tmp/victim
 cat >/tmp/load.sh <<'LOAD'
