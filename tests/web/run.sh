@@ -148,7 +148,7 @@ elif "$vitals" report "$out/one.db" -o "$out/one.html" --from "$from" --to "$to"
 		bad "one epoch: the report holds $n epochs"
 	node tests/web/page.js --one-epoch "file://$PWD/$out/one.html" "$out/one.png" \
 		"no host name recorded" "$spin_ms" vitals_spin >"$out/one.out" 2>&1
-	count "$out/one.out" "one epoch"
+	count "$out/one.out" "one epoch" $?
 else
 	bad "one epoch: report: exit $?"; sed 's/^/    /' "$out/one.err"
 fi
