@@ -114,8 +114,9 @@ const char *build_cache_key(const struct session *s, const char *module)
 		sb_printf(&h, "D:%s;", (const char *)s->defines.v[i]);
 	for (int i = 0; i < s->include_dirs.len; i++)
 		build_hash_dir(&h, s->include_dirs.v[i], 0);
-	sb_printf(&h, "g:%d;u:%d;m:%s;r:%s;", s->guru, s->unoptimized, module,
-		  s->kernel_release);
+	/* -T adds a probe (pass1_timeout_probe) */
+	sb_printf(&h, "g:%d;u:%d;T:%ld;m:%s;r:%s;", s->guru, s->unoptimized, s->timeout_ms,
+		  module, s->kernel_release);
 	if (s->tapset_root)
 		build_hash_dir(&h, s->tapset_root, 0);
 	build_hash_dir(&h, ar_printf("%s/runtime", parent), 0);

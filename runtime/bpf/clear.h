@@ -20,6 +20,10 @@ static long stp_clear_cb(void *map, const void *key, void *val, void *ctx)
 /* m: a hash map (an array, a statistic with keys) */
 #define stp_clear(m) ((void)bpf_for_each_map_elem((m), stp_clear_cb, 0, 0))
 
+#ifndef STP_MAXCPUS
+#define STP_MAXCPUS 256
+#endif
+
 /* m: a scalar statistic's per-CPU array of size-byte values */
 STP_INLINE void stp_clear_percpu(stp_map_t m, unsigned size)
 {
