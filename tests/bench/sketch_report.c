@@ -531,7 +531,7 @@ static void table_formula(void)
 	       "power of t), every label: measured rate | the formula's estimate (exact\n"
 	       "form), one vital, all shapes:\n\n  %-4s %6s %3s", "s", "labels", "t");
 	for (int h = 0; h < nhca; h++)
-		printf("   %-16s", size_name(hcas[h]));
+		printf(" %17s", size_name(hcas[h]));
 	printf("\n");
 	for (int e = 0; e < nexp; e++)
 		for (int l = 0; l < nlab; l++)
@@ -541,9 +541,9 @@ static void table_formula(void)
 					struct agg a = sum(filter(hcas[h], 1, ANY, exps[e],
 								  nls[l], ts[t]));
 
+					printf(" ");
 					rate(8, ratio(a.hmissed, a.seen));
 					rate(8, ratio(a.est_exact, a.seen));
-					printf(" ");
 				}
 				printf("\n");
 			}
