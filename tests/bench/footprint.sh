@@ -220,7 +220,7 @@ SECTION=$OUT/section.txt
 	echo "  (paper anchor: 2.6% on getpid, at most 1.2% on the rest)"
 	echo
 	echo "  sketch: $(kb "$SK_BYTES") KB (target <= 256 KB: $(met "$SK_BYTES <= 256 * 1024")): sizeof(struct cx_sketch), $SK_VITALS vitals,"
-	echo "     $SK_HCA-byte HCAs, $SK_SAMPLES sample slots per vital and copy (runtime/sketch.h)"
+	echo "     $SK_HCA-byte HCAs, $SK_SAMPLES sample slots per vital and copy (runtime/cx_core.h)"
 	echo "  module core (text, data, bss; /sys/module/$MOD/coresize): $(kb "$CORE") KB"
 	echo "  output buffers (stp_bufsize x 2 CPUs): $BUFS KB"
 	echo "  guest's MemFree fell by $MEMTAKEN KB from before stprun to after the start: a rough"
