@@ -62,10 +62,10 @@
 #define CX_HCA_BYTES 1024	/* counts: 4 bytes each; a power of two, 128 .. 4096 */
 #endif
 #ifndef CX_SAMPLES
-#define CX_SAMPLES 32		/* sample slots per vital and copy */
+#define CX_SAMPLES 26		/* sample slots per vital and copy */
 #endif
 #ifndef CX_SEEN_SLOTS
-#define CX_SEEN_SLOTS 16384	/* first-occurrence table: a power of two */
+#define CX_SEEN_SLOTS 32768	/* first-occurrence table: a power of two */
 #endif
 #ifndef CX_SHIFT_INIT
 #define CX_SHIFT_INIT 1		/* t = 2 */
@@ -83,7 +83,7 @@
 #define CX_KFRAMES 8
 #define CX_UFRAMES 4
 #define CX_WHY_LEN 160
-#define CX_SEEN_PROBES 8	/* table slots looked at for one label */
+#define CX_SEEN_PROBES 16	/* table slots looked at for one label */
 
 /*
  * The vital signs' fixed slots.  ORDER: tapsets/vitals.stp's vital_slot
@@ -315,9 +315,19 @@ CX_INLINE int cx_crosses(u32 old, u32 new, u32 shift)
 }
 
 /* The table's entry for h in an epoch of parity p: never 0 (free). */
+/*
+ * The table's bits of h: a product's low bits depend on its input's low
+ * bits only (the syscall vital's labels differ above bit 16), so the
+ * high half is folded in first.  The tag's and the index's bits differ.
+ */
+CX_INLINE u32 cx_seen_bits(u64 h)
+{
+	return (u32)(h ^ (h >> 32));
+}
+
 CX_INLINE u16 cx_seen_tag(u64 h, u64 p)
 {
-	return (u16)((((u32)h >> 17) | 1) & 0x7fff) | (u16)(p << 15);
+	return (u16)(((cx_seen_bits(h) >> 16) | 1) & 0x7fff) | (u16)(p << 15);
 }
 
 /*
@@ -330,7 +340,7 @@ CX_INLINE u16 cx_seen_tag(u64 h, u64 p)
 CX_INLINE int cx_seen_add(struct cx_sketch *s, u64 h, u64 p)
 {
 	u16 tag = cx_seen_tag(h, p), v;
-	u32 i = (u32)(h >> 2) & (CX_SEEN_SLOTS - 1), k;
+	u32 i = (cx_seen_bits(h) >> 1) & (CX_SEEN_SLOTS - 1), k;
 
 	for (k = 0; k < CX_SEEN_PROBES; k++) {
 		u32 j = (i + k) & (CX_SEEN_SLOTS - 1);
