@@ -220,8 +220,10 @@ static inline u16 cx_cas16(u16 *p, u16 o, u16 n)
 /* floor(log2(x)) for x > 0 */
 #if defined(__bpf__)
 /* no count-leading-zeros in BPF: smear the top bit down, then a de
- * Bruijn multiply indexes a table (no branch: the verifier walks each) */
-static const u8 cx_debruijn[32] = {
+ * Bruijn multiply indexes a table (no branch: the verifier walks each).
+ * Not static: clang would put it in .rodata.cst32, which libbpf does not
+ * map, and the object would load without its BTF (no bpf_loop then). */
+const u8 cx_debruijn[32] = {
 	0, 9, 1, 10, 13, 21, 2, 29, 11, 14, 16, 18, 22, 25, 3, 30,
 	8, 12, 20, 28, 15, 17, 24, 7, 19, 27, 23, 6, 26, 5, 4, 31,
 };
@@ -394,21 +396,42 @@ CX_INLINE int cx_evict(struct cx_copy *c)
 /*
  * A sample's handle, what cx_count returns and cx_sample_at takes back:
  * never 0, and no pointer (a script holds it, and BPF cannot turn a
- * number back into one).
+ * number back into one).  1 + (vital << 6 | copy << 5 | slot): fields
+ * of whole bits, so that BPF's verifier sees their bounds (it knows
+ * none of a quotient's), and the checks narrow them to the sizes.
  */
+#define CX_H_SLOT(i) ((u32)(i) & 31)
+#define CX_H_COPY(i) ((u32)((i) >> 5) & 1)
+#define CX_H_VITAL(i) ((u32)((i) >> 6) & 15)
+_Static_assert(CX_VITALS_MAX <= 16 && CX_SAMPLES <= 32, "a handle's fields hold the sizes");
+
 CX_INLINE s64 cx_handle(int vi, u64 p, int slot)
 {
-	return 1 + ((s64)vi * 2 + (s64)p) * CX_SAMPLES + slot;
+	return 1 + ((s64)vi << 6 | (s64)p << 5 | slot);
+}
+
+/* The vital of handle h, or CX_VITALS_MAX when it names none. */
+CX_INLINE u32 cx_handle_vital(s64 h)
+{
+	u64 i = (u64)h - 1;
+	u32 vi = CX_H_VITAL(i);
+
+	return h > 0 && i < (u64)CX_VITALS_MAX << 6 && vi < CX_VITALS_MAX &&
+	       CX_H_SLOT(i) < CX_SAMPLES ? vi : CX_VITALS_MAX;
 }
 
 /* The slot of handle h, or NULL for a number that is none. */
 CX_INLINE struct cx_sample *cx_sample_at(struct cx_sketch *s, s64 h)
 {
-	u64 i = (u64)h - 1, slot = i % CX_SAMPLES, vc = i / CX_SAMPLES;
+	u64 i = (u64)h - 1;
+	u32 vi = cx_handle_vital(h), slot = CX_H_SLOT(i), c = CX_H_COPY(i);
 
-	if (h <= 0 || vc >= 2 * CX_VITALS_MAX || slot >= CX_SAMPLES)
+	if (vi >= CX_VITALS_MAX || slot >= CX_SAMPLES)
 		return 0;
-	return &s->v[vc / 2].copy[vc & 1].samples[slot];
+	/* after the check, so that clang computes the address after it */
+	cx_bound(vi);
+	cx_bound(slot);
+	return &s->v[vi].copy[c].samples[slot];
 }
 
 /* |w| as a count, at most 2^31 - 1, so that one add never wraps past a

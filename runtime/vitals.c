@@ -210,14 +210,14 @@ notrace long stp_cx_sample(struct stp_ctx *c, s64 h, struct task_struct *t,
 	/* a number that is no slot, or a slot filled already */
 	if (!x || READ_ONCE(x->ready))
 		return 0;
-	v = &stp_cx_sk.v[i / CX_SAMPLES / 2];
+	v = &stp_cx_sk.v[cx_handle_vital(h) % CX_VITALS_MAX];
 	if (x->pin)	/* a repeat's slot, taken for a first occurrence */
-		stp_cx_orphan(i / CX_SAMPLES & 1, x->pin);
+		stp_cx_orphan(CX_H_COPY(i), x->pin);
 	if (names && names[0] && !READ_ONCE(v->names[0]))
 		strscpy(v->names, names, CX_NAMES_LEN);
 	stp_cx_fill(c, x, t ? t : current, site, d);
 	atomic64_add(get_cycles() - t0 + CX_FILL_CYCLES,
-		     (atomic64_t *)&v->copy[i / CX_SAMPLES & 1].sample_cycles);
+		     (atomic64_t *)&v->copy[CX_H_COPY(i)].sample_cycles);
 	cx_publish(x);
 	return 1;
 }

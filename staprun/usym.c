@@ -142,8 +142,8 @@ static const char *elf_func(const struct elf_file *f, uint64_t vaddr, unsigned t
 /* What follows the address for pid's addr; "" when nothing is known. */
 void usym_text(char *out, size_t n, int pid, uint64_t addr)
 {
-	char path[64], line[4096 + 128], file[4096];
-	uint64_t lo = 0, off = 0, base = UINT64_MAX, top = 0, fstart, fsize;
+	char path[64], line[4096 + 128], file[4096], via[96];
+	uint64_t lo = 0, hi = 0, off = 0, base = UINT64_MAX, top = 0, fstart, fsize;
 	int found = 0;
 	const struct elf_file *f;
 	const char *name;
@@ -163,6 +163,7 @@ void usym_text(char *out, size_t n, int pid, uint64_t addr)
 		    file[0] == '/' && addr >= a && addr < b) {
 			found = 1;
 			lo = a;
+			hi = b;
 			off = o;
 		}
 	}
@@ -190,6 +191,13 @@ void usym_text(char *out, size_t n, int pid, uint64_t addr)
 	if (base > lo)
 		base = lo;
 	f = elf_get(file);
+	/* a file gone from its path (deleted, or a memfd that was run) is
+	 * still there for its mapping: root reads it through map_files */
+	if (!f) {
+		snprintf(via, sizeof(via), "/proc/%d/map_files/%llx-%llx", pid,
+			 (unsigned long long)lo, (unsigned long long)hi);
+		f = elf_get(via);
+	}
 	if (f) {
 		int64_t v = elf_vaddr(f, addr - lo + off);
 

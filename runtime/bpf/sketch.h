@@ -317,19 +317,21 @@ STP_INLINE int64_t stp_cx_count(int64_t vi, u64 label, s64 weight)
 STP_INLINE int64_t stp_cx_sample(struct stp_kctx *k, int64_t h, int64_t task, u64 site,
 				 const char *names, const s64 *d)
 {
-	u64 t0 = bpf_ktime_get_ns(), i = (u64)h - 1, vc = i / CX_SAMPLES;
+	u64 t0 = bpf_ktime_get_ns(), c = CX_H_COPY((u64)h - 1);
 	u32 zero = 0;
 	struct cx_sketch *s = bpf_map_lookup_elem(&stp_cx_map, &zero);
 	struct cx_sample *x = s ? cx_sample_at(s, h) : 0;
+	u32 vi = cx_handle_vital(h);
 	struct cx_vital *v;
 
-	if (!x || x->ready || vc >= 2 * CX_VITALS_MAX)
+	if (!x || x->ready || vi >= CX_VITALS_MAX)
 		return 0;
-	v = &s->v[vc / 2];
+	cx_bound(vi);
+	v = &s->v[vi];
 	if (names[0] && !v->names[0])
 		bpf_probe_read_kernel_str(v->names, CX_NAMES_LEN, names);
 	stp_cx_fill(k, x, task, site, d);
-	__sync_fetch_and_add(&v->copy[vc & 1].sample_cycles,
+	__sync_fetch_and_add(&v->copy[c].sample_cycles,
 			     (bpf_ktime_get_ns() - t0) * 2 + CX_HIT_CYCLES);
 	cx_publish(x);
 	return 1;
