@@ -397,6 +397,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	const struct vec *acc = pmap_get(&m->ax->probe_access, d);
 	int calls;
 	const char *pn = ar_printf("p%d", idx);
+	struct node *run, *cond;
 
 	m->probe_idx = idx;
 	m->entries.len = 0;
@@ -410,15 +411,18 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	m->unwind = "out";
 	m->indent = 1;
 	m->o = &body;
-	m->act_total = em_static_actions(d->body, d->cond, &calls);
 	frame_fields(&frame, &d->locals, "l", m);
 	init_locals(&body, &d->locals, "l");
-	if (d->cond) {
+	/* a prefix's probe: its locals, then the rest (emit_hoist.c) */
+	run = em_handler_body(m, idx, d, types, &body);
+	cond = em_hoisted(d) ? NULL : d->cond;	/* the prefix tested it */
+	m->act_total = em_static_actions(run, cond, &calls);
+	if (cond) {
 		sb_puts(&body, "\tif (!(");
-		em_expr(m, d->cond);
+		em_expr(m, cond);
 		sb_puts(&body, "))\n\t\tgoto out;\n");
 	}
-	em_stmt(m, d->body);
+	em_stmt(m, run);
 	sb_printf(types, "struct %s_locals {\n\tchar _none;\n%s};\n", pn, frame.s ? frame.s : "");
 	sb_printf(code, "/* %s */\nstatic STP_HANDLER void probe_%d(struct stp_ctx *h)\n{\n"
 		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n"
@@ -785,6 +789,7 @@ static void handlers(struct emit *m, struct parts *p)
 	sb_puts(&p->code, "\n");
 	for (int i = 0; i < e->used_functions.len; i++)
 		function(m, e->used_functions.v[i], &p->types, &p->code);
+	em_prefix_functions(m, &p->code);
 	for (int i = 0; i < e->probes.len; i++)
 		vec_push(&p->sorted, e->probes.v[i]);
 	if (p->sorted.len)
