@@ -325,10 +325,6 @@ void hoist_program(struct elab *e);
  * one: STAP_ERROR, the runtime's stp_error_*, the argument and register
  * readers that do); a script function always can. */
 int fn_may_fail(const struct function *f);
-/* Whether f's embedded C, with numeric parameters and result, needs
- * of the context no more than CONTEXT->entry and CONTEXT->regs, which a
- * backend's callback supplies before the hit has a context. */
-int fn_prefix_ok(const struct function *f);
 
 /* dump.c */
 void dump_program(struct elab *e, struct sbuf *out);

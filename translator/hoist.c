@@ -6,8 +6,9 @@
  * the globals' locks, the error check; runtime/probe.h) costs more
  * than a cheap filter, and most hits of "if (pid() != target()) next"
  * or of vitals.stp's probes end at their filter.  So for a probe whose
- * hits come through a callback a backend generates (kernel.trace and
- * perf.*), the leading statements split in two (struct hoist, elab.h):
+ * hits come through a callback a backend generates (kernel.trace,
+ * perf.*, a kprobe's entry), the leading statements split in two
+ * (struct hoist, elab.h):
  *
  *   the prefix  the statements the filter needs: every next and its
  *               condition, every call of an early function, and the
@@ -98,7 +99,10 @@ static int context_ok(const char *t)
 	return !strstr(t, "STAP_PRINTF");
 }
 
-int fn_prefix_ok(const struct function *f)
+/* f's embedded C, with numeric parameters and result, cannot fail and
+ * needs of the context no more than CONTEXT->entry and CONTEXT->regs,
+ * which a backend's callback supplies before the hit has one. */
+static int fn_prefix_ok(const struct function *f)
 {
 	const struct node *d = f->decl;
 
@@ -409,13 +413,32 @@ static int analyze(struct hz *z)
 	return 0;
 }
 
-/* "if (!(c)) next": a test that lets the hit on when c holds. */
+/* The comparison that holds when op's does not (of numbers). */
+static int inverse(int op)
+{
+	switch (op) {
+	case OP_EQ: return OP_NE;
+	case OP_NE: return OP_EQ;
+	case OP_LT: return OP_GE;
+	case OP_GE: return OP_LT;
+	case OP_GT: return OP_LE;
+	case OP_LE: return OP_GT;
+	default: return 0;
+	}
+}
+
+/* "if (!(c)) next": a test that lets the hit on when c holds; "a != b"
+ * for c "a == b", as one would write it. */
 static struct node *test_next(struct node *c)
 {
 	struct node *t = node_new(N_IF, &c->loc);
 
 	if (c->kind == N_UNARY && c->op == OP_NOT) {
 		t->cond = c->lhs;
+	} else if (c->kind == N_BINARY && inverse(c->op)) {
+		t->cond = node_new(N_BINARY, &c->loc);
+		*t->cond = *c;
+		t->cond->op = inverse(c->op);
 	} else {
 		t->cond = node_new(N_UNARY, &c->loc);
 		t->cond->op = OP_NOT;
@@ -475,10 +498,12 @@ static struct hoist *build(struct hz *z)
 	return h;
 }
 
-/* Hits that come through a callback a backend generates. */
+/* Hits that come through a callback a backend generates: a kretprobe's
+ * (and a uprobe's) come through the runtime's own handler. */
 static int hoistable(const struct derived_probe *d)
 {
-	return (d->family == PF_TRACE && d->tp) || (d->family == PF_PERF && !d->perf_counter);
+	return (d->family == PF_TRACE && d->tp) || (d->family == PF_PERF && !d->perf_counter) ||
+	       (d->family == PF_KPROBE && !d->is_return);
 }
 
 /* A probe point's condition the prefix can test: no local in it. */

@@ -660,6 +660,27 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 	free(body.s);
 }
 
+/*
+ * Each kprobe's own entry: handler and locks known here, so the hit path
+ * inlines (runtime/probe.h).  An int3 kprobe leaves ip past the
+ * breakpoint; the script sees the probed address, its prefix too
+ * (emit_hoist.c).
+ */
+static void kprobe_hit(struct emit *m, struct sbuf *hits, int idx,
+		       const struct derived_probe *d)
+{
+	sb_printf(hits, "static STP_HANDLER int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
+		  "\tunsigned long ip = regs->ip;\n\n"
+		  "\tregs->ip = (unsigned long)kp->addr;\n", idx);
+	if (em_hoisted(d)) {
+		em_prefix(m, idx, d, hits, NULL, "regs", "goto out;");
+		sb_puts(hits, "out:\n");
+	} else {
+		sb_printf(hits, "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n", idx, idx);
+	}
+	sb_printf(hits, "\tregs->ip = ip;\n\treturn 0;\n}\nNOKPROBE_SYMBOL(stp_kp_hit_%d);\n\n", idx);
+}
+
 /* One kprobe or kretprobe: by symbol, "module:symbol" for modules. */
 static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int idx,
 			 const struct derived_probe *d)
@@ -673,18 +694,7 @@ static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int 
 	if (d->offset)
 		sb_printf(o, ", .offset = %lld", (long long)d->offset);
 	if (!d->is_return) {
-		/*
-		 * Each kprobe's own entry: handler and locks known here, so
-		 * the hit path inlines (runtime/probe.h).  An int3 kprobe
-		 * leaves ip past the breakpoint; the script sees the probed
-		 * address.
-		 */
-		sb_printf(hits, "static STP_HANDLER int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
-			  "\tunsigned long ip = regs->ip;\n\n"
-			  "\tregs->ip = (unsigned long)kp->addr;\n"
-			  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n"
-			  "\tregs->ip = ip;\n\treturn 0;\n}\nNOKPROBE_SYMBOL(stp_kp_hit_%d);\n\n",
-			  idx, idx, idx, idx);
+		kprobe_hit(m, hits, idx, d);
 		sb_printf(o, ", .hit = stp_kp_hit_%d", idx);
 	}
 	if (d->is_return && m->entries.len)

@@ -59,6 +59,7 @@ struct emit {
 	int nperfs;
 	int prefix;			/* emitting a prefix (emit_hoist.c):
 					 * no context; calls inline */
+	const char *prefix_skip;	/* what its next is: "return;" */
 };
 
 /* emit_stmt.c: the statements handler body and condition cond can run
@@ -149,13 +150,13 @@ struct node *em_handler_body(struct emit *m, int idx, struct derived_probe *d,
 /* The prefix flavour of each embedded-C function a prefix calls. */
 void em_prefix_functions(struct emit *m, struct sbuf *o);
 /*
- * Probe idx's callback from its first statement, into o: the session
- * check, the prefix (args: the callback's arguments as a C initializer,
- * or NULL; regs: its registers, or "NULL"), then the hit with the
- * prefix's locals in its entry, the callback's closing brace.
+ * Probe idx's callback's hit, into o: the session check, the prefix
+ * (args: the callback's arguments as a C initializer, or NULL; regs: its
+ * registers, or "NULL"; skip: the statement that ends the hit early),
+ * then the hit with the prefix's locals in its entry.
  */
 void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sbuf *o,
-	       const char *args, const char *regs);
+	       const char *args, const char *regs, const char *skip);
 /* A call, in a prefix: the function's prefix flavour, inline. */
 void em_prefix_call(struct emit *m, struct node *n);
 

@@ -15,7 +15,8 @@
  *                   const struct stp_pre_ctx pc = { .entry = args, .regs = ... };
  *                   int64_t l_x = 0;
  *
- *                   the prefix, its next "return;"
+ *                   the prefix, its next "return;" (a kprobe's: to
+ *                   its end, which puts back regs->ip)
  *                   {
  *                           struct pN_pre pre = { .args = { a0, ... }, .l_x = l_x };
  *
@@ -43,7 +44,8 @@
 
 int em_hoisted(const struct derived_probe *d)
 {
-	return d->hoist && (d->family == PF_TRACE || d->family == PF_PERF);
+	return d->hoist && (d->family == PF_TRACE || d->family == PF_PERF ||
+			    (d->family == PF_KPROBE && !d->is_return));
 }
 
 /* How many arguments pN_pre holds: a tracepoint's, when a $var reads them. */
@@ -162,7 +164,7 @@ static void pre_stmt(struct emit *m, struct node *n)
 		return;
 	case N_NEXT:	/* the hit ends before it takes the context */
 		ind(m);
-		sb_puts(m->o, "return;\n");
+		sb_printf(m->o, "%s\n", m->prefix_skip);
 		return;
 	case N_IF:
 		ind(m);
@@ -220,14 +222,14 @@ static void pre_init(int idx, const struct hoist *h, struct sbuf *o, const char 
 }
 
 void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sbuf *o,
-	       const char *args, const char *regs)
+	       const char *args, const char *regs, const char *skip)
 {
 	const struct hoist *h = d->hoist;
 	int any = args || h->vars.len;
 	const char **names = ar_alloc((h->vars.len + 1) * sizeof(*names));
 	struct sbuf *saved = m->o;
 
-	sb_puts(o, "\tif (unlikely(!stp_prefix_running()))\n\t\treturn;\n\t{\n");
+	sb_printf(o, "\tif (unlikely(!stp_prefix_running()))\n\t\t%s\n\t{\n", skip);
 	if (args)
 		sb_printf(o, "\t\tu64 args[] = { %s };\n", args);
 	sb_printf(o, "\t\tconst struct stp_pre_ctx pc = { .entry = %s, .regs = %s };\n",
@@ -239,6 +241,7 @@ void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sb
 	sb_puts(o, "\n\t\t(void)pc;\n\t\t/* before the context */\n");
 	name_vars(m, h, names);
 	m->prefix = 1;
+	m->prefix_skip = skip;
 	m->o = o;
 	m->indent = 2;
 	for (int i = 0; i < h->prefix.len; i++)
@@ -250,6 +253,6 @@ void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sb
 		pre_init(idx, h, o, args);
 	else
 		sb_puts(o, "\t\t{\n");
-	sb_printf(o, "\t\t\tstp_probe_hit(&stp_probe_%d, probe_%d, %s, %s);\n\t\t}\n\t}\n}\n\n",
+	sb_printf(o, "\t\t\tstp_probe_hit(&stp_probe_%d, probe_%d, %s, %s);\n\t\t}\n\t}\n",
 		  idx, idx, regs, any ? "&pre" : "NULL");
 }

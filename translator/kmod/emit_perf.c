@@ -29,7 +29,8 @@ static void overflow_handler(struct emit *m, int idx, const struct derived_probe
 		return;
 	}
 	/* in NMI: the prefix takes no lock (hoist.c lets none in) */
-	em_prefix(m, idx, d, &m->perf_cbs, NULL, "regs");
+	em_prefix(m, idx, d, &m->perf_cbs, NULL, "regs", "return;");
+	sb_puts(&m->perf_cbs, "}\n\n");
 }
 
 /* One table entry: the event and where it counts. */

@@ -25,7 +25,8 @@ static void prefixed(struct emit *m, int idx, const struct derived_probe *d, int
 
 	for (int i = 0; i < n; i++)
 		sb_printf(&args, "%sa%d", i ? ", " : "", i);
-	em_prefix(m, idx, d, &m->trace_cbs, args.s, "NULL");
+	em_prefix(m, idx, d, &m->trace_cbs, args.s, "NULL", "return;");
+	sb_puts(&m->trace_cbs, "}\n\n");
 	free(args.s);
 }
 
