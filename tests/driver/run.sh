@@ -240,6 +240,7 @@ fi
 # run, so the tracepoint's handler reads it without a lock (kmod/access.c);
 # begin, which writes it, keeps its lock
 if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null); then
+	# shellcheck disable=SC2016 # the script's $id
 	frozen='global want probe begin { want = 110 }
 		probe kernel.trace("raw_syscalls:sys_enter") { if ($id == want) printf("%d\n", want) }'
 	case_ frozen-no-lock 0 $'\t.locks = p1_locks, .nlocks = 0,' -- \
