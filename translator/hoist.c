@@ -37,6 +37,12 @@
  * context-free is the prefix's first test.  With no next, no early
  * call and no such test, nothing is hoisted and the handler is as
  * before.  Nothing hoisted can fail, so the prefix never reports.
+ *
+ * A prefix runs outside the context's claim, with interrupts as the
+ * callback has them: another probe's prefix may interrupt it on its
+ * CPU (a perf event's NMI, an interrupt's tracepoint).  Its locals are
+ * the callback's own, so only the embedded C it calls must bear that:
+ * pure C does; early C promises it (lock-free, as it promises no lock).
  */
 #include "elab.h"
 #include "walk.h"
