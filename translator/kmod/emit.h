@@ -13,7 +13,8 @@
  * access.c first finds each handler's lock set and the facts the globals'
  * declarations need; then emit.c lays out the file and the globals,
  * emit_expr.c translates expressions, emit_stmt.c statements and the
- * print family.
+ * print family, emit_hoist.c the prefixes that run in a probe's
+ * callback before its context (translator/hoist.c).
  */
 #ifndef STP_EMIT_H
 #define STP_EMIT_H
