@@ -2,9 +2,9 @@
 /*
  * Pass 3 of the prefixes hoist.c splits off a probe's handler: they run
  * in the probe's callback (emit_trace.c, emit_perf.c, a kprobe's hit in
- * emit.c) before
- * stp_probe_hit(), so a hit its filter turns down never disables
- * interrupts, claims the CPU's context or takes a lock.  The shape:
+ * emit.c) before stp_probe_hit(), so a hit its filter turns down never
+ * disables interrupts, claims the CPU's context or takes a lock.  The
+ * shape:
  *
  *   struct pN_pre { u64 args[n]; int64_t l_x; ... };   (types)
  *   callback(...)
