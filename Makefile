@@ -47,10 +47,10 @@ DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
 	translator/tracepoints.c translator/kmod/emit_trace.c translator/process.c translator/kmod/emit_process.c \
 	translator/netfilter.c translator/netfilter_var.c translator/kmod/emit_netfilter.c \
 	translator/procfs.c translator/kmod/emit_procfs.c translator/probe_types.c \
-	translator/perf.c translator/kmod/emit_perf.c \
+	translator/perf.c translator/kmod/emit_perf.c translator/kmod/emit_hoist.c \
 	translator/hwbkpt.c translator/kmod/emit_hwbkpt.c \
 	translator/sysdispatch.c translator/kmod/emit_sysdispatch.c translator/dump_names.c \
-	translator/infer.c translator/deadstore.c translator/prune.c translator/dump.c \
+	translator/infer.c translator/deadstore.c translator/prune.c translator/frozen.c translator/hoist.c translator/dump.c \
 	translator/pass2.c translator/kmod/access.c translator/kmod/emit.c translator/kmod/emit_expr.c \
 	translator/kmod/emit_stmt.c translator/kmod/emit_uprobe.c translator/kmod/build.c translator/kmod/run.c translator/driver.c \
 	staprun/cmdline.c staprun/rotate.c \

@@ -127,6 +127,30 @@ static __always_inline int stp_probe_run(struct stp_ctx *c, const struct stp_pro
 }
 
 /*
+ * What a probe's prefix (translator/hoist.c) has of the context: the
+ * embedded C it calls reads CONTEXT->entry (a tracepoint's arguments)
+ * and CONTEXT->regs, and nothing else, before the hit has a context.
+ */
+struct stp_pre_ctx {
+	void *entry;
+	struct pt_regs *regs;
+};
+
+/*
+ * The session check of stp_probe_hit(), first in a callback that runs a
+ * prefix: an event probe's prefix runs only while the session runs, as
+ * its handler does.  stp_probe_hit() checks again (one compare): the
+ * state may have moved while the prefix ran.
+ */
+static __always_inline bool stp_prefix_running(void)
+{
+	if (likely(stp_state.counter == STP_RUNNING))
+		return true;
+	stp_count(STP_EV_SKIP_STATE);
+	return false;
+}
+
+/*
  * Take this CPU's context and the globals' locks, run the handler,
  * report what went wrong.  Interrupts are off for the whole hit, so the
  * context and the CPU's print buffer are ours alone, and an interrupt's

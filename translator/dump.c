@@ -3,7 +3,9 @@
  * stp -p2: the resolved program, in SystemTap's layout: the globals with
  * their types, the functions kept, then each derived probe (the concrete
  * point, and after "<-" what the script wrote) with its locals and its
- * handler, aliases' prologues and epilogues in place.
+ * handler, aliases' prologues and epilogues in place.  A probe hoist.c
+ * split shows its prefix under "# before the context:" and the rest
+ * under "# in the context:", in one block.
  */
 #include "elab.h"
 
@@ -55,6 +57,17 @@ static void function(struct sbuf *o, const struct function *f)
 		print_stmt(o, d->body, 0);
 }
 
+static void split(struct sbuf *o, const struct hoist *h)
+{
+	sb_puts(o, "{\n\t# before the context:\n");
+	for (int i = 0; i < h->prefix.len; i++)
+		print_stmt(o, h->prefix.v[i], 1);
+	sb_puts(o, "\t# in the context:\n");
+	for (int i = 0; i < h->rest->args.len; i++)
+		print_stmt(o, h->rest->args.v[i], 1);
+	sb_puts(o, "}\n");
+}
+
 void dump_program(struct elab *e, struct sbuf *o)
 {
 	int any = 0;
@@ -84,6 +97,9 @@ void dump_program(struct elab *e, struct sbuf *o)
 			sb_putc(o, '\n');
 		}
 		locals(o, &d->locals);
-		print_stmt(o, d->body, 0);
+		if (d->hoist)
+			split(o, d->hoist);
+		else
+			print_stmt(o, d->body, 0);
 	}
 }

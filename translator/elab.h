@@ -13,6 +13,13 @@
  *   infer.c    give every expression, variable and function a type
  *   deadstore.c  drop a tapset's assignments to locals nothing reads
  *   prune.c    drop what nothing uses; warn about it
+ *   frozen.c   mark the numeric globals no event-time code writes: the
+ *              program is final only after prune.c (its functions and
+ *              probes), and hoist.c reads the marks
+ *   hoist.c    split an event probe's handler into what runs before its
+ *              context (filters) and the rest; last, so that it sees the
+ *              statements every other step left, and its result is only
+ *              data the backends read (the handler itself is unchanged)
  *   dump.c     stp -p2's listing
  */
 #ifndef STP_ELAB_H
@@ -49,6 +56,9 @@ struct symbol {
 	struct node *cast;	/* a local last assigned @cast(p, T[, M]): its
 				 * type, for x->member (autocast) */
 	int used;
+	int frozen;		/* frozen.c: a numeric scalar global only
+				 * begin, end and error probes (and -G) write:
+				 * constant while event probes run */
 	int quiet;		/* no unused warnings (foreach keys) */
 	const struct node *hist;	/* first @hist_log/@hist_linear of it */
 };
@@ -97,6 +107,27 @@ enum probe_family {
 struct dwarf_file;
 struct tracepoint_info;
 struct sdt_marker;
+
+/*
+ * hoist.c: a probe's handler split in two.  The prefix runs in the
+ * callback the backend generates, before the hit takes its context:
+ * context-free statements only (numbers, the callback's arguments,
+ * frozen globals, pure or early embedded C that cannot fail); its next
+ * ends the hit there.  When it falls through, the handler runs with
+ * the prefix's locals copied in, then rest.  d->body stays whole: a
+ * backend that does not split a family runs it as before.
+ */
+struct hoist {
+	struct vec prefix;	/* struct node *: statements, in order; a
+				 * trailing "if (c) s" and a probe point's
+				 * condition show as "if (!(c)) next" */
+	struct node *rest;	/* N_BLOCK: the statements sunk past the
+				 * prefix, then the rest of the body */
+	struct vec vars;	/* struct symbol *: the numeric locals the
+				 * prefix reads or writes, handed to the
+				 * handler */
+	struct vec calls;	/* struct function *: embedded C it calls */
+};
 
 struct derived_probe {
 	struct probe_point *pp;		/* concrete probe point */
@@ -168,7 +199,16 @@ struct derived_probe {
 	/* kernel.syscall(NR)[.return] (sysdispatch.c; is_return too): */
 	int sc_nr;			/* NR */
 	int sc_args_read;		/* a $var reads the registers */
+	struct hoist *hoist;		/* hoist.c: its prefix, or NULL */
 };
+
+/* Begin, end and error probes run while no event probe can: the
+ * runtimes arm event probes after begin and disarm them before end. */
+static inline int probe_at_event_time(const struct derived_probe *d)
+{
+	return d->family != PF_BEGIN && d->family != PF_END && d->family != PF_ERROR &&
+	       d->family != PF_NEVER;
+}
 
 /* The kernel's symbol table, for probe points resolved by symbol. */
 struct ksyms;
@@ -275,6 +315,16 @@ void deadstore_program(struct elab *e);
 
 /* prune.c */
 void prune_program(struct elab *e);
+
+/* frozen.c */
+void frozen_program(struct elab *e);
+
+/* hoist.c */
+void hoist_program(struct elab *e);
+/* Whether embedded-C function f can end in an error (its text raises
+ * one: STAP_ERROR, the runtime's stp_error_*, the argument and register
+ * readers that do); a script function always can. */
+int fn_may_fail(const struct function *f);
 
 /* dump.c */
 void dump_program(struct elab *e, struct sbuf *out);

@@ -2,7 +2,7 @@
 /*
  * Pass 2 in order (see elab.h for why each step sits where it does):
  * library, probes and names (interleaved: each pulls in more), types,
- * pruning.  Each step runs only if the ones before reported no error:
+ * pruning, frozen globals, hoisting.  Each step runs only if the ones before reported no error:
  * types make no sense for names that did not resolve.
  */
 #include "elab.h"
@@ -58,6 +58,9 @@ struct elab *pass2_elaborate(struct session *s)
 	prune_program(e);
 	if (diag_errors())
 		return NULL;
+	/* on the final program: what prune kept, deadstore left */
+	frozen_program(e);
+	hoist_program(e);
 	return e;
 }
 

@@ -26,6 +26,10 @@
 #   b. with the floor: a hand-written tracepoint callback that only counts
 #      (tests/bench/guest/floor_tracepoint.c),
 #   c. under stp: kernel.trace("sys_enter") { n++ },
+#   d. under stp: kernel.trace("raw_syscalls:sys_enter") { if ($id == 999) n++ },
+#      a filter that always fails, which runs before the context
+#      (translator/hoist.c: the hit never takes it),
+#   e. the same built with -u (no hoisting): the generic path for it,
 # and the cost a probe adds to one call is the difference from (a) in ns
 # per call: each of the loop's N calls is one hit (the hit counts the
 # modules report also hold the few calls outside the timed loop).
@@ -60,13 +64,19 @@ make -s -C "/lib/modules/$KREL/build" M="$ROOT/$OUT/floor" modules >"$OUT/floor.
 	die "building the floor module failed: $(tail -5 "$OUT/floor.log")"
 cp "$OUT/floor/floor_timer.ko" "$OUT/floor/floor_kprobe.ko" "$OUT/floor/floor_tracepoint.ko" "$OUT/files/"
 K=(--sysroot="$SYSROOT" -r "$KREL")
+# $id is never 999: every hit ends at the filter (hits: 0)
+# shellcheck disable=SC2016 # the script's $id
+FILTER='global n; probe kernel.trace("raw_syscalls:sys_enter") { if ($id == 999) n++ }
+	probe end { printf("hits %d\n", n) }'
 (cd "$OUT/files" &&
 	"$ROOT/stp" "${K[@]}" -p4 -m bt_count -e "global n; probe timer.us($PERIOD_US) { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null &&
 	"$ROOT/stp" "${K[@]}" -p4 -m bt_map -e "global m; probe timer.us($PERIOD_US) { m[cpu()]++ } probe end { printf(\"hits %d\\n\", m[0]) }" >/dev/null &&
 	"$ROOT/stp" "${K[@]}" -p4 -m bk_count -e "global n; probe kernel.function(\"__x64_sys_getppid\") { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null &&
 	"$ROOT/stp" "${K[@]}" -p4 -m bk_map -e "global n; probe kernel.function(\"__x64_sys_getppid\") { n[execname()]++ } probe end { t = 0; foreach (k in n) t += n[k]; printf(\"hits %d\\n\", t) }" >/dev/null &&
 	"$ROOT/stp" "${K[@]}" -p4 -m bk_stat -e "global s; probe kernel.function(\"__x64_sys_getppid\") { s <<< gettimeofday_ns() } probe end { printf(\"hits %d\\n\", @count(s)) }" >/dev/null &&
-	"$ROOT/stp" "${K[@]}" -p4 -m bt_trace -e "global n; probe kernel.trace(\"sys_enter\") { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null) ||
+	"$ROOT/stp" "${K[@]}" -p4 -m bt_trace -e "global n; probe kernel.trace(\"sys_enter\") { n++ } probe end { printf(\"hits %d\\n\", n) }" >/dev/null &&
+	"$ROOT/stp" "${K[@]}" -p4 -m bt_filter -e "$FILTER" >/dev/null &&
+	"$ROOT/stp" "${K[@]}" -u -p4 -m bt_filter_u -e "$FILTER" >/dev/null) ||
 	die "stp -p4 failed"
 
 # SystemTap's module for the same script, to run in the same boot if it
@@ -117,6 +127,11 @@ echo "tfloor hits \$(dmesg | sed -n 's/.*floor_tracepoint: \([0-9]*\) hits/\1/p'
 stprun -c "./loop getppid $CALLS > bt_trace.loop" bt_trace.ko > bt_trace.out
 echo "bt_trace \$(cat bt_trace.loop)"
 echo "bt_trace \$(cat bt_trace.out)"
+for m in bt_filter bt_filter_u; do
+	stprun -c "./loop getppid $CALLS > \$m.loop" \$m.ko > \$m.out
+	echo "\$m \$(cat \$m.loop)"
+	echo "\$m \$(cat \$m.out)"
+done
 echo "kbase3 \$(./loop getppid $CALLS)"
 S
 say "booting the guest with -icount shift=0,sleep=off"
@@ -214,14 +229,18 @@ SECTION=$OUT/trace.txt
 	cost_plain "a. no probe" "$tbase"
 	cost_floor "b. floor: hand-written tracepoint callback, counts" tfloor "$tbase"
 	cost_row 'c. stp: kernel.trace("sys_enter") { n++ }' bt_trace 1.5 "$tbase" "$tf_added"
+	cost_row 'd. stp: { if ($id == 999) n++ }, filter hoisted' bt_filter 1.5 "$tbase" "$tf_added"
+	cost_row 'e. stp -u: the same, generic path' bt_filter_u 1.5 "$tbase" "$tf_added"
 	cost_plain "a'. no probe, again after the runs above" "$(nspc kbase3)"
 	echo
-	echo "  d. SystemTap 4.8, the same script: not run."
+	echo "  f. SystemTap 4.8, c's script: not run."
 	echo "     $STAP_WHY"
 	echo
 	echo "  a: the kprobe section's a', just before these runs; +ns/hit and x floor as for"
 	echo "  kprobes.  The floor's and stp's counts hold every system call the guest made"
-	echo "  meanwhile, not only the loop's."
+	echo "  meanwhile, not only the loop's.  d and e count the hits whose \$id is 999:"
+	echo "  none; d's filter runs in the callback before the context (translator/hoist.c),"
+	echo "  e (-u, no hoisting) takes the context for every hit to test it."
 	echo
 } >"$SECTION"
 publish_section "guest: tracepoint cost" "$SECTION" always

@@ -236,6 +236,18 @@ if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null) 
 	case_ S-to-stprun 0 "$T/rot.0" -- bash -c "'$STP' --sysroot='$K' -r '$R' -o '$T/rot' -S 2,3 \
 		-e 'probe begin { println(1) }' >/dev/null 2>&1; ls '$T'/rot*"
 fi
+# frozen.c: a global only begin writes is a constant while event probes
+# run, so the tracepoint's handler reads it without a lock (kmod/access.c);
+# begin, which writes it, keeps its lock
+if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null); then
+	# shellcheck disable=SC2016 # the script's $id
+	frozen='global want probe begin { want = 110 }
+		probe kernel.trace("raw_syscalls:sys_enter") { if ($id == want) printf("%d\n", want) }'
+	case_ frozen-no-lock 0 $'\t.locks = p1_locks, .nlocks = 0,' -- \
+		"$STP" --sysroot="$K" -r "$R" -p3 -e "$frozen"
+	case_ frozen-begin-lock 0 $'\t.locks = p0_locks, .nlocks = 1,' -- \
+		"$STP" --sysroot="$K" -r "$R" -p3 -e "$frozen"
+fi
 # -T in a guest, with a -c command that would run for 30 s: the script
 # ends after 1 s (its end probe says so) and the command with it; a
 # guest boot, about 20 s (STP_DRIVER_GUEST=0 leaves it out)

@@ -55,6 +55,9 @@ struct bx {
 	int want_what;		/* a kernel catch (e): stp_what() names error sites */
 	/* frames.c: the kernel probes' own fields, overlaid */
 	struct sbuf frames;
+	/* gen_prefix.c: writing a prefix (hoist.c): no context yet */
+	int prefix;
+	struct vec pre_wanted;	/* struct function *: their flavours */
 };
 
 /* gen.c */
@@ -152,6 +155,16 @@ void bx_entry_decls(struct sbuf *o);
 /* gen_sorted.c: a sorted or limited foreach in a kernel probe */
 void bx_kern_sorted_foreach(struct bx *x, struct node *n);
 void bx_sorted_decls(struct sbuf *o);
+
+/* gen_prefix.c: a probe's prefix (elab.h's struct hoist) */
+int bx_hoisted(const struct derived_probe *d);
+/* the program's head: the prefix, then c looked up (entry, regs: what
+ * struct stp_kctx gets) */
+void bx_prefix(struct bx *x, struct derived_probe *d, const char *entry, const char *regs);
+void bx_prefix_copy(struct bx *x, struct derived_probe *d);	/* its locals into c */
+/* a call of f's flavour that takes its arguments by value */
+const char *bx_prefix_call(struct bx *x, struct node *n, struct function *f);
+void bx_prefix_functions(struct bx *x, struct sbuf *o);
 
 /* tapset.c: what the tapsets' BPF functions read of their probe, set
  * at the start of probe i's handler */

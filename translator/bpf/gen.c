@@ -157,6 +157,12 @@ static void probe_locals(struct bx *x, struct derived_probe *d)
 void bx_probe_body(struct bx *x, struct derived_probe *d)
 {
 	probe_locals(x, d);
+	if (bx_hoisted(d)) {	/* the prefix tested the condition */
+		bx_prefix_copy(x, d);
+		bx_stmt(x, d->hoist->rest, 1);
+		sb_puts(&x->code, "\tgoto out;\nout:\n");
+		return;
+	}
 	if (d->cond)
 		sb_printf(&x->code, "\tif (!%s) goto out;\n", bx_long(x, d->cond));
 	bx_stmt(x, d->body, 1);
@@ -242,16 +248,20 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 	x->pfx = ar_printf("p%d", i);
 	x->pp = d->name;
 	bx_entry_probe(x, d, i, att);
-	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n\tu32 zero = 0;\n"
-		  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
-		  "\tstruct stp_kctx k = { .entry = %s, .regs = %s, .ctx = ctx }, *stp_k = &k;\n\n"
-		  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n"
-		  "\t/* a perf event's NMI can land inside another probe on this CPU:\n"
-		  "\t * its context is in use */\n"
-		  "\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"
-		  "\t\treturn 0;\n\t}\n\tc->busy = 1;\n", sec, i,
-		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void",
-		  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n", sec, i,
+		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void");
+	if (bx_hoisted(d))
+		bx_prefix(x, d, raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+	else
+		sb_printf(&x->code, "\tu32 zero = 0;\n"
+			  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
+			  "\tstruct stp_kctx k = { .entry = %s, .regs = %s, .ctx = ctx }, *stp_k = &k;\n\n"
+			  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n",
+			  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+	sb_puts(&x->code, "\t/* a perf event's NMI can land inside another probe on this CPU:\n"
+		"\t * its context is in use */\n"
+		"\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"
+		"\t\treturn 0;\n\t}\n\tc->busy = 1;\n");
 	bx_probe_prologue(x, d, i);
 	if (kf)
 		bx_kfunc_prologue(x, d);
@@ -276,6 +286,7 @@ void bx_functions(struct bx *x, struct sbuf *out)
 		sb_printf(out, "STP_INLINE int64_t fn%d(struct stp_ctx *c, struct stp_kctx *stp_k);\n",
 			  bx_fn_index(x, x->wanted.v[i]));
 	sb_puts(out, "\n");
+	bx_prefix_functions(x, out);
 	sb_printf(out, "%s%s%s", x->hoist.s ? x->hoist.s : "", x->code.s ? x->code.s : "",
 		  probes.s ? probes.s : "");
 }

@@ -139,6 +139,8 @@ static const char *call_fn(struct bx *x, struct node *n, struct function *f, con
 			  : "cannot run in user space (begin, end and error probes)");
 		return "0";
 	}
+	if (x->prefix)		/* no context, no frame yet */
+		return bx_prefix_call(x, n, f);
 	sb_puts(&b, "({ ");
 	for (int i = 0; i < n->args.len && i < f->decl->nparams; i++) {
 		struct node *a = n->args.v[i];

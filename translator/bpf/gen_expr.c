@@ -28,6 +28,8 @@ const char *bx_local(struct bx *x, const struct symbol *s)
 {
 	if (s->kind == SYM_GLOBAL)
 		return ar_printf("stp_g.g_%s", s->name);
+	if (x->prefix)		/* no context yet: gen_prefix.c's C locals */
+		return ar_printf("pl_%s", s->name);
 	return ar_printf("c->%s_%s", x->pfx, s->name);
 }
 
@@ -96,6 +98,10 @@ static const struct symbol *elem(struct bx *x, struct node *n, const char **key)
 static const char *divide(struct bx *x, struct node *n, const char *a, const char *b)
 {
 	int u = uniq++;
+
+	if (x->prefix)		/* by a literal other than 0 (hoist.c) */
+		return ar_printf("%s(%s, %s)", n->op == OP_SLASH || n->op == OP_DIV_ASSIGN ?
+				 "stp_div" : "stp_mod", a, b);
 
 	return ar_printf("({ int64_t _a%d = %s, _b%d = %s; if (!_b%d) %s; "
 			 "_b%d ? %s(_a%d, _b%d) : 0; })", u, a, u, b, u,

@@ -336,7 +336,8 @@ void bx_stmt(struct bx *x, struct node *n, int d)
 		if (x->in_cb)
 			bx_refuse(x, &n->loc, "next inside foreach in a kernel probe is not "
 				  "supported by --runtime=bpf yet");
-		sb_puts(&x->code, "goto out;\n");
+		/* in a prefix: the hit ends before it takes the context */
+		sb_puts(&x->code, x->prefix ? "return 0;\n" : "goto out;\n");
 		break;
 	case N_RETURN:
 		ret(x, n);
@@ -351,7 +352,7 @@ void bx_stmt(struct bx *x, struct node *n, int d)
 		bx_refuse(x, &n->loc, "this statement is not supported by --runtime=bpf yet");
 		return;
 	}
-	if (n->kind != N_BREAK && n->kind != N_CONTINUE) {
+	if (n->kind != N_BREAK && n->kind != N_CONTINUE && !x->prefix) {
 		ind(x, d);
 		sb_printf(&x->code, "if (stp_k->err) goto %s;\n",
 			  x->err_label ? x->err_label : "out");

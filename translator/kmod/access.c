@@ -5,7 +5,8 @@
  * CPUs' parts) and sorted iteration need the global alone; "<<<" adds
  * to this CPU's part and shares.  A call takes on what the function
  * does, found once per function; recursion stops at a function whose
- * walk has begun.
+ * walk has begun.  A frozen global's reads take no lock in an event
+ * probe (drop_frozen).
  */
 #include "access.h"
 
@@ -167,6 +168,26 @@ static void entry_visit(struct node *n, void *arg)
 		node_walk(n->args.v[0], visit, w);
 }
 
+/*
+ * A frozen global (frozen.c) only read is no lock of an event probe's:
+ * only begin, end and error probes write it, and they never run while
+ * an event probe can (runtime/session.c).  Those keep their locks.
+ */
+static void drop_frozen(const struct derived_probe *d, struct vec *acc)
+{
+	int j = 0;
+
+	if (!probe_at_event_time(d))
+		return;
+	for (int i = 0; i < acc->len; i++) {
+		struct access *a = acc->v[i];
+
+		if (!a->sym->frozen || a->write)
+			acc->v[j++] = a;
+	}
+	acc->len = j;
+}
+
 static void probe_access(struct walker *w, struct derived_probe *d)
 {
 	struct vec *acc = new_vec(), *entry = new_vec();
@@ -175,11 +196,13 @@ static void probe_access(struct walker *w, struct derived_probe *d)
 	w->acc = acc;
 	node_walk(d->body, visit, w);
 	node_walk(d->cond, visit, w);
+	drop_frozen(d, acc);
 	access_sort(w->e, acc);
 	pmap_put(&w->ax->probe_access, d, acc);
 	ew.acc = entry;
 	ew.facts = 0;
 	node_walk(d->body, entry_visit, &ew);
+	drop_frozen(d, entry);
 	access_sort(w->e, entry);
 	pmap_put(&w->ax->entry_access, d, entry);
 }

@@ -397,6 +397,7 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	const struct vec *acc = pmap_get(&m->ax->probe_access, d);
 	int calls;
 	const char *pn = ar_printf("p%d", idx);
+	struct node *run, *cond;
 
 	m->probe_idx = idx;
 	m->entries.len = 0;
@@ -410,15 +411,18 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	m->unwind = "out";
 	m->indent = 1;
 	m->o = &body;
-	m->act_total = em_static_actions(d->body, d->cond, &calls);
 	frame_fields(&frame, &d->locals, "l", m);
 	init_locals(&body, &d->locals, "l");
-	if (d->cond) {
+	/* a prefix's probe: its locals, then the rest (emit_hoist.c) */
+	run = em_handler_body(m, idx, d, types, &body);
+	cond = em_hoisted(d) ? NULL : d->cond;	/* the prefix tested it */
+	m->act_total = em_static_actions(run, cond, &calls);
+	if (cond) {
 		sb_puts(&body, "\tif (!(");
-		em_expr(m, d->cond);
+		em_expr(m, cond);
 		sb_puts(&body, "))\n\t\tgoto out;\n");
 	}
-	em_stmt(m, d->body);
+	em_stmt(m, run);
 	sb_printf(types, "struct %s_locals {\n\tchar _none;\n%s};\n", pn, frame.s ? frame.s : "");
 	sb_printf(code, "/* %s */\nstatic STP_HANDLER void probe_%d(struct stp_ctx *h)\n{\n"
 		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n"
@@ -656,6 +660,27 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 	free(body.s);
 }
 
+/*
+ * Each kprobe's own entry: handler and locks known here, so the hit path
+ * inlines (runtime/probe.h).  An int3 kprobe leaves ip past the
+ * breakpoint; the script sees the probed address, its prefix too
+ * (emit_hoist.c).
+ */
+static void kprobe_hit(struct emit *m, struct sbuf *hits, int idx,
+		       const struct derived_probe *d)
+{
+	sb_printf(hits, "static STP_HANDLER int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
+		  "\tunsigned long ip = regs->ip;\n\n"
+		  "\tregs->ip = (unsigned long)kp->addr;\n", idx);
+	if (em_hoisted(d)) {
+		em_prefix(m, idx, d, hits, NULL, "regs", "goto out;");
+		sb_puts(hits, "out:\n");
+	} else {
+		sb_printf(hits, "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n", idx, idx);
+	}
+	sb_printf(hits, "\tregs->ip = ip;\n\treturn 0;\n}\nNOKPROBE_SYMBOL(stp_kp_hit_%d);\n\n", idx);
+}
+
 /* One kprobe or kretprobe: by symbol, "module:symbol" for modules. */
 static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int idx,
 			 const struct derived_probe *d)
@@ -669,18 +694,7 @@ static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int 
 	if (d->offset)
 		sb_printf(o, ", .offset = %lld", (long long)d->offset);
 	if (!d->is_return) {
-		/*
-		 * Each kprobe's own entry: handler and locks known here, so
-		 * the hit path inlines (runtime/probe.h).  An int3 kprobe
-		 * leaves ip past the breakpoint; the script sees the probed
-		 * address.
-		 */
-		sb_printf(hits, "static STP_HANDLER int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
-			  "\tunsigned long ip = regs->ip;\n\n"
-			  "\tregs->ip = (unsigned long)kp->addr;\n"
-			  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n"
-			  "\tregs->ip = ip;\n\treturn 0;\n}\nNOKPROBE_SYMBOL(stp_kp_hit_%d);\n\n",
-			  idx, idx, idx, idx);
+		kprobe_hit(m, hits, idx, d);
 		sb_printf(o, ", .hit = stp_kp_hit_%d", idx);
 	}
 	if (d->is_return && m->entries.len)
@@ -785,6 +799,7 @@ static void handlers(struct emit *m, struct parts *p)
 	sb_puts(&p->code, "\n");
 	for (int i = 0; i < e->used_functions.len; i++)
 		function(m, e->used_functions.v[i], &p->types, &p->code);
+	em_prefix_functions(m, &p->code);
 	for (int i = 0; i < e->probes.len; i++)
 		vec_push(&p->sorted, e->probes.v[i]);
 	if (p->sorted.len)

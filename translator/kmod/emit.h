@@ -13,7 +13,8 @@
  * access.c first finds each handler's lock set and the facts the globals'
  * declarations need; then emit.c lays out the file and the globals,
  * emit_expr.c translates expressions, emit_stmt.c statements and the
- * print family.
+ * print family, emit_hoist.c the prefixes that run in a probe's
+ * callback before its context (translator/hoist.c).
  */
 #ifndef STP_EMIT_H
 #define STP_EMIT_H
@@ -57,6 +58,9 @@ struct emit {
 	struct vec procfs_idx;		/* each one's index (intptr_t) */
 	struct sbuf perfs, perf_cbs;	/* emit_perf.c's entries, handlers */
 	int nperfs;
+	int prefix;			/* emitting a prefix (emit_hoist.c):
+					 * no context; calls inline */
+	const char *prefix_skip;	/* what its next is: "return;" */
 };
 
 /* emit_stmt.c: the statements handler body and condition cond can run
@@ -101,7 +105,6 @@ const char *em_map(struct emit *m, const struct symbol *s);
  * its struct stp_stat_desc.
  */
 const char *em_stat(struct emit *m, struct node *arg, const char **desc);
-int em_may_fail(const struct function *f);
 /* A call of a script function (value: its return, or 0). */
 void em_call(struct emit *m, struct node *n);
 
@@ -137,6 +140,26 @@ void em_perf_tables(struct emit *m, struct sbuf *o);
 void em_process_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* stp_procprobes[], even when empty. */
 void em_process_tables(struct emit *m, struct sbuf *o);
+
+/* emit_hoist.c: the prefixes hoist.c split off */
+/* Whether probe d's callback runs its prefix (d->hoist). */
+int em_hoisted(const struct derived_probe *d);
+/* The handler of probe idx's start: struct pN_pre (in types) and the
+ * copy of the prefix's locals (in body); what the handler then runs. */
+struct node *em_handler_body(struct emit *m, int idx, struct derived_probe *d,
+			     struct sbuf *types, struct sbuf *body);
+/* The prefix flavour of each embedded-C function a prefix calls. */
+void em_prefix_functions(struct emit *m, struct sbuf *o);
+/*
+ * Probe idx's callback's hit, into o: the session check, the prefix
+ * (args: the callback's arguments as a C initializer, or NULL; regs: its
+ * registers, or "NULL"; skip: the statement that ends the hit early),
+ * then the hit with the prefix's locals in its entry.
+ */
+void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sbuf *o,
+	       const char *args, const char *regs, const char *skip);
+/* A call, in a prefix: the function's prefix flavour, inline. */
+void em_prefix_call(struct emit *m, struct node *n);
 
 /* emit_stmt.c */
 void em_stmt(struct emit *m, struct node *n);

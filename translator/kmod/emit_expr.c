@@ -169,6 +169,11 @@ static void arith(struct emit *m, int op, const char *a, const char *b,
 	case OP_PERCENT: case OP_MOD_ASSIGN: {
 		int div = op == OP_SLASH || op == OP_DIV_ASSIGN;
 
+		if (m->prefix) {	/* by a literal other than 0 (hoist.c) */
+			sb_printf(m->o, "(%s == -1 ? (int64_t)%s : %s %s %s)", b,
+				  div ? ar_printf("(0 - (u64)%s)", a) : "0", a, div ? "/" : "%", b);
+			return;
+		}
 		sb_printf(m->o, "({ if (!%s) STP_FAIL(&c->h, \"division by 0\", %s, %s); "
 			  "%s == -1 ? (int64_t)%s : %s %s %s; })",
 			  b, em_where(m, loc, div ? "operator '/'" : "operator '%'"), m->unwind,
@@ -576,21 +581,6 @@ void em_expr(struct emit *m, struct node *n)
 }
 
 /*
- * Whether a call of f can end in an error: script functions can; embedded
- * C only when its text raises one (STAP_ERROR, the runtime's stp_error_*
- * or the argument and register readers that do).
- */
-int em_may_fail(const struct function *f)
-{
-	const char *c = f->decl->body->str;
-
-	if (f->decl->body->kind != N_EMBEDDED)
-		return 1;
-	return strstr(c, "STAP_ERROR") || strstr(c, "error") || strstr(c, "stp_arg(") ||
-	       strstr(c, "stp_register(");
-}
-
-/*
  * f(a, b): arguments into temporaries (they may call functions too, and
  * use the same frame slot), then into the callee's frame, then the call.
  * Overloads run in priority order while each says "next".
@@ -672,7 +662,7 @@ static void call_overload(struct emit *m, const struct call *k, struct function 
 		else
 			sb_printf(m->o, "%s.a_%s = %s; ", fr, p->name, k->args[i]);
 	}
-	if (em_may_fail(g))
+	if (fn_may_fail(g))
 		sb_printf(m->o, "c->h.call_where = %s; ", k->where);
 	/* a string result is written straight into the caller's temp */
 	if (g->ret == T_STRING)
@@ -694,6 +684,10 @@ void em_call(struct emit *m, struct node *n)
 	struct call k = { .f = f, .args = args };
 	int nest = 0, leaf = 1;
 
+	if (m->prefix) {
+		em_prefix_call(m, n);
+		return;
+	}
 	k.where = em_where(m, &n->loc, ar_printf("identifier '%s'", n->name));
 	k.na = n->args.len < 64 ? n->args.len : 64;
 	if (!f) {
@@ -702,7 +696,7 @@ void em_call(struct emit *m, struct node *n)
 	}
 	for (struct function *g = f; g; g = g->next) {
 		leaf &= g->decl->body->kind == N_EMBEDDED;
-		k.can_fail |= em_may_fail(g) || g->next;
+		k.can_fail |= fn_may_fail(g) || g->next;
 	}
 	out(m, "({ ");
 	call_args(m, n, args, k.na);

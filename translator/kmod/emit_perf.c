@@ -4,7 +4,8 @@
  * runtime/perf.c arms (one kernel counter per online CPU, or one that
  * follows a process).  The overflow handler goes through
  * stp_probe_hit() with the interrupted registers, so user_mode(),
- * uaddr() and pid() see what the event interrupted.
+ * uaddr() and pid() see what the event interrupted; after the probe's
+ * prefix when hoist.c split one off (emit_hoist.c).
  *
  * A .counter("NAME") probe has no handler to run: its event only
  * counts, in a table of its own (stp_perf_counters[], in the order of
@@ -20,9 +21,16 @@
 static void overflow_handler(struct emit *m, int idx, const struct derived_probe *d)
 {
 	sb_printf(&m->perf_cbs, "/* %s */\nstatic STP_HANDLER void stp_perf_cb_%d(struct perf_event *ev,\n"
-		  "\t\tstruct perf_sample_data *data, struct pt_regs *regs)\n{\n"
-		  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n}\n\n",
-		  d->name, idx, idx, idx);
+		  "\t\tstruct perf_sample_data *data, struct pt_regs *regs)\n{\n",
+		  d->name, idx);
+	if (!em_hoisted(d)) {
+		sb_printf(&m->perf_cbs, "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n}\n\n",
+			  idx, idx);
+		return;
+	}
+	/* in NMI: the prefix takes no lock (hoist.c lets none in) */
+	em_prefix(m, idx, d, &m->perf_cbs, NULL, "regs", "return;");
+	sb_puts(&m->perf_cbs, "}\n\n");
 }
 
 /* One table entry: the event and where it counts. */

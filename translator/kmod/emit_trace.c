@@ -9,13 +9,26 @@
  * x86-64 calling convention passes in a register or an 8-byte stack
  * slot: so the callback takes each as a u64 and, when a $argument reads
  * them (btf_var.c, through CONTEXT->entry), keeps them in an array.  The
- * hit goes through stp_probe_hit(), as a kprobe's does.
+ * hit goes through stp_probe_hit(), as a kprobe's does, after the
+ * probe's prefix when hoist.c split one off (emit_hoist.c).
  */
 #include "emit.h"
 #include "../btf.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* With a prefix (emit_hoist.c): the arguments are pre's first member. */
+static void prefixed(struct emit *m, int idx, const struct derived_probe *d, int n)
+{
+	struct sbuf args = { 0 };
+
+	for (int i = 0; i < n; i++)
+		sb_printf(&args, "%sa%d", i ? ", " : "", i);
+	em_prefix(m, idx, d, &m->trace_cbs, args.s, "NULL", "return;");
+	sb_puts(&m->trace_cbs, "}\n\n");
+	free(args.s);
+}
 
 static void callback(struct emit *m, int idx, const struct derived_probe *d)
 {
@@ -27,6 +40,10 @@ static void callback(struct emit *m, int idx, const struct derived_probe *d)
 	sb_puts(&m->trace_cbs, ")\n{\n");
 	if (!d->tp_args_read)
 		n = 0;
+	if (em_hoisted(d)) {
+		prefixed(m, idx, d, n);
+		return;
+	}
 	if (n) {
 		sb_printf(&m->trace_cbs, "\tu64 args[%d] = {", n);
 		for (int i = 0; i < n; i++)

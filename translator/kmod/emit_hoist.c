@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3 of the prefixes hoist.c splits off a probe's handler: they run
+ * in the probe's callback (emit_trace.c, emit_perf.c, a kprobe's hit in
+ * emit.c) before stp_probe_hit(), so a hit its filter turns down never
+ * disables interrupts, claims the CPU's context or takes a lock.  The
+ * shape:
+ *
+ *   struct pN_pre { u64 args[n]; int64_t l_x; ... };   (types)
+ *   callback(...)
+ *   {
+ *           if (unlikely(!stp_prefix_running()))
+ *                   return;
+ *           {
+ *                   u64 args[] = { a0, ... };
+ *                   const struct stp_pre_ctx pc = { .entry = args, .regs = ... };
+ *                   int64_t l_x = 0;
+ *
+ *                   the prefix, its next "return;" (a kprobe's: to
+ *                   its end, which puts back regs->ip)
+ *                   {
+ *                           struct pN_pre pre = { .args = { a0, ... }, .l_x = l_x };
+ *
+ *                           stp_probe_hit(&stp_probe_N, probe_N, regs, &pre);
+ *                   }
+ *           }
+ *   }
+ *
+ * The prefix's locals and arguments are plain C locals nothing takes the
+ * address of, so the compiler keeps them in registers and a hit turned
+ * down touches no memory but the session state.  pre, made only for
+ * the hit, has the arguments' array first, so the handler's
+ * CONTEXT->entry reads them as before; the handler copies pre.l_x into
+ * its own locals first, then runs the rest.  The prefix's calls of
+ * embedded C go to a flavour of each function that takes its arguments
+ * by value and sees CONTEXT as the callback's pc (hoist.c lets through
+ * only C that reads CONTEXT->entry and CONTEXT->regs), inlined: a
+ * tracepoint's $arg becomes the callback's own argument.  Nothing in a
+ * prefix can fail, so no error is ever reported from it.
+ */
+#include "emit.h"
+#include "../btf.h"
+
+#include <stdlib.h>
+
+int em_hoisted(const struct derived_probe *d)
+{
+	return d->hoist && (d->family == PF_TRACE || d->family == PF_PERF ||
+			    (d->family == PF_KPROBE && !d->is_return));
+}
+
+/* How many arguments pN_pre holds: a tracepoint's, when a $var reads them. */
+static int pre_args(const struct derived_probe *d)
+{
+	return d->family == PF_TRACE && d->tp_args_read ? d->tp->nargs : 0;
+}
+
+struct node *em_handler_body(struct emit *m, int idx, struct derived_probe *d,
+			     struct sbuf *types, struct sbuf *body)
+{
+	const struct hoist *h = d->hoist;
+	int nargs = pre_args(d);
+
+	if (!em_hoisted(d))
+		return d->body;
+	if (nargs || h->vars.len) {
+		sb_printf(types, "struct p%d_pre {\n", idx);
+		if (nargs)
+			sb_printf(types, "\tu64 args[%d];\t/* first: what CONTEXT->entry reads */\n",
+				  nargs);
+		for (int i = 0; i < h->vars.len; i++)
+			sb_printf(types, "\tint64_t l_%s;\n", ((struct symbol *)h->vars.v[i])->name);
+		sb_puts(types, "};\n");
+	}
+	if (h->vars.len) {
+		sb_printf(body, "\t{\n\t\tconst struct p%d_pre *pre = c->h.entry;\n\n", idx);
+		for (int i = 0; i < h->vars.len; i++) {
+			struct symbol *s = h->vars.v[i];
+
+			sb_printf(body, "\t\t%s = pre->l_%s;\n", em_sym(m, s), s->name);
+		}
+		sb_puts(body, "\t}\n");
+	}
+	return h->rest;
+}
+
+/* f's prefix flavour: the names its C uses, mapped to parameters. */
+static void flavour(struct emit *m, struct function *f, struct sbuf *o)
+{
+	const char *cn = em_sym(m, (void *)f);
+	struct node *d = f->decl;
+
+	sb_printf(o, "static __always_inline void %s_pre(const struct stp_pre_ctx *_stp_pc, "
+		  "int64_t *_stp_ret", cn);
+	for (int i = 0; i < d->nparams; i++)
+		sb_printf(o, ", int64_t _stp_a_%s", f->params[i]->name);
+	sb_puts(o, ")\n{\n");
+	for (int i = 0; i < d->nparams; i++)
+		sb_printf(o, "#define STAP_ARG_%s (_stp_a_%s)\n", f->params[i]->name,
+			  f->params[i]->name);
+	sb_puts(o, "#define STAP_RETVALUE (*_stp_ret)\n"
+		"#define STAP_RETURN(v) do { *_stp_ret = (v); return; } while (0)\n"
+		"#define CONTEXT _stp_pc\n\t(void)_stp_pc;\n\t{\n");
+	em_embedded(o, d->body);
+	sb_puts(o, "\t}\n");
+	for (int i = 0; i < d->nparams; i++)
+		sb_printf(o, "#undef STAP_ARG_%s\n", f->params[i]->name);
+	sb_puts(o, "#undef STAP_RETVALUE\n#undef STAP_RETURN\n#undef CONTEXT\n}\n\n");
+}
+
+void em_prefix_functions(struct emit *m, struct sbuf *o)
+{
+	struct pmap done = { 0 };
+
+	for (int i = 0; i < m->e->probes.len; i++) {
+		const struct derived_probe *d = m->e->probes.v[i];
+
+		for (int k = 0; em_hoisted(d) && k < d->hoist->calls.len; k++) {
+			struct function *f = d->hoist->calls.v[k];
+
+			if (pmap_get(&done, f))
+				continue;
+			pmap_put(&done, f, (void *)1);
+			flavour(m, f, o);
+		}
+	}
+	free(done.keys);
+	free(done.vals);
+}
+
+/* Arguments into temporaries first: the script's order. */
+void em_prefix_call(struct emit *m, struct node *n)
+{
+	struct function *f = n->ref;
+	const char *r = em_tmp(m, "ret");
+	struct sbuf call = { 0 };
+
+	sb_puts(m->o, "({ ");
+	sb_printf(&call, "%s_pre(&pc, &%s", em_sym(m, (void *)f), r);
+	for (int i = 0; i < n->args.len; i++) {
+		const char *x = em_tmp(m, "x");
+
+		sb_printf(m->o, "int64_t %s = ", x);
+		em_expr(m, n->args.v[i]);
+		sb_puts(m->o, "; ");
+		sb_printf(&call, ", %s", x);
+	}
+	sb_printf(m->o, "int64_t %s = 0; %s); %s; })", r, call.s, r);
+	free(call.s);
+}
+
+static void ind(struct emit *m)
+{
+	for (int i = 0; i < m->indent; i++)
+		sb_putc(m->o, '\t');
+}
+
+/* The statements hoist.c lets into a prefix. */
+static void pre_stmt(struct emit *m, struct node *n)
+{
+	switch (n->kind) {
+	case N_BLOCK:
+		for (int i = 0; i < n->args.len; i++)
+			pre_stmt(m, n->args.v[i]);
+		return;
+	case N_NEXT:	/* the hit ends before it takes the context */
+		ind(m);
+		sb_printf(m->o, "%s\n", m->prefix_skip);
+		return;
+	case N_IF:
+		ind(m);
+		sb_puts(m->o, "if (");
+		em_expr(m, n->cond);
+		sb_puts(m->o, ") {\n");
+		m->indent++;
+		pre_stmt(m, n->then);
+		m->indent--;
+		if (n->els) {
+			ind(m);
+			sb_puts(m->o, "} else {\n");
+			m->indent++;
+			pre_stmt(m, n->els);
+			m->indent--;
+		}
+		ind(m);
+		sb_puts(m->o, "}\n");
+		return;
+	case N_EXPRSTMT:
+		ind(m);
+		sb_puts(m->o, "(void)(");
+		em_expr(m, n->lhs);
+		sb_puts(m->o, ");\n");
+		return;
+	default:
+		return;
+	}
+}
+
+/* The prefix's locals are pre's members while it is emitted. */
+static void name_vars(struct emit *m, const struct hoist *h, const char **names)
+{
+	for (int i = 0; i < h->vars.len; i++) {
+		struct symbol *s = h->vars.v[i];
+		const char *old = em_sym(m, s);
+
+		pmap_put(&m->cname, s, (void *)names[i]);
+		names[i] = old;
+	}
+}
+
+/* pre, for the hit: the arguments and the prefix's locals. */
+static void pre_init(int idx, const struct hoist *h, struct sbuf *o, const char *args)
+{
+	sb_printf(o, "\t\t{\n\t\t\tstruct p%d_pre pre = { ", idx);
+	if (args)
+		sb_printf(o, ".args = { %s }%s", args, h->vars.len ? ", " : "");
+	for (int i = 0; i < h->vars.len; i++) {
+		const char *n = ((struct symbol *)h->vars.v[i])->name;
+
+		sb_printf(o, "%s.l_%s = l_%s", i ? ", " : "", n, n);
+	}
+	sb_puts(o, " };\n\n");
+}
+
+void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sbuf *o,
+	       const char *args, const char *regs, const char *skip)
+{
+	const struct hoist *h = d->hoist;
+	int any = args || h->vars.len;
+	const char **names = ar_alloc((h->vars.len + 1) * sizeof(*names));
+	struct sbuf *saved = m->o;
+
+	sb_printf(o, "\tif (unlikely(!stp_prefix_running()))\n\t\t%s\n\t{\n", skip);
+	if (args)
+		sb_printf(o, "\t\tu64 args[] = { %s };\n", args);
+	sb_printf(o, "\t\tconst struct stp_pre_ctx pc = { .entry = %s, .regs = %s };\n",
+		  args ? "args" : "NULL", regs);
+	for (int i = 0; i < h->vars.len; i++) {
+		names[i] = ar_printf("l_%s", ((struct symbol *)h->vars.v[i])->name);
+		sb_printf(o, "\t\tint64_t %s = 0;\n", names[i]);
+	}
+	sb_puts(o, "\n\t\t(void)pc;\n\t\t/* before the context */\n");
+	name_vars(m, h, names);
+	m->prefix = 1;
+	m->prefix_skip = skip;
+	m->o = o;
+	m->indent = 2;
+	for (int i = 0; i < h->prefix.len; i++)
+		pre_stmt(m, h->prefix.v[i]);
+	m->prefix = 0;
+	m->o = saved;
+	name_vars(m, h, names);
+	if (any)
+		pre_init(idx, h, o, args);
+	else
+		sb_puts(o, "\t\t{\n");
+	sb_printf(o, "\t\t\tstp_probe_hit(&stp_probe_%d, probe_%d, %s, %s);\n\t\t}\n\t}\n",
+		  idx, idx, regs, any ? "&pre" : "NULL");
+}
