@@ -55,6 +55,15 @@ struct stp_ctx {
  * notrace: the runtime's hit path is not itself a place to probe.
  */
 #define STP_HANDLER __no_stack_protector notrace
+/*
+ * A function the hot path calls on its rare branch (a probe prefix's
+ * hit, the sampler's slow path) saves what it uses itself, so that its
+ * callers keep their values in scratch registers across the call and
+ * their common path needs no frame (tests/bench: every instruction of a
+ * system call's event shows, under -icount).  The kernel is built
+ * without SSE, as the attribute needs.
+ */
+#define STP_PRESERVES __attribute__((no_caller_saved_registers))
 
 /* When a probe may run: the session state of the same number (probe.h). */
 enum stp_probe_kind {

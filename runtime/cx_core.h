@@ -133,6 +133,8 @@ struct cx_copy {
 	s64 cycles;		/* spent by collection, estimated at the close */
 	s64 sample_cycles;	/* spent filling samples, measured */
 	s64 adapted;		/* multiples of the high watermark t doubled for */
+	s64 counted;		/* the counts of events of weights other than
+				 * the constant 1 (struct cx_cpu), at the close */
 	u64 hca[CX_COUNTERS];	/* tag << 32 | count */
 	struct cx_sample samples[CX_SAMPLES];
 };
@@ -159,11 +161,15 @@ struct cx_sketch {
 /*
  * Each event's count and weight, for both copies: per CPU in the module
  * (cx_cpu_add, defined before this header: this_cpu_add), one shared
- * instance with atomic adds elsewhere.
+ * instance with atomic adds elsewhere.  An event whose weight is the
+ * constant 1 (the compiler sees it: a system call, a fault, a timer's
+ * tick) adds nothing here; its count and weight are what its counter
+ * got that the others' did not: the HCA's sum less counted, at the close.
  */
 struct cx_cpu {
 	s64 events[2][CX_VITALS_MAX];
 	s64 weight[2][CX_VITALS_MAX];
+	s64 counted[2][CX_VITALS_MAX];	/* the counts these events added */
 };
 
 /* ---- per build ---- */
@@ -212,6 +218,13 @@ static inline u16 cx_cas16(u16 *p, u16 o, u16 n)
 #define cx_bound(x) asm volatile("" : "+r"(x))
 #else
 #define cx_bound(x) ((void)0)
+#endif
+/*
+ * The open copy's HCA of vital vi: the module keeps a pointer per vital
+ * (one load; vitals.h), others compute it from cx_sketch.open.
+ */
+#ifndef CX_OPEN_HCA
+#define CX_OPEN_HCA(s, vi) ((s)->v[vi].copy[CX_READ((s)->open) & 1].hca)
 #endif
 #ifndef cx_cpu_add
 #define cx_cpu_add(cpu, f, p, vi, v) cx_fetch_add64((u64 *)&(cpu)->f[p][vi], (u64)(v))
@@ -291,9 +304,16 @@ CX_INLINE u64 cx_hash(int vi, u64 label, u64 who)
 	return (label ^ who) * CX_MUL(vi);
 }
 
+/* log2 of CX_COUNTERS, a power of two from 32 to 1024 */
+#define CX_HCA_BITS (CX_COUNTERS >= 1024 ? 10 : CX_COUNTERS >= 512 ? 9 : CX_COUNTERS >= 256 ? 8 : \
+		     CX_COUNTERS >= 128 ? 7 : CX_COUNTERS >= 64 ? 6 : 5)
+_Static_assert(CX_COUNTERS == 1 << CX_HCA_BITS, "CX_HCA_BYTES is a power of two, 128 to 4096");
+
+/* The counter: the top bits (one shift; they are the tag's top too, and
+ * the tag's other bits tell the labels of a counter apart). */
 CX_INLINE u32 cx_index(u64 h)
 {
-	return (u32)(h >> 32) & (CX_COUNTERS - 1);
+	return (u32)(h >> (64 - CX_HCA_BITS));
 }
 
 CX_INLINE u64 cx_tag(u64 h)
@@ -518,15 +538,23 @@ CX_COLD s64 cx_select(struct cx_sketch *s, u32 vp, u64 h, u64 old, s64 weight)
  */
 CX_INLINE s64 cx_count(struct cx_sketch *s, struct cx_cpu *cpu, int vi, u64 h, s64 weight)
 {
-	u64 p = (u64)CX_READ(s->open) & 1, w = cx_count_of(weight), old, cnt;
+	u64 *hca = CX_OPEN_HCA(s, vi), w = cx_count_of(weight), old, cnt;
+	u64 p = hca != s->v[vi].copy[0].hca;	/* the open copy's index */
 
-	old = cx_fetch_add64(&s->v[vi].copy[p].hca[cx_index(h)], w);
-	cx_cpu_add(cpu, events, p, vi, 1);
-	cx_cpu_add(cpu, weight, p, vi, weight);
+	old = cx_fetch_add64(&hca[cx_index(h)], w);
+	if (!__builtin_constant_p(weight) || weight != 1) {
+		cx_cpu_add(cpu, events, p, vi, 1);
+		cx_cpu_add(cpu, weight, p, vi, weight);
+		cx_cpu_add(cpu, counted, p, vi, w);
+	}
 	cnt = (u32)old;
 	/* the same owner, and the count's top bit stays (so no power of any
-	 * t is crossed, and the count did not wrap): nothing more to do */
-	if (CX_LIKELY((old & ~0xffffffffULL) == cx_tag(h)) && CX_LIKELY((cnt ^ (cnt + w)) <= cnt))
+	 * t is crossed, and the count did not wrap): nothing more to do.  By
+	 * one, the top bit moves when cnt + 1 is a power of two (or 0, when
+	 * cnt is 0 or saturated): cnt & (cnt + 1) is 0 then. */
+	if (CX_LIKELY(!((old ^ h) >> 32)) &&
+	    CX_LIKELY(__builtin_constant_p(weight) && weight == 1 ? (u32)(cnt & (cnt + 1)) != 0 :
+		      (cnt ^ (cnt + w)) <= cnt))
 		return 0;
 	return cx_select(s, (u32)vi << 1 | (u32)p, h, old, weight);
 }

@@ -137,18 +137,14 @@ struct stp_pre_ctx {
 };
 
 /*
- * The session check of stp_probe_hit(), first in a callback that runs a
- * prefix: an event probe's prefix runs only while the session runs, as
- * its handler does.  stp_probe_hit() checks again (one compare): the
- * state may have moved while the prefix ran.
+ * A prefix runs whatever the session's state: it is pure, or early C
+ * that may run even when the hit is then skipped, and callbacks run
+ * only between the arming (after begin) and the disarming (before end),
+ * so the state it could see is RUNNING or, for an instant, STOPPING.
+ * stp_probe_hit() checks the state, as for any hit.  (A compare and a
+ * branch on every event, where a vital sign's whole event is a few
+ * dozen instructions.)
  */
-static __always_inline bool stp_prefix_running(void)
-{
-	if (likely(stp_state.counter == STP_RUNNING))
-		return true;
-	stp_count(STP_EV_SKIP_STATE);
-	return false;
-}
 
 /*
  * Take this CPU's context and the globals' locks, run the handler,

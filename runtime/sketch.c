@@ -141,6 +141,30 @@ void cx_fold(struct cx_sketch *s, int closed, const struct cx_cpu *cpu)
 	for (i = 0; i < CX_VITALS_MAX; i++) {
 		s->v[i].copy[closed].events += cpu->events[closed][i];
 		s->v[i].copy[closed].weight += cpu->weight[closed][i];
+		s->v[i].copy[closed].counted += cpu->counted[closed][i];
+	}
+}
+
+void cx_cpu_zero(struct cx_cpu *cpu, int closed)
+{
+	memset(cpu->events[closed], 0, sizeof(cpu->events[closed]));
+	memset(cpu->weight[closed], 0, sizeof(cpu->weight[closed]));
+	memset(cpu->counted[closed], 0, sizeof(cpu->counted[closed]));
+}
+
+/* The events of unit weight that the CPUs did not count: what the HCA
+ * got beyond their counts (exact unless a counter saturated). */
+static void cx_unit_events(struct cx_copy *c)
+{
+	s64 sum = 0, unit;
+	int i;
+
+	for (i = 0; i < CX_COUNTERS; i++)
+		sum += cx_count_at(c, i);
+	unit = sum - c->counted;
+	if (unit > 0) {
+		c->events += unit;
+		c->weight += unit;
 	}
 }
 
@@ -151,7 +175,10 @@ void cx_finish(struct cx_sketch *s, int closed)
 
 	for (i = 0; i < CX_VITALS_MAX; i++) {
 		struct cx_copy *c = &s->v[i].copy[closed];
-		u64 cost = (u64)c->events * CX_EVENT_CYCLES + (u64)c->sample_cycles;
+		u64 cost;
+
+		cx_unit_events(c);
+		cost = (u64)c->events * CX_EVENT_CYCLES + (u64)c->sample_cycles;
 
 		c->cycles = (s64)cost;
 		if (hi && (s64)(cost / hi) > c->adapted)

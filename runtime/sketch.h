@@ -10,8 +10,8 @@
  *   closed = cx_flip(s);          events now go to the other copy
  *   ... a grace period ...        every event that read the old index
  *                                 has finished (cx_core.h says how)
- *   cx_fold(s, closed, cpu)       for each struct cx_cpu, then zero
- *                                 its [closed] rows
+ *   cx_fold(s, closed, cpu)       for each struct cx_cpu, then
+ *   cx_cpu_zero(cpu, closed)      its [closed] rows zeroed
  *   cx_finish(s, closed)          the epoch's cost, and t for the next
  *   ... read the closed copy ...
  *   cx_clear(s, closed)           before the next cx_flip
@@ -44,6 +44,9 @@ int cx_flip(struct cx_sketch *s);
 
 /* Add one struct cx_cpu's counts of the closed copy into it. */
 void cx_fold(struct cx_sketch *s, int closed, const struct cx_cpu *cpu);
+
+/* Zero one struct cx_cpu's rows of the closed copy, once folded. */
+void cx_cpu_zero(struct cx_cpu *cpu, int closed);
 
 /* The closed copy's cost, and t for the next epoch: doubled for each
  * multiple of the high watermark reached, halved under the low one. */

@@ -28,6 +28,7 @@
 #define CX_REC_MAX 16384	/* one record, formatted: a path, frames */
 
 struct cx_sketch stp_cx_sk;	/* 250 KB, in the module's bss: no pointer to follow */
+u64 *stp_cx_open_hca[CX_VITALS_MAX];
 DEFINE_PER_CPU(struct cx_cpu, stp_cx_cpu);
 DEFINE_PER_CPU(struct stp_cx_wc, stp_cx_wc);
 static bool stp_cx_ready;
@@ -74,38 +75,6 @@ static notrace void stp_cx_orphan(int copy, u64 pin)
 }
 
 /* ---- an event ---------------------------------------------------------- */
-
-/* The executable's open file: the label's program id (stable while it runs). */
-static notrace u64 stp_cx_exe_id(struct task_struct *t)
-{
-	struct mm_struct *mm = READ_ONCE(t->mm);
-
-	return mm && !(t->flags & PF_KTHREAD) ?
-		(u64)(unsigned long)READ_ONCE(mm->exe_file) : 0;
-}
-
-/* The uid as the initial namespace sees it: the kuid's own value. */
-static notrace u32 stp_cx_uid(struct task_struct *t)
-{
-	const struct cred *cr = READ_ONCE(t->real_cred);
-
-	return cr ? __kuid_val(cr->uid) : 0;
-}
-
-noinline notrace u64 stp_cx_who_refresh(void)
-{
-	struct task_struct *t = current;
-
-	if (t->tgid == READ_ONCE(stp_stprun_pid)) {
-		this_cpu_write(stp_cx_wc.task, NULL);
-		return 1;
-	}
-	this_cpu_write(stp_cx_wc.who, cx_who(stp_cx_exe_id(t), stp_cx_uid(t)));
-	barrier();	/* (an NMI between the two writes fills the same) */
-	this_cpu_write(stp_cx_wc.task, t);
-	return 0;
-}
-NOKPROBE_SYMBOL(stp_cx_who_refresh);
 
 /* exec replaces a task's program: its entry names the old one */
 static notrace void stp_cx_on_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -239,7 +208,7 @@ notrace long stp_cx_event(struct stp_ctx *c, const char *vital, u64 label,
 	}
 	if (!t || t == current) {
 		t = current;
-		if (this_cpu_read(stp_cx_wc.task) != t && stp_cx_who_refresh())
+		if (this_cpu_read(stp_cx_wc.task) != t && stp_cx_who_fill())
 			return 0;
 		who = this_cpu_read(stp_cx_wc.who);
 	} else {
@@ -275,15 +244,16 @@ void stp_cx_unavailable(const char *vital, const char *why)
  */
 static int stp_cx_swap(void)
 {
-	int closed = cx_flip(&stp_cx_sk), cpu;
+	int closed = cx_flip(&stp_cx_sk), cpu, i;
 
+	for (i = 0; i < CX_VITALS_MAX; i++)
+		WRITE_ONCE(stp_cx_open_hca[i], stp_cx_sk.v[i].copy[!closed].hca);
 	synchronize_rcu();
 	for_each_possible_cpu(cpu) {
 		struct cx_cpu *pc = per_cpu_ptr(&stp_cx_cpu, cpu);
 
 		cx_fold(&stp_cx_sk, closed, pc);
-		memset(pc->events[closed], 0, sizeof(pc->events[closed]));
-		memset(pc->weight[closed], 0, sizeof(pc->weight[closed]));
+		cx_cpu_zero(pc, closed);
 	}
 	cx_finish(&stp_cx_sk, closed);
 	return closed;
@@ -629,11 +599,14 @@ static void stp_cx_find_exec(struct tracepoint *tp, void *priv)
 static int stp_cx_init(void)
 {
 	struct dentry *d;
+	int i;
 
 	stp_cx_rec = kvzalloc(CX_REC_MAX, GFP_KERNEL);
 	if (!stp_cx_rec)
 		return -ENOMEM;
 	cx_init(&stp_cx_sk, 0, 0);
+	for (i = 0; i < CX_VITALS_MAX; i++)
+		stp_cx_open_hca[i] = stp_cx_sk.v[i].copy[0].hca;
 	d = debugfs_create_file("vitals", 0400, stp_dir, NULL, &stp_cx_fops);
 	if (IS_ERR_OR_NULL(d)) {
 		kvfree(stp_cx_rec);

@@ -13,11 +13,16 @@
 
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/cred.h>
+#include <linux/mm_types.h>
 
 /* the events' counts per CPU: one add each, no shared cache line */
 struct cx_cpu;
 DECLARE_PER_CPU(struct cx_cpu, stp_cx_cpu);
 #define cx_cpu_add(cpu, f, p, vi, v) this_cpu_add(stp_cx_cpu.f[p][vi], (v))
+/* each vital's open HCA, one load (vitals.c's stp_cx_swap moves them) */
+extern u64 *stp_cx_open_hca[];
+#define CX_OPEN_HCA(s, vi) READ_ONCE(stp_cx_open_hca[vi])
 
 #include "sketch.h"
 
@@ -36,9 +41,41 @@ struct stp_cx_wc {
 };
 DECLARE_PER_CPU(struct stp_cx_wc, stp_cx_wc);
 
+extern pid_t stp_stprun_pid;
+
+/* The label's program id of task t: its executable's open file (stable
+ * while it runs), 0 for a kernel thread. */
+static __always_inline u64 stp_cx_exe_id(struct task_struct *t)
+{
+	struct mm_struct *mm = READ_ONCE(t->mm);
+
+	return mm && !(t->flags & PF_KTHREAD) ? (u64)(unsigned long)READ_ONCE(mm->exe_file) : 0;
+}
+
+/* The uid as the initial namespace sees it: the kuid's own value. */
+static __always_inline u32 stp_cx_uid(struct task_struct *t)
+{
+	const struct cred *cr = READ_ONCE(t->real_cred);
+
+	return cr ? __kuid_val(cr->uid) : 0;
+}
+
 /* Fill this CPU's entry for current; nonzero when current's events are
- * not counted (stprun storing the epochs is not the machine's work). */
-u64 stp_cx_who_refresh(void);
+ * not counted (stprun storing the epochs is not the machine's work),
+ * and its entry then stays empty. */
+static __always_inline u64 stp_cx_who_fill(void)
+{
+	struct task_struct *t = current;
+
+	if (t->tgid == READ_ONCE(stp_stprun_pid)) {
+		this_cpu_write(stp_cx_wc.task, NULL);
+		return 1;
+	}
+	this_cpu_write(stp_cx_wc.who, cx_who(stp_cx_exe_id(t), stp_cx_uid(t)));
+	barrier();	/* (an NMI between the two writes fills the same) */
+	this_cpu_write(stp_cx_wc.task, t);
+	return 0;
+}
 
 /*
  * chopstix_count: count an event of standard or named vital vi; the
@@ -50,7 +87,9 @@ static __always_inline s64 stp_cx_count(long vi, u64 label, s64 weight)
 {
 	if (unlikely((unsigned long)vi >= CX_VITALS_MAX))
 		return 0;
-	if (unlikely(this_cpu_read(stp_cx_wc.task) != current) && stp_cx_who_refresh())
+	/* (a call here would keep label in a saved register: a frame on
+	 * every event; the refresh is a few loads, inline) */
+	if (unlikely(this_cpu_read(stp_cx_wc.task) != current) && stp_cx_who_fill())
 		return 0;
 	return cx_count(&stp_cx_sk, NULL, (int)vi,
 			cx_hash((int)vi, label, this_cpu_read(stp_cx_wc.who)), weight);

@@ -349,8 +349,7 @@ static int swap_copies(void)
 
 	grace_period();
 	cx_fold(sk, closed, counts);
-	memset(counts->events[closed], 0, sizeof(counts->events[closed]));
-	memset(counts->weight[closed], 0, sizeof(counts->weight[closed]));
+	cx_cpu_zero(counts, closed);
 	cx_finish(sk, closed);
 	return closed;
 }

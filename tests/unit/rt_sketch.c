@@ -45,8 +45,7 @@ static int close_copy(struct cx_sketch *s)
 	int closed = cx_flip(s);
 
 	cx_fold(s, closed, &cpu0);
-	memset(cpu0.events[closed], 0, sizeof(cpu0.events[closed]));
-	memset(cpu0.weight[closed], 0, sizeof(cpu0.weight[closed]));
+	cx_cpu_zero(&cpu0, closed);
 	cx_finish(s, closed);
 	return closed;
 }
@@ -278,6 +277,30 @@ TEST(weights_signed_sum_and_magnitude)
 	CHECK_EQ_INT(c, 0);
 	CHECK_EQ_INT(s->v[vi].copy[0].events, 3);
 	CHECK_EQ_INT(s->v[vi].copy[0].weight, 3 - 2 - 10);
+	free(s);
+}
+
+/* Events of the constant weight 1 add nothing to the CPUs' counts (the
+ * common path's two adds fewer); the close gives their number from the
+ * counters, beside the others' counts. */
+static s64 unit_event(struct cx_sketch *s, int vi, u64 label)
+{
+	return cx_count(s, &cpu0, vi, cx_hash(vi, label, 0), 1);
+}
+
+TEST(unit_weight_events)
+{
+	struct cx_sketch *s = new_sketch(0, 0);
+	int vi = cx_vital(s, "syscall"), c;
+
+	for (int i = 0; i < 1000; i++)
+		cx_publish(cx_sample_at(s, unit_event(s, vi, (u64)i % 37)));
+	event(s, vi, 5, 3);
+	event(s, vi, 6, -2);
+	CHECK_EQ_INT(cpu0.events[0][vi], 2);
+	c = close_copy(s);
+	CHECK_EQ_INT(s->v[vi].copy[c].events, 1002);
+	CHECK_EQ_INT(s->v[vi].copy[c].weight, 1000 + 3 - 2);
 	free(s);
 }
 
@@ -682,8 +705,7 @@ TEST(close_while_counting)
 		closed = cx_flip(s);
 		grace_period(r, 2);
 		cx_fold(s, closed, &cpu0);
-		memset(cpu0.events[closed], 0, sizeof(cpu0.events[closed]));
-		memset(cpu0.weight[closed], 0, sizeof(cpu0.weight[closed]));
+		cx_cpu_zero(&cpu0, closed);
 		take(&s->v[vi].copy[closed], &t);
 		cx_clear(s, closed);
 		closes++;

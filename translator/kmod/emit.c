@@ -904,6 +904,8 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	probe_list(o, "stp_errorp", "STP_NERRORP", &p->err);
 	sb_printf(o, "\nstatic struct stp_timer stp_timers[] = {\n%s};\n#define STP_NTIMERS %d\n\n",
 		  p->timers.s ? p->timers.s : "\t{ .probe = NULL },\n", p->ntimers);
+	sb_printf(o, "%s", m->pre_hits.s ? m->pre_hits.s : "");
+	free(m->pre_hits.s);
 	sb_printf(o, "%s", p->kp_hits.s ? p->kp_hits.s : "");
 	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
 		  p->kprobes.s ? p->kprobes.s : "\t{ .probe = NULL },\n", m->nkprobes);

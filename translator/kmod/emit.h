@@ -57,10 +57,17 @@ struct emit {
 	struct vec procfs;		/* procfs probes, in table order */
 	struct vec procfs_idx;		/* each one's index (intptr_t) */
 	struct sbuf perfs, perf_cbs;	/* emit_perf.c's entries, handlers */
+	struct sbuf pre_hits;		/* emit_hoist.c's hits after a prefix,
+					 * out of the callbacks' line */
 	int nperfs;
 	int prefix;			/* emitting a prefix (emit_hoist.c):
 					 * no context; calls inline */
 	const char *prefix_skip;	/* what its next is: "return;" */
+	struct pmap early_sites;	/* a prefix's early calls (node) ->
+					 * their e_K's K + 1 */
+	int nearly;			/* how many the prefix has */
+	int replay;			/* the hit's copy of the prefix: an
+					 * early call is its e_K */
 };
 
 /* emit_stmt.c: the statements handler body and condition cond can run

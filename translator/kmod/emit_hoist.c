@@ -9,8 +9,6 @@
  *   struct pN_pre { u64 args[n]; int64_t l_x; ... };   (types)
  *   callback(...)
  *   {
- *           if (unlikely(!stp_prefix_running()))
- *                   return;
  *           {
  *                   u64 args[] = { a0, ... };
  *                   const struct stp_pre_ctx pc = { .entry = args, .regs = ... };
@@ -128,13 +126,42 @@ void em_prefix_functions(struct emit *m, struct sbuf *o)
 	free(done.vals);
 }
 
-/* Arguments into temporaries first: the script's order. */
+/* The early call n's K in e_K, numbered as the prefix meets them. */
+static int early_site(struct emit *m, struct node *n)
+{
+	intptr_t k = (intptr_t)pmap_get(&m->early_sites, n);
+
+	if (!k) {
+		k = ++m->nearly;
+		pmap_put(&m->early_sites, n, (void *)k);
+	}
+	return (int)k - 1;
+}
+
+static int is_early_fn(const struct function *f)
+{
+	return f->decl->body->kind == N_EMBEDDED && strstr(f->decl->body->str, "/* early */");
+}
+
+/*
+ * Arguments into temporaries first: the script's order.  An early
+ * call's value is kept in its e_K, which the hit's copy of the prefix
+ * (the replay) reads instead of calling again: early C has an effect
+ * (a count), pure C is called again.
+ */
 void em_prefix_call(struct emit *m, struct node *n)
 {
 	struct function *f = n->ref;
 	const char *r = em_tmp(m, "ret");
 	struct sbuf call = { 0 };
+	int early = is_early_fn(f);
 
+	if (early && m->replay) {
+		sb_printf(m->o, "e_%d", early_site(m, n));
+		return;
+	}
+	if (early)
+		sb_printf(m->o, "(e_%d = ", early_site(m, n));
 	sb_puts(m->o, "({ ");
 	sb_printf(&call, "%s_pre(&pc, &%s", em_sym(m, (void *)f), r);
 	for (int i = 0; i < n->args.len; i++) {
@@ -146,6 +173,8 @@ void em_prefix_call(struct emit *m, struct node *n)
 		sb_printf(&call, ", %s", x);
 	}
 	sb_printf(m->o, "int64_t %s = 0; %s); %s; })", r, call.s, r);
+	if (early)
+		sb_putc(m->o, ')');
 	free(call.s);
 }
 
@@ -208,38 +237,26 @@ static void name_vars(struct emit *m, const struct hoist *h, const char **names)
 	}
 }
 
-/* pre, for the hit: the arguments and the prefix's locals. */
-static void pre_init(int idx, const struct hoist *h, struct sbuf *o, const char *args)
+/* The prefix's frame: its arguments' array, pc, its locals. */
+static void pre_frame(const struct hoist *h, struct sbuf *o, const char *args, const char *regs)
 {
-	sb_printf(o, "\t\t{\n\t\t\tstruct p%d_pre pre = { ", idx);
-	if (args)
-		sb_printf(o, ".args = { %s }%s", args, h->vars.len ? ", " : "");
-	for (int i = 0; i < h->vars.len; i++) {
-		const char *n = ((struct symbol *)h->vars.v[i])->name;
-
-		sb_printf(o, "%s.l_%s = l_%s", i ? ", " : "", n, n);
-	}
-	sb_puts(o, " };\n\n");
-}
-
-void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sbuf *o,
-	       const char *args, const char *regs, const char *skip)
-{
-	const struct hoist *h = d->hoist;
-	int any = args || h->vars.len;
-	const char **names = ar_alloc((h->vars.len + 1) * sizeof(*names));
-	struct sbuf *saved = m->o;
-
-	sb_printf(o, "\tif (unlikely(!stp_prefix_running()))\n\t\t%s\n\t{\n", skip);
 	if (args)
 		sb_printf(o, "\t\tu64 args[] = { %s };\n", args);
 	sb_printf(o, "\t\tconst struct stp_pre_ctx pc = { .entry = %s, .regs = %s };\n",
 		  args ? "args" : "NULL", regs);
-	for (int i = 0; i < h->vars.len; i++) {
+	for (int i = 0; i < h->vars.len; i++)
+		sb_printf(o, "\t\tint64_t l_%s = 0;\n", ((struct symbol *)h->vars.v[i])->name);
+	sb_puts(o, "\n\t\t(void)pc;\n");
+}
+
+/* The prefix's statements into o, its next being skip. */
+static void pre_body(struct emit *m, const struct hoist *h, struct sbuf *o, const char *skip)
+{
+	const char **names = ar_alloc((h->vars.len + 1) * sizeof(*names));
+	struct sbuf *saved = m->o;
+
+	for (int i = 0; i < h->vars.len; i++)
 		names[i] = ar_printf("l_%s", ((struct symbol *)h->vars.v[i])->name);
-		sb_printf(o, "\t\tint64_t %s = 0;\n", names[i]);
-	}
-	sb_puts(o, "\n\t\t(void)pc;\n\t\t/* before the context */\n");
 	name_vars(m, h, names);
 	m->prefix = 1;
 	m->prefix_skip = skip;
@@ -250,10 +267,82 @@ void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sb
 	m->prefix = 0;
 	m->o = saved;
 	name_vars(m, h, names);
-	if (any)
-		pre_init(idx, h, o, args);
-	else
-		sb_puts(o, "\t\t{\n");
-	sb_printf(o, "\t\t\tstp_probe_hit(&stp_probe_%d, probe_%d, %s, %s);\n\t\t}\n\t}\n",
-		  idx, idx, regs, any ? "&pre" : "NULL");
+}
+
+/*
+ * The hit after a prefix, a function of its own, which runs the prefix
+ * again (the replay: pure C gives the same values, an early call's is
+ * passed in), makes pre and takes the context.  So the callback keeps
+ * nothing but its arguments and the early calls' values for after the
+ * prefix: no frame on its common path, where a turned-down hit returns
+ * (tests/bench: a vital sign's event is a few dozen instructions, each
+ * of which shows).
+ */
+static void pre_hit(struct emit *m, int idx, const struct hoist *h, int nargs, const char *args)
+{
+	struct sbuf *o = &m->pre_hits;
+
+	sb_printf(o, "static noinline STP_HANDLER void stp_pre_hit_%d(", idx);
+	for (int i = 0; i < nargs; i++)
+		sb_printf(o, "u64 a%d, ", i);
+	for (int i = 0; i < m->nearly; i++)
+		sb_printf(o, "int64_t e_%d, ", i);
+	sb_puts(o, "struct pt_regs *regs)\n{\n\t{\n");
+	pre_frame(h, o, args, "regs");
+	sb_puts(o, "\t\t/* the prefix again: the same values */\n");
+	m->replay = 1;
+	pre_body(m, h, o, "return;");
+	m->replay = 0;
+	sb_puts(o, "\t\t{\n");
+	if (args || h->vars.len) {
+		sb_printf(o, "\t\t\tstruct p%d_pre pre = { ", idx);
+		if (args)
+			sb_printf(o, ".args = { %s }%s", args, h->vars.len ? ", " : "");
+		for (int i = 0; i < h->vars.len; i++) {
+			const char *n = ((struct symbol *)h->vars.v[i])->name;
+
+			sb_printf(o, "%s.l_%s = l_%s", i ? ", " : "", n, n);
+		}
+		sb_puts(o, " };\n\n");
+	}
+	sb_printf(o, "\t\t\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, %s);\n\t\t}\n\t}\n}\n"
+		  "NOKPROBE_SYMBOL(stp_pre_hit_%d);\n\n", idx, idx,
+		  args || h->vars.len ? "&pre" : "NULL", idx);
+}
+
+/* The number of a0, a1, ... in a list "a0, a1, ...". */
+static int nargs_of(const char *args)
+{
+	int n = 0;
+
+	for (const char *p = args; p && *p; p++)
+		n += *p == ',';
+	return args && *args ? n + 1 : 0;
+}
+
+void em_prefix(struct emit *m, int idx, const struct derived_probe *d, struct sbuf *o,
+	       const char *args, const char *regs, const char *skip)
+{
+	const struct hoist *h = d->hoist;
+	struct sbuf body = { 0 };
+	int nargs = nargs_of(args);
+
+	free(m->early_sites.keys);
+	free(m->early_sites.vals);
+	memset(&m->early_sites, 0, sizeof(m->early_sites));
+	m->nearly = 0;
+	pre_body(m, h, &body, skip);
+	sb_puts(o, "\t{\n");
+	pre_frame(h, o, args, regs);
+	for (int i = 0; i < m->nearly; i++)
+		sb_printf(o, "\t\tint64_t e_%d = 0;\n", i);
+	sb_printf(o, "\t\t/* before the context */\n%s", body.s ? body.s : "");
+	free(body.s);
+	sb_printf(o, "\t\tstp_pre_hit_%d(", idx);
+	for (int i = 0; i < nargs; i++)
+		sb_printf(o, "a%d, ", i);
+	for (int i = 0; i < m->nearly; i++)
+		sb_printf(o, "e_%d, ", i);
+	sb_printf(o, "%s);\n\t}\n", regs);
+	pre_hit(m, idx, h, nargs, args);
 }
