@@ -445,6 +445,46 @@ STP_INLINE int64_t stp_vt_blio_ev(int64_t which)
 	return (int64_t)e->v[which];
 }
 
+/* syscall's exits (sched_process_exit): what the exiting thread says of
+ * its process */
+struct signal_struct___stpv {
+	struct { int counter; } live;
+	unsigned int flags;
+} __attribute__((preserve_access_index));
+
+struct task_struct___stpv_exit {
+	unsigned int flags;
+	int exit_code;
+	struct signal_struct___stpv *signal;
+} __attribute__((preserve_access_index));
+
+#define STP_SIGNAL_GROUP_EXIT 0x4
+#define STP_NR_EXIT 60
+#define STP_NR_EXIT_GROUP 231
+
+STP_INLINE int64_t stp_vt_exit_nr(void)
+{
+	struct task_struct___stpv_exit *t =
+		(struct task_struct___stpv_exit *)bpf_get_current_task();
+	struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	u64 nr = 0;
+
+	if ((BPF_CORE_READ(t, flags) & STP_PF_KTHREAD) ||
+	    (BPF_CORE_READ(t, exit_code) & 0x7f) ||
+	    BPF_CORE_READ(t, signal, live.counter))
+		return -1;
+	if (BPF_CORE_READ(t, signal, flags) & STP_SIGNAL_GROUP_EXIT)
+		return STP_NR_EXIT_GROUP;
+	bpf_probe_read_kernel(&nr, sizeof(nr), &r->orig_ax);
+	return nr == STP_NR_EXIT ? STP_NR_EXIT : STP_NR_EXIT_GROUP;
+}
+
+STP_INLINE int64_t stp_vt_exit_status(void)
+{
+	return BPF_CORE_READ((struct task_struct___stpv_exit *)bpf_get_current_task(),
+			     exit_code) >> 8 & 0xff;
+}
+
 STP_INLINE int64_t stp_vt_sig_handler(int64_t ka)
 {
 	return (int64_t)BPF_CORE_READ((struct k_sigaction___stpv *)ka, sa.sa_handler);
