@@ -242,8 +242,8 @@ STP_INLINE struct stp_vt_blio_ev *stp_vt_blio_now(void)
 /* Slot i of bio's window (the kernel's hash_64). */
 STP_INLINE struct stp_vt_bio *stp_vt_bio_slot(u64 bio, u32 i)
 {
-	u32 k = ((u32)((bio * 0x61C8864680B583EBULL) >> (64 - VITALS_BIO_BITS)) + i) &
-		(VITALS_BIO_SLOTS - 1);
+	u32 h = (u32)((bio * 0x61C8864680B583EBULL) >> (64 - VITALS_BIO_BITS));
+	u32 k = (h + i) & (VITALS_BIO_SLOTS - 1);
 
 	return bpf_map_lookup_elem(&stp_vt_bios, &k);
 }
@@ -260,7 +260,8 @@ STP_INLINE struct stp_vt_bio *stp_vt_bio_find(u64 bio)
 	return NULL;
 }
 
-STP_INLINE void stp_vt_pend_add(u32 tid, const struct stp_vt_blio_ev *e, u64 now)
+STP_INLINE void stp_vt_pend_add(u32 tid, const struct stp_vt_blio_ev *e,
+				u64 now)
 {
 	u32 k = tid % VITALS_PEND_SLOTS;
 	struct stp_vt_pend *p = bpf_map_lookup_elem(&stp_vt_pend_map, &k);
@@ -328,7 +329,8 @@ STP_INLINE void stp_vt_bio_close(struct stp_vt_bio *s, struct bio___stpv *b,
 		[VB_BIO] = (u64)b } };
 	u32 tid = s->tid;
 
-	one.v[VB_DONE] = error || s->failed > s->bytes ? 0 : s->bytes - s->failed;
+	one.v[VB_DONE] = error || s->failed > s->bytes ? 0 :
+			 s->bytes - s->failed;
 	s->t0 = 0;
 	stp_cx_mb();
 	s->bio = 0;
@@ -375,7 +377,8 @@ STP_INLINE int64_t stp_vt_bio_queue(int64_t bio, int64_t site)
 	if (!to)
 		return ret;
 	old = STP_VT_ONCE(to->bio);
-	if (old != (u64)bio && __sync_val_compare_and_swap(&to->bio, old, (u64)bio) != old)
+	if (old != (u64)bio &&
+	    __sync_val_compare_and_swap(&to->bio, old, (u64)bio) != old)
 		return ret;
 	to->sector = BPF_CORE_READ(b, bi_iter.bi_sector);
 	to->bytes = BPF_CORE_READ(b, bi_iter.bi_size);
@@ -398,7 +401,8 @@ STP_INLINE int64_t stp_vt_bio_end(int64_t bio)
 	e->v[VB_NBIOS] = 0;
 	s = stp_vt_bio_find(bio);
 	if (s)
-		stp_vt_bio_close(s, b, BPF_CORE_READ(b, bi_status), bpf_ktime_get_ns(), e);
+		stp_vt_bio_close(s, b, BPF_CORE_READ(b, bi_status),
+				 bpf_ktime_get_ns(), e);
 	return e->v[VB_NBIOS] != 0;
 }
 
@@ -466,7 +470,8 @@ STP_INLINE int64_t stp_vt_exit_nr(void)
 {
 	struct task_struct___stpv_exit *t =
 		(struct task_struct___stpv_exit *)bpf_get_current_task();
-	struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct pt_regs *r =
+		(struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	u64 nr = 0;
 
 	if ((BPF_CORE_READ(t, flags) & STP_PF_KTHREAD) ||
