@@ -120,7 +120,7 @@ static void busy_loop(struct rwalk *w)
 static void bad_blocks(struct rwalk *w)
 {
 	const struct rproc *p;
-	char sites[SITES_LEN], ev[EVIDENCE_LEN];
+	char sites[SITES_LEN], ev[EVIDENCE_LEN], slow[64];
 
 	w->blio_samples += w->ep.v[RV_BLIO].nsamples;
 	w->blio_done += w->ep.blio_done;
@@ -131,10 +131,14 @@ static void bad_blocks(struct rwalk *w)
 		if (!p->io_short)
 			continue;
 		rscan_top_sites(&w->ep, p->pid, RV_BLIO, sites, sizeof(sites));
+		slow[0] = 0;
+		if (p->io_short_ns)
+			snprintf(slow, sizeof(slow), ", the slowest of them in"
+				 " %.1f ms", (double)p->io_short_ns / 1e6);
 		snprintf(ev, sizeof(ev), "%u sampled blio requests got less"
-			 " than they asked: %lld of %lld bytes; top blio sites:"
-			 " %s", p->io_short, (long long)p->io_got,
-			 (long long)p->io_asked, sites);
+			 " than they asked: %lld of %lld bytes%s; top blio"
+			 " sites: %s", p->io_short, (long long)p->io_got,
+			 (long long)p->io_asked, slow, sites);
 		flag(w, 3, p, NULL, ev);
 	}
 }

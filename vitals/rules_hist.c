@@ -4,9 +4,11 @@
  * memory allocated (its share of umem, plus its kmem samples' pages,
  * allocations less frees) stays above zero epoch after epoch, a leak.
  * Rule 10: its vital signs stop.  How it died comes from its last
- * samples: a signal delivered to its default action (SIGKILL: killed;
- * SIGSEGV and the like: a fault), an exit or exit_group call (it
- * ended itself), or nothing (it stopped, or went quiet).
+ * samples: a signal delivered to a default action that ends it
+ * (SIGKILL: killed; SIGSEGV and the like: a fault), an exit or
+ * exit_group call (it ended itself: exited), or nothing (it stopped, or
+ * went quiet: stopped, with the stop signal when one was delivered).
+ * The evidence starts with which.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@ struct rpast {
 	int64_t last_start, last_end;
 	int gone;		/* its death is flagged */
 	int had_path;		/* a sample named its program by path */
+	int stop_sig;		/* a stop signal in its last epoch seen */
 	long leak_run;		/* epochs in a row with net allocation */
 	int64_t leak_start;
 	double leak_pages;
@@ -143,16 +146,16 @@ static void died(struct rwalk *w, struct rpast *h, const struct rproc *p)
 	else
 		return;
 	if (p->fatal_sig)
-		snprintf(ev, sizeof(ev), "%s delivered to its default action;"
-			 " its last site: %s", signame(p->fatal_sig, sig),
-			 p->last_site);
+		snprintf(ev, sizeof(ev), "%s: %s delivered to its default"
+			 " action; its last site: %s", how,
+			 signame(p->fatal_sig, sig), p->last_site);
 	else
-		snprintf(ev, sizeof(ev), "it called %s after %ld epochs seen"
-			 " >= %g; its last site: %s", p->exited == 60 ? "exit" :
-			 "exit_group", h->seen, w->c->die_min_epochs,
-			 p->last_site);
+		snprintf(ev, sizeof(ev), "%s: it called %s after %ld epochs"
+			 " seen >= %g; its last site: %s", how,
+			 p->exited == 60 ? "exit" : "exit_group", h->seen,
+			 w->c->die_min_epochs, p->last_site);
 	rflags_raise(w->fs, 10, w->idx, w->ep.start_ns, w->ep.end_ns,
-		     shown_pid(p->pid), p->exec, how, ev);
+		     shown_pid(p->pid), h->exec, how, ev);
 	h->gone = 1;
 }
 
@@ -163,15 +166,19 @@ static void died(struct rwalk *w, struct rpast *h, const struct rproc *p)
  */
 static void stopped(struct rwalk *w, struct rpast *h)
 {
-	char ev[1024];
+	char ev[1024], sig[16], how[96] = "";
 
 	if (h->gone || !h->had_path || h->seen < w->c->die_min_epochs ||
 	    (double)(w->idx - h->last) < w->c->die_gap)
 		return;
-	snprintf(ev, sizeof(ev), "no samples for %ld epochs >= %g after %ld"
-		 " epochs seen >= %g, and no exit or fatal signal sampled; its"
-		 " last site: %s", w->idx - h->last, w->c->die_gap, h->seen,
-		 w->c->die_min_epochs, h->last_site);
+	if (h->stop_sig)
+		snprintf(how, sizeof(how), "; %s delivered to its default"
+			 " action in its last epoch", signame(h->stop_sig, sig));
+	snprintf(ev, sizeof(ev), "stopped: no samples for %ld epochs >= %g"
+		 " after %ld epochs seen >= %g, and no exit or fatal signal"
+		 " sampled%s; its last site: %s", w->idx - h->last,
+		 w->c->die_gap, h->seen, w->c->die_min_epochs, how,
+		 h->last_site);
 	rflags_raise(w->fs, 10, h->last, h->last_start, h->last_end,
 		     shown_pid(h->pid), h->exec, "stopped", ev);
 	h->gone = 1;
@@ -199,6 +206,7 @@ void rhist_epoch(struct rwalk *w)
 		if (!h->had_path || (p->exec && p->exec[0] != '['))
 			h->exec = p->exec;
 		h->last_site = p->last_site;
+		h->stop_sig = p->stop_sig;
 		died(w, h, p);
 	}
 	for (uint32_t i = 0; i < w->hist->cap; i++)

@@ -39,10 +39,14 @@ struct rproc {
 	uint32_t n[RV_N];	/* samples */
 	int64_t w[RV_N];	/* their weights' sum */
 	double c[RV_N];		/* their labels' counts' sum */
-	int fatal_sig;		/* a signal delivered to its default action */
+	int fatal_sig;		/* a signal delivered to a default action
+				 * that ends the process */
+	int stop_sig;		/* one delivered to the default stop */
 	int exited;		/* an exit or exit_group call sampled */
 	uint32_t io_short;	/* blio requests answered with less data */
 	int64_t io_asked, io_got;
+	int64_t io_short_ns;	/* the longest of those, from queueing to
+				 * completion (0: the samples do not say) */
 	uint64_t last_ns;	/* its last sample */
 	const char *last_site;
 };

@@ -6,6 +6,7 @@
  * that the evidence names.  Tables are hashes that keep their memory
  * from one epoch to the next and clear only the slots used.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,9 @@ static const char *const names[RV_N] = {
 	"sig", "sock", "lock",
 };
 
-/* x86_64's exit and exit_group: the calls that end a process. */
+/* x86_64's exit and exit_group: the calls that end a process (vitals.stp
+ * records them as sched_process_exit sees them: they never return).
+ * Signal numbers are x86_64's too, which <signal.h> gives here. */
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
 
@@ -213,6 +216,42 @@ static int on_vital(void *arg, const struct vr_epoch *e,
 	return 0;
 }
 
+/*
+ * A signal delivered to its default action (handler 0): what that does
+ * to the process, as Linux has it.  The stop signals stop it and the
+ * ones whose default is to ignore them (delivered when they came while
+ * blocked) do nothing: neither is a death.
+ */
+static void note_signal(struct rproc *p, int sig)
+{
+	switch (sig) {
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		p->stop_sig = sig;
+		break;
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+		break;
+	default:
+		p->fatal_sig = sig;
+	}
+}
+
+/* What a blio sample says of what its requests got: rule 3. */
+static void note_io(struct repoch *ep, struct rproc *p, const char *data)
+{
+	long long asked, got, ns;
+
+	if (!data_num(data, "done", &got) || !data_num(data, "bytes", &asked))
+		return;
+	ep->blio_done++;
+	p->io_asked += asked;
+	p->io_got += got;
+	if (got >= asked)
+		return;
+	p->io_short++;
+	if (data_num(data, "service_ns", &ns) && ns > p->io_short_ns)
+		p->io_short_ns = ns;
+}
+
 /* What a sample says about its process beyond its vital: rules 3, 10. */
 static void note_sample(struct repoch *ep, struct rproc *p, int vid,
 			const struct vx_sample *s)
@@ -223,17 +262,12 @@ static void note_sample(struct repoch *ep, struct rproc *p, int vid,
 		ep->user_cpuu++;
 	if (vid == RV_SIG && data_num(s->data, "sig", &a) &&
 	    (!data_num(s->data, "handler", &b) || b == 0))
-		p->fatal_sig = (int)a;
+		note_signal(p, (int)a);
 	if (vid == RV_SYSCALL && data_num(s->data, "nr", &a) &&
 	    (a == NR_EXIT || a == NR_EXIT_GROUP))
 		p->exited = (int)a;
-	if (vid == RV_BLIO && data_num(s->data, "done", &b) &&
-	    data_num(s->data, "bytes", &a)) {
-		ep->blio_done++;
-		p->io_asked += a;
-		p->io_got += b;
-		p->io_short += b < a;
-	}
+	if (vid == RV_BLIO)
+		note_io(ep, p, s->data);
 }
 
 /*

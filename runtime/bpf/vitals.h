@@ -20,9 +20,15 @@ struct bvec_iter___stpv {
 } __attribute__((preserve_access_index));
 
 struct bio___stpv {
+	struct bio___stpv *bi_next;
 	struct block_device___stpv *bi_bdev;
+	u8 bi_status;
 	struct bvec_iter___stpv bi_iter;
 	void *bi_end_io;
+} __attribute__((preserve_access_index));
+
+struct request___stpv {
+	struct bio___stpv *bio;
 } __attribute__((preserve_access_index));
 
 struct sigaction___stpv {
@@ -170,6 +176,318 @@ STP_INLINE int64_t stp_vt_bio(int64_t bio, int64_t which)
 	case 2: return BPF_CORE_READ(b, bi_iter.bi_size);
 	default: return (int64_t)BPF_CORE_READ(b, bi_end_io);
 	}
+}
+
+/*
+ * blio: the bios in flight by address and the completions waiting for
+ * their threads, as vitals.stp's tables (its note on blio gives the
+ * design), as BPF array maps; the event at hand in a per-CPU one.
+ */
+#define VITALS_BIO_BITS 11
+#define VITALS_BIO_SLOTS (1U << VITALS_BIO_BITS)
+#define VITALS_BIO_WAYS 8
+#define VITALS_BIO_STALE_NS (60ULL * 1000000000ULL)
+#define VITALS_RQ_BIOS 32
+#define VITALS_PEND_SLOTS 1024
+#define VITALS_PEND_STALE_NS (10ULL * 1000000000ULL)
+#define STP_VT_ONCE(x) (*(volatile __typeof__(x) *)&(x))
+
+/* ORDER: vitals.stp's VB_* (vitals_blio_ev's which) */
+enum { VB_DEV, VB_SECTOR, VB_BYTES, VB_END_IO, VB_DONE, VB_NS, VB_NBIOS,
+       VB_SITE, VB_BIO, VB_N };
+
+struct stp_vt_bio {
+	u64 bio, t0, sector, site;
+	u32 tid, bytes, failed, pad;
+};
+
+struct stp_vt_blio_ev {
+	u64 v[VB_N];
+};
+
+struct stp_vt_pend {
+	u64 tid, t0;
+	u64 first[VB_N];
+	u64 bytes, done, ns, nbios;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, VITALS_BIO_SLOTS);
+	__type(key, u32);
+	__type(value, struct stp_vt_bio);
+} stp_vt_bios SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, VITALS_PEND_SLOTS);
+	__type(key, u32);
+	__type(value, struct stp_vt_pend);
+} stp_vt_pend_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct stp_vt_blio_ev);
+} stp_vt_blio_cur SEC(".maps");
+
+STP_INLINE struct stp_vt_blio_ev *stp_vt_blio_now(void)
+{
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(&stp_vt_blio_cur, &zero);
+}
+
+/* Slot i of bio's window (the kernel's hash_64). */
+STP_INLINE struct stp_vt_bio *stp_vt_bio_slot(u64 bio, u32 i)
+{
+	u32 h = (u32)((bio * 0x61C8864680B583EBULL) >> (64 - VITALS_BIO_BITS));
+	u32 k = (h + i) & (VITALS_BIO_SLOTS - 1);
+
+	return bpf_map_lookup_elem(&stp_vt_bios, &k);
+}
+
+STP_INLINE struct stp_vt_bio *stp_vt_bio_find(u64 bio)
+{
+	struct stp_vt_bio *s;
+
+	for (u32 i = 0; i < VITALS_BIO_WAYS; i++) {
+		s = stp_vt_bio_slot(bio, i);
+		if (s && STP_VT_ONCE(s->bio) == bio)
+			return s;
+	}
+	return NULL;
+}
+
+STP_INLINE void stp_vt_pend_add(u32 tid, const struct stp_vt_blio_ev *e,
+				u64 now)
+{
+	u32 k = tid % VITALS_PEND_SLOTS;
+	struct stp_vt_pend *p = bpf_map_lookup_elem(&stp_vt_pend_map, &k);
+	u64 old, ns;
+
+	if (!p)
+		return;
+	old = STP_VT_ONCE(p->tid);
+	if (old != tid) {
+		if (old && now - STP_VT_ONCE(p->t0) < VITALS_PEND_STALE_NS)
+			return;
+		if (__sync_val_compare_and_swap(&p->tid, old, (u64)tid) != old)
+			return;
+		/* a stale owner's leftovers go */
+		p->nbios = p->bytes = p->done = p->ns = 0;
+		for (int i = 0; i < VB_N; i++)
+			p->first[i] = e->v[i];
+		p->t0 = now;
+		stp_cx_mb();
+	}
+	__sync_fetch_and_add(&p->bytes, e->v[VB_BYTES]);
+	__sync_fetch_and_add(&p->done, e->v[VB_DONE]);
+	for (int i = 0; i < 4; i++) {
+		ns = STP_VT_ONCE(p->ns);
+		if (ns >= e->v[VB_NS] ||
+		    __sync_val_compare_and_swap(&p->ns, ns, e->v[VB_NS]) == ns)
+			break;
+	}
+	/* last: a reader that takes the count finds the rest added */
+	stp_cx_mb();
+	__sync_fetch_and_add(&p->nbios, e->v[VB_NBIOS]);
+}
+
+STP_INLINE int stp_vt_pend_take(u32 tid, struct stp_vt_blio_ev *e)
+{
+	u32 k = tid % VITALS_PEND_SLOTS;
+	struct stp_vt_pend *p = bpf_map_lookup_elem(&stp_vt_pend_map, &k);
+	u64 n;
+
+	if (!tid || !p || STP_VT_ONCE(p->tid) != tid)
+		return 0;
+	n = __sync_lock_test_and_set(&p->nbios, 0);
+	if (!n)
+		return 0;
+	for (int i = 0; i < VB_N; i++)
+		e->v[i] = p->first[i];
+	e->v[VB_NBIOS] = n;
+	e->v[VB_BYTES] = __sync_lock_test_and_set(&p->bytes, 0);
+	e->v[VB_DONE] = __sync_lock_test_and_set(&p->done, 0);
+	e->v[VB_NS] = __sync_lock_test_and_set(&p->ns, 0);
+	e->v[VB_BIO] = 0;
+	__sync_val_compare_and_swap(&p->tid, (u64)tid, 0);
+	return 1;
+}
+
+/* vitals.stp's vitals_bio_close: bio b (slot s) has completed. */
+STP_INLINE void stp_vt_bio_close(struct stp_vt_bio *s, struct bio___stpv *b,
+				 int error, u64 now, struct stp_vt_blio_ev *e)
+{
+	struct stp_vt_blio_ev one = { .v = {
+		[VB_DEV] = BPF_CORE_READ(b, bi_bdev, bd_dev),
+		[VB_SECTOR] = s->sector, [VB_BYTES] = s->bytes,
+		[VB_END_IO] = (u64)BPF_CORE_READ(b, bi_end_io),
+		[VB_NS] = now - s->t0, [VB_NBIOS] = 1, [VB_SITE] = s->site,
+		[VB_BIO] = (u64)b } };
+	u32 tid = s->tid;
+
+	one.v[VB_DONE] = error || s->failed > s->bytes ? 0 :
+			 s->bytes - s->failed;
+	s->t0 = 0;
+	stp_cx_mb();
+	s->bio = 0;
+	if (tid != (u32)bpf_get_current_pid_tgid()) {
+		stp_vt_pend_add(tid, &one, now);
+		return;
+	}
+	if (!e->v[VB_NBIOS]) {
+		*e = one;
+		return;
+	}
+	e->v[VB_BYTES] += one.v[VB_BYTES];
+	e->v[VB_DONE] += one.v[VB_DONE];
+	e->v[VB_NBIOS]++;
+	if (one.v[VB_NS] > e->v[VB_NS])
+		e->v[VB_NS] = one.v[VB_NS];
+}
+
+STP_INLINE int64_t stp_vt_bio_queue(int64_t bio, int64_t site)
+{
+	struct bio___stpv *b = (struct bio___stpv *)bio;
+	struct stp_vt_blio_ev *e = stp_vt_blio_now();
+	u64 now = bpf_ktime_get_ns(), old, t0;
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	struct stp_vt_bio *s, *to = NULL, *stale = NULL;
+	int64_t ret = e ? stp_vt_pend_take(tid, e) : 0;
+
+	for (u32 i = 0; i < VITALS_BIO_WAYS; i++) {
+		s = stp_vt_bio_slot(bio, i);
+		if (!s)
+			continue;
+		old = STP_VT_ONCE(s->bio);
+		if (old == (u64)bio) {	/* its address again: one was missed */
+			to = s;
+			break;
+		}
+		t0 = STP_VT_ONCE(s->t0);
+		if (!to && !old)
+			to = s;
+		else if (!stale && old && t0 && now - t0 > VITALS_BIO_STALE_NS)
+			stale = s;
+	}
+	to = to ? to : stale;
+	if (!to)
+		return ret;
+	old = STP_VT_ONCE(to->bio);
+	if (old != (u64)bio &&
+	    __sync_val_compare_and_swap(&to->bio, old, (u64)bio) != old)
+		return ret;
+	to->sector = BPF_CORE_READ(b, bi_iter.bi_sector);
+	to->bytes = BPF_CORE_READ(b, bi_iter.bi_size);
+	to->failed = 0;
+	to->tid = tid;
+	to->site = site;
+	stp_cx_mb();
+	to->t0 = now;
+	return ret;
+}
+
+STP_INLINE int64_t stp_vt_bio_end(int64_t bio)
+{
+	struct bio___stpv *b = (struct bio___stpv *)bio;
+	struct stp_vt_blio_ev *e = stp_vt_blio_now();
+	struct stp_vt_bio *s;
+
+	if (!e)
+		return 0;
+	e->v[VB_NBIOS] = 0;
+	s = stp_vt_bio_find(bio);
+	if (s)
+		stp_vt_bio_close(s, b, BPF_CORE_READ(b, bi_status),
+				 bpf_ktime_get_ns(), e);
+	return e->v[VB_NBIOS] != 0;
+}
+
+STP_INLINE int64_t stp_vt_rq_end(int64_t rq, int64_t error, int64_t nr_bytes)
+{
+	struct bio___stpv *b = BPF_CORE_READ((struct request___stpv *)rq, bio);
+	struct stp_vt_blio_ev *e = stp_vt_blio_now();
+	u64 left = (u32)nr_bytes, now = bpf_ktime_get_ns(), n, size;
+	struct stp_vt_bio *s;
+
+	if (!e)
+		return 0;
+	e->v[VB_NBIOS] = 0;
+	for (int i = 0; b && i < VITALS_RQ_BIOS; i++) {
+		size = BPF_CORE_READ(b, bi_iter.bi_size);
+		n = size < left ? size : left;
+		left -= n;
+		s = stp_vt_bio_find((u64)b);
+		if (s && error)
+			s->failed += n;
+		if (s && n == size)
+			stp_vt_bio_close(s, b, 0, now, e);
+		if (!left)
+			break;
+		b = BPF_CORE_READ(b, bi_next);
+	}
+	return e->v[VB_NBIOS] != 0;
+}
+
+STP_INLINE int64_t stp_vt_bio_pending(int64_t task)
+{
+	struct stp_vt_blio_ev *e = stp_vt_blio_now();
+	u32 tid = (u32)BPF_CORE_READ((struct task_struct___stpv *)task, pid);
+
+	return e ? stp_vt_pend_take(tid, e) : 0;
+}
+
+STP_INLINE int64_t stp_vt_blio_ev(int64_t which)
+{
+	struct stp_vt_blio_ev *e = stp_vt_blio_now();
+
+	if (!e || which < 0 || which >= VB_N)
+		return 0;
+	return (int64_t)e->v[which];
+}
+
+/* syscall's exits (sched_process_exit): what the exiting thread says of
+ * its process */
+struct signal_struct___stpv {
+	struct { int counter; } live;
+	unsigned int flags;
+} __attribute__((preserve_access_index));
+
+struct task_struct___stpv_exit {
+	unsigned int flags;
+	int exit_code;
+	struct signal_struct___stpv *signal;
+} __attribute__((preserve_access_index));
+
+#define STP_SIGNAL_GROUP_EXIT 0x4
+#define STP_NR_EXIT 60
+#define STP_NR_EXIT_GROUP 231
+
+STP_INLINE int64_t stp_vt_exit_nr(void)
+{
+	struct task_struct___stpv_exit *t =
+		(struct task_struct___stpv_exit *)bpf_get_current_task();
+	struct pt_regs *r =
+		(struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	u64 nr = 0;
+
+	if ((BPF_CORE_READ(t, flags) & STP_PF_KTHREAD) ||
+	    (BPF_CORE_READ(t, exit_code) & 0x7f) ||
+	    BPF_CORE_READ(t, signal, live.counter))
+		return -1;
+	if (BPF_CORE_READ(t, signal, flags) & STP_SIGNAL_GROUP_EXIT)
+		return STP_NR_EXIT_GROUP;
+	bpf_probe_read_kernel(&nr, sizeof(nr), &r->orig_ax);
+	return nr == STP_NR_EXIT ? STP_NR_EXIT : STP_NR_EXIT_GROUP;
+}
+
+STP_INLINE int64_t stp_vt_exit_status(void)
+{
+	return BPF_CORE_READ((struct task_struct___stpv_exit *)bpf_get_current_task(),
+			     exit_code) >> 8 & 0xff;
 }
 
 STP_INLINE int64_t stp_vt_sig_handler(int64_t ka)

@@ -31,7 +31,9 @@
 # an exact number of system calls: -c "exec /files/loop getppid 1000 >/dev/null",
 # and the programs of tests/guest/prog (build.sh says which) for uprobes:
 # -c "exec /files/add >/dev/null", and the target's watchdog.ko and
-# softdog.ko (module tracepoints) and brd.ko (a RAM disk: vitals_blio).
+# softdog.ko (module tracepoints), brd.ko (a RAM disk: vitals_blio), and
+# configfs.ko and null_blk.ko (block devices whose completions come late,
+# from a timer, and whose bad blocks fail: vitals_blio_rq, vitals_badio).
 # stp gets the guest's root as its --sysroot: the kernel's files, and
 # those programs in /files.
 #
@@ -244,10 +246,12 @@ for line in $STP_LINES; do
 	cp build/stp-vitals.static "$lw/files/stp-vitals"
 	cp "$groot"/files/* "$lw/files/"
 	# Modules the tests load (trace_module; brd's /dev/ram0 for
-	# vitals_blio; nfsd, the NFS client and what they need, in load order,
+	# vitals_blio; null_blk, set up through configfs, for vitals_blio_rq
+	# and vitals_badio; nfsd, the NFS client and what they need, in load order,
 	# for nfs_sunrpc and nfs_loop; 6.12 has no fscache module):
 	# the target's own, for busybox's insmod, which takes them uncompressed.
 	for m in drivers/watchdog/watchdog drivers/watchdog/softdog drivers/block/brd \
+		fs/configfs/configfs drivers/block/null_blk/null_blk \
 		net/sunrpc/sunrpc fs/nfs_common/grace fs/lockd/lockd \
 		net/sunrpc/auth_gss/auth_rpcgss fs/nfs_common/nfs_acl fs/nfsd/nfsd \
 		fs/netfs/netfs fs/fscache/fscache net/dns_resolver/dns_resolver fs/nfs/nfs \

@@ -190,14 +190,18 @@ static void memory_leak(int yes)
 	}
 }
 
-/* 3: blio requests that got none of their 4096 bytes (yes), or all. */
+/* 3: blio requests that got none of their 4096 bytes (yes), or all;
+ * one as vitals.stp records it, with its service time, one without. */
 static void bad_blocks(int yes)
 {
 	begin(0);
 	total("blio", 2, 2);
-	samples(2, "blio", 300, "/usr/bin/dd", "submit_bio+0x1 [kernel]", 1,
-		yes ? "dev=8388608 sector=100 bytes=4096 done=0"
-		    : "dev=8388608 sector=100 bytes=4096 done=4096");
+	sample("blio", 300, "/usr/bin/dd", "submit_bio+0x1 [kernel]", 1,
+	       yes ? "dev=8388608 service_ns=20512345 bytes=4096 done=0"
+		   : "dev=8388608 service_ns=20512345 bytes=4096 done=4096");
+	sample("blio", 300, "/usr/bin/dd", "submit_bio+0x1 [kernel]", 1,
+	       yes ? "dev=8388608 sector=100 bytes=4096 done=0"
+		   : "dev=8388608 sector=100 bytes=4096 done=4096");
 	put();
 }
 
@@ -321,8 +325,12 @@ static void memory_init_or_load(int yes)
 }
 
 /* 10: one killed (SIGKILL), one faulting (SIGSEGV), a daemon gone quiet
- * after 4 epochs, one seen throughout (yes); a SIGSEGV it handles, the
- * daemon quiet 1 epoch, one seen 2 epochs then gone (no). */
+ * after 4 epochs, one seen throughout, a batch job that ends by
+ * exit_group in its 4th epoch (its last sample names no path, as
+ * vitals.stp's exit event does not), one stopped by SIGSTOP in its 3rd
+ * (yes); a SIGSEGV it handles, the daemon quiet 1 epoch, one seen 2
+ * epochs then gone, the batch job ending in its 2nd, the stopped one
+ * continued, a SIGCHLD to its default action, which ignores it (no). */
 static void died(int yes)
 {
 	for (int n = 0; n < 6; n++) {
@@ -330,6 +338,21 @@ static void died(int yes)
 		total("syscall", 600, 600);
 		sample("syscall", 1004, "/usr/sbin/steady", "poll+0x1 [steady]",
 		       1, "arg1=0 ret=0 nr=7");
+		if (n == 2 && !yes)
+			sample("sig", 1004, "/usr/sbin/steady",
+			       "do_signal+0x1 [kernel]", 1, "sig=17 handler=0");
+		if (n < (yes ? 3 : 1))
+			sample("syscall", 1005, "/usr/bin/batch",
+			       "write+0x1 [batch]", 1, "arg1=1 ret=10 nr=1");
+		if (n == (yes ? 3 : 1))
+			sample("syscall", 1005, "[batch]",
+			       "exit_group+0x1 [batch]", 1, "arg1=0 ret=0 nr=231");
+		if (n <= 2 || !yes)
+			sample("syscall", 1006, "/usr/bin/paused",
+			       "read+0x1 [paused]", 1, "arg1=0 ret=1 nr=0");
+		if (n == 2)
+			sample("sig", 1006, "/usr/bin/paused",
+			       "do_signal_stop+0x1 [kernel]", 1, "sig=19 handler=0");
 		if (n <= 1) {
 			sample("syscall", 1001, "/usr/bin/victim",
 			       "pause+0x1 [victim]", 1, "arg1=0 ret=0 nr=34");

@@ -13,7 +13,8 @@
 #                 (tapset_ionet)
 #   vitals_load   vitals_load.c, static, vitals_spin() at 0x800000: the
 #                 vital signs' workload (vitals_* tests)
-#   rules_leak, rules_starve, rules_send, rules_segv, rules_victim
+#   rules_leak, rules_starve, rules_send, rules_segv, rules_victim,
+#   rules_exit, rules_stop, rules_badio, rules_goodio
 #                 rules_load.c, static, one copy per name (the name picks
 #                 the workload): the diagnosis rules' tests (rules_*)
 #   getppid32, getppidx32   getppid32.c and getppidx32.c, static, no
@@ -61,7 +62,7 @@ cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
 "${cc[@]}" -static -Wl,--section-start=.vitals_spin=0x800000 -o "$tmp/vitals_load" vitals_load.c
 "${cc[@]}" -static -o "$tmp/net_load" net_load.c
 "${cc[@]}" -static -o "$tmp/rules_leak" rules_load.c
-for n in starve send segv victim; do cp "$tmp/rules_leak" "$tmp/rules_$n"; done
+for n in starve send segv victim exit stop badio goodio; do cp "$tmp/rules_leak" "$tmp/rules_$n"; done
 gcc -O2 -static -o "$tmp/loop" ../../bench/guest/loop.c
 nolibc=(gcc -O1 -static -nostdlib -ffreestanding -fno-stack-protector)
 "${nolibc[@]}" -m32 -fno-pic -o "$tmp/getppid32" getppid32.c
@@ -89,7 +90,7 @@ for lib in libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	cp -L "$(g++ -print-file-name=$lib)" "$tmp/$lib"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add depth faults pagesleep threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim loop getppid32 getppidx32 compat32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
+for f in add depth faults pagesleep threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim rules_exit rules_stop rules_badio rules_goodio loop getppid32 getppidx32 compat32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
 	sdt sysprog throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"

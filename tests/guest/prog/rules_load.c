@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rules_load: the guest workloads that provoke stp-vitals' diagnosis
- * rules (issue 16).  build.sh installs it under one name per workload,
+ * rules (issues 16, 27).  build.sh installs it under one name per workload,
  * and the name picks it, so each is its own program in the store:
  *
  *   rules_leak S     touches 64 fresh pages every 100 ms for S seconds
@@ -17,12 +17,22 @@
  *                    write through a null pointer: dies of SIGSEGV (10)
  *   rules_victim     a system call every 10 ms until killed (the test
  *                    sends SIGKILL: rule 10)
+ *   rules_exit S     a system call every 50 ms for S seconds, then returns
+ *                    from main: libc's exit_group (rule 10, exited)
+ *   rules_stop       a system call every 50 ms until killed (the test
+ *                    stops it with SIGSTOP first: rule 10, stopped)
+ *   rules_badio S DEV  reads the 64 KB at 4 MB of block device DEV with
+ *                    O_DIRECT every 100 ms for S seconds; the test marks
+ *                    its sectors bad (null_blk), so each read must fail
+ *                    with EIO: requests answered with no data (rule 3)
+ *   rules_goodio S DEV  the same of the 64 KB at 0, which must succeed
  *
  * A failed step says what on stderr; the exit status is then 1.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -167,10 +177,47 @@ static int segv(long s)
 	return 1;
 }
 
-static int victim(void)
+static int victim(long ms)
 {
 	for (;;)
-		nap_ms(10);
+		nap_ms(ms);
+	return 0;
+}
+
+static int ends(long s)
+{
+	long end = now_ms() + s * 1000;
+
+	while (now_ms() < end)
+		nap_ms(50);
+	return 0;
+}
+
+/* 64 KB at offset off of dev, S seconds, every 100 ms; bad: each read
+ * must fail with EIO, else succeed. */
+static int blk_read(long s, const char *dev, long off, int bad)
+{
+	enum { BS = 64 * 1024 };
+	long end = now_ms() + s * 1000;
+	void *buf;
+	ssize_t n;
+	int fd;
+
+	fd = dev ? open(dev, O_RDONLY | O_DIRECT) : -1;
+	if (fd < 0)
+		return fail(dev ? dev : "no device named");
+	if (posix_memalign(&buf, 4096, BS))
+		return fail("posix_memalign");
+	while (now_ms() < end) {
+		n = pread(fd, buf, BS, off);
+		if (bad && (n >= 0 || errno != EIO))
+			return n >= 0 ? (errno = 0, fail("a bad block was read"))
+				      : fail("a bad block's read");
+		if (!bad && n != BS)
+			return fail("a good block's read");
+		nap_ms(100);
+	}
+	close(fd);
 	return 0;
 }
 
@@ -189,8 +236,17 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "rules_segv"))
 		return segv(s);
 	if (!strcmp(name, "rules_victim"))
-		return victim();
+		return victim(10);
+	if (!strcmp(name, "rules_exit"))
+		return ends(s);
+	if (!strcmp(name, "rules_stop"))
+		return victim(50);
+	if (!strcmp(name, "rules_badio"))
+		return blk_read(s, argc > 2 ? argv[2] : NULL, 4 << 20, 1);
+	if (!strcmp(name, "rules_goodio"))
+		return blk_read(s, argc > 2 ? argv[2] : NULL, 0, 0);
 	fprintf(stderr, "rules_load: run as rules_leak, rules_starve, "
-		"rules_send, rules_segv or rules_victim, not '%s'\n", name);
+		"rules_send, rules_segv, rules_victim, rules_exit, rules_stop, "
+		"rules_badio or rules_goodio, not '%s'\n", name);
 	return 2;
 }

@@ -13,7 +13,8 @@
  *                runnable, while the other runs (sched)
  *   sleep N      sleeps 20 ms N times (blck)
  *   blio N       writes N 64 KB blocks with O_DIRECT to /dev/ram0 (brd:
- *                insmod /files/brd.ko first) and reads them back (blio)
+ *                insmod /files/brd.ko first), or to the device VITALS_BLK
+ *                names, and reads them back (blio)
  *   kmem N       maps, touches and unmaps 1 MB N times (kmem)
  *   umem N       touches N fresh anonymous pages (umem, kmem)
  *   syscall N    calls close(123456) N times: EBADF (syscall)
@@ -131,20 +132,21 @@ static int do_sleep(long n)
 static int do_blio(long n)
 {
 	enum { BS = 64 * 1024 };
+	const char *dev = getenv("VITALS_BLK") ? getenv("VITALS_BLK") : "/dev/ram0";
 	void *buf;
-	int fd = open("/dev/ram0", O_RDWR | O_DIRECT);
+	int fd = open(dev, O_RDWR | O_DIRECT);
 
 	if (fd < 0)
-		return fail("open /dev/ram0");
+		return fail(dev);
 	if (posix_memalign(&buf, 4096, BS))
 		return fail("posix_memalign");
 	memset(buf, 0x5a, BS);
 	for (long i = 0; i < n; i++)
 		if (pwrite(fd, buf, BS, i * BS) != BS)
-			return fail("write /dev/ram0");
+			return fail("write");
 	for (long i = 0; i < n; i++)
 		if (pread(fd, buf, BS, i * BS) != BS)
-			return fail("read /dev/ram0");
+			return fail("read");
 	free(buf);
 	close(fd);
 	return 0;

@@ -1,0 +1,1 @@
+vitals_blio_rq.sh
