@@ -33,9 +33,11 @@
  * cleared once it is closed.
  *
  * The sample list: CX_SAMPLES slots per vital and epoch, claimed by an
- * atomic increment.  When it is full, a first occurrence takes the slot
- * of a repeat (a label sampled before this epoch), which counts as
- * dropped; drops are always counted.
+ * atomic increment.  When it is full, a label never sampled this epoch
+ * (a first occurrence, or one whose first was dropped) takes the slot
+ * of a repeat (a label sampled before in the epoch), which counts as
+ * dropped, and a repeat of a sampled label raises the count of that
+ * label's latest sample; drops are always counted.
  *
  * Epochs: two copies of each vital's HCA and samples; events go to the
  * open one (cx_sketch.open).  Closing flips it, then waits for a grace
@@ -396,21 +398,63 @@ CX_INLINE void cx_adapt(struct cx_vital *v, s64 delta)
 }
 
 /*
- * A first occurrence when the list is full: the index of a repeat's
- * slot, taken back from the reader (ready to 0) to be filled again, or
- * -1.  Slots being filled (ready 0) are not taken.
+ * A label never sampled this epoch, whose count is n, when the list is
+ * full: the index of a repeat's slot (a label sampled before in the
+ * epoch), taken back from the reader (ready to 0) to be filled again;
+ * else, for a busy one (n > 1), the slot of the label sampled with the
+ * smallest count, when smaller (a one-off label gives way to one that
+ * keeps coming: a busy process must be seen, rules 5 to 9); else -1.
+ * Slots being filled (ready 0) are not taken.
  */
-CX_INLINE int cx_evict(struct cx_copy *c)
+CX_INLINE int cx_evict(struct cx_copy *c, u32 n)
 {
+	int i, low = -1;
+	u32 least = n;
+	u64 r;
+
+	for (i = 0; i < CX_SAMPLES; i++) {
+		struct cx_sample *x = &c->samples[i];
+
+		r = CX_READ(x->ready);
+		if (r == CX_READY && cx_cas64(&x->ready, CX_READY, 0) == CX_READY)
+			return i;
+		if (r && CX_READ(x->count) < least) {
+			least = CX_READ(x->count);
+			low = i;
+		}
+	}
+	if (low < 0)
+		return -1;
+	r = CX_READ(c->samples[low].ready);
+	return r && cx_cas64(&c->samples[low].ready, r, 0) == r ? low : -1;
+}
+
+/*
+ * A repeat selected when the list is full: the label's latest sample
+ * (its largest count) takes the count, so that a busy label's sample
+ * still says how busy it was, whichever samples were dropped or taken
+ * by first occurrences (a race with another CPU's raise may leave the
+ * smaller: the count is a floor of the label's weight either way).  0
+ * when the label has no sample: its first occurrence was dropped, so
+ * it is a label never sampled this epoch, as a first occurrence is.
+ */
+CX_INLINE int cx_raise(struct cx_copy *c, u64 h, u32 n)
+{
+	struct cx_sample *best = 0;
+	u32 most = 0;
 	int i;
 
 	for (i = 0; i < CX_SAMPLES; i++) {
 		struct cx_sample *x = &c->samples[i];
 
-		if (CX_READ(x->ready) == CX_READY && cx_cas64(&x->ready, CX_READY, 0) == CX_READY)
-			return i;
+		if (CX_READ(x->ready) && x->label == h && x->count >= most) {
+			best = x;
+			most = x->count;
+		}
 	}
-	return -1;
+	if (best && n > most)
+		CX_WRITE(best->count, n);
+	return best != 0;
 }
 
 /*
@@ -513,9 +557,10 @@ CX_COLD s64 cx_select(struct cx_sketch *s, u32 vp, u64 h, u64 old, s64 weight)
 		/* full: counted as dropped, whether a first occurrence then
 		 * takes a repeat's slot or not */
 		cx_fetch_add64((u64 *)&c->dropped, 1);
-		if (!first)
+		if (!first && cx_raise(c, h, n64 > 0xffffffffULL ? 0xffffffffU : (u32)n64))
 			return 0;
-		slot = cx_evict(c);
+		first = 1;	/* never sampled this epoch: as a first */
+		slot = cx_evict(c, n64 > 0xffffffffULL ? 0xffffffffU : (u32)n64);
 	}
 	if (slot < 0 || slot >= CX_SAMPLES)	/* (a bound the BPF verifier sees) */
 		return 0;

@@ -38,7 +38,7 @@ struct rproc {
 				 * compared: an address, never read) */
 	uint32_t n[RV_N];	/* samples */
 	int64_t w[RV_N];	/* their weights' sum */
-	double c[RV_N];		/* their labels' counts' sum */
+	double c[RV_N];		/* each label's largest count, summed */
 	int fatal_sig;		/* a signal delivered to a default action
 				 * that ends the process */
 	int stop_sig;		/* one delivered to the default stop */
@@ -59,6 +59,14 @@ struct rsite {
 	uint32_t n;
 };
 
+/* A process's label of a vital, with the largest count its samples gave. */
+struct rlabel {
+	int32_t pid;
+	int vid;
+	uint64_t label;
+	uint32_t most;
+};
+
 struct repoch {
 	int64_t start_ns, end_ns;
 	double secs;
@@ -71,6 +79,9 @@ struct repoch {
 	struct rsite *site;	/* nsite of them */
 	uint32_t *site_idx;
 	uint32_t nsite, site_cap;
+	struct rlabel *label;	/* nlabel of them */
+	uint32_t *label_idx;
+	uint32_t nlabel, label_cap;
 };
 
 /* rules_scan.c: read epoch e into ep (cleared first), its samples that
@@ -82,7 +93,7 @@ void rscan_free(struct repoch *ep);
 /* The vital's name, and its index for a name (-1: not one of the 11). */
 const char *rscan_name(int vid);
 int rscan_vid(const char *name);
-/* A process's figure: the vital's total times its share of the samples. */
+/* A process's figure for a vital: its labels' largest counts summed (rules_scan.c). */
 double rscan_est(const struct repoch *ep, const struct rproc *p, int vid);
 /*
  * "site (N%), site (N%)": the top three sites of vital vid for the

@@ -82,7 +82,9 @@ static void clear(struct repoch *ep)
 		memset(ep->proc_idx, 0, ep->proc_cap * sizeof(*ep->proc_idx));
 	if (ep->site_idx)
 		memset(ep->site_idx, 0, ep->site_cap * sizeof(*ep->site_idx));
-	ep->nproc = ep->nsite = 0;
+	if (ep->label_idx)
+		memset(ep->label_idx, 0, ep->label_cap * sizeof(*ep->label_idx));
+	ep->nproc = ep->nsite = ep->nlabel = 0;
 	memset(ep->v, 0, sizeof(ep->v));
 	ep->user_cpuu = ep->blio_done = 0;
 }
@@ -93,6 +95,8 @@ void rscan_free(struct repoch *ep)
 	free(ep->proc_idx);
 	free(ep->site);
 	free(ep->site_idx);
+	free(ep->label);
+	free(ep->label_idx);
 	memset(ep, 0, sizeof(*ep));
 }
 
@@ -140,6 +144,65 @@ static struct rproc *proc_get(struct repoch *ep, int32_t pid)
 		*at = ++ep->nproc;
 	}
 	return &ep->proc[*at - 1];
+}
+
+static uint32_t *label_slot(const struct repoch *ep, const uint32_t *idx, uint32_t cap,
+			    int32_t pid, int vid, uint64_t label)
+{
+	uint32_t i = (uint32_t)((label ^ label >> 32) * 2654435761u + (uint32_t)pid * 31 +
+				(uint32_t)vid) & (cap - 1);
+	const struct rlabel *l;
+
+	for (; idx[i]; i = (i + 1) & (cap - 1)) {
+		l = &ep->label[idx[i] - 1];
+		if (l->pid == pid && l->vid == vid && l->label == label)
+			break;
+	}
+	return (uint32_t *)&idx[i];
+}
+
+static void label_room(struct repoch *ep)
+{
+	uint32_t cap = ep->label_cap ? ep->label_cap * 2 : 1024;
+	const struct rlabel *l;
+	uint32_t *idx;
+
+	if ((ep->nlabel + 1) * 2 <= ep->label_cap)
+		return;
+	ep->label = vmust(realloc(ep->label, cap / 2 * sizeof(*ep->label)));
+	idx = vmust(calloc(cap, sizeof(*idx)));
+	for (uint32_t i = 0; i < ep->nlabel; i++) {
+		l = &ep->label[i];
+		*label_slot(ep, idx, cap, l->pid, l->vid, l->label) = i + 1;
+	}
+	free(ep->label_idx);
+	ep->label_idx = idx;
+	ep->label_cap = cap;
+}
+
+/*
+ * A label's weight so far is its largest count among its samples: the
+ * sampler keeps a busy label's latest count on its last sample even when
+ * the list is full (cx_raise), so a process's figure is the sum over its
+ * labels of that, whatever share of the samples it kept.
+ */
+static void label_count(struct repoch *ep, struct rproc *p, int vid, uint64_t label,
+			uint32_t count)
+{
+	uint32_t *at;
+	struct rlabel *l;
+
+	label_room(ep);
+	at = label_slot(ep, ep->label_idx, ep->label_cap, p->pid, vid, label);
+	if (!*at) {
+		ep->label[ep->nlabel] = (struct rlabel){ .pid = p->pid, .vid = vid, .label = label };
+		*at = ++ep->nlabel;
+	}
+	l = &ep->label[*at - 1];
+	if (count > l->most) {
+		p->c[vid] += count - l->most;
+		l->most = count;
+	}
 }
 
 static uint32_t *site_slot(const struct repoch *ep, const uint32_t *idx,
@@ -304,7 +367,7 @@ static int on_sample(void *arg, const struct vr_epoch *e,
 		name_program(sc, p, s->exec);
 	p->n[vid]++;
 	p->w[vid] += s->weight;
-	p->c[vid] += s->count;
+	label_count(sc->ep, p, vid, s->label, s->count);
 	sc->ep->v[vid].nsamples++;
 	sc->ep->v[vid].counted += s->count != 0;
 	site = vpool_get(sc->pool, s->site ? s->site : "?");
@@ -335,30 +398,25 @@ int rscan_epoch(struct vread *r, struct vpool *pool,
 }
 
 /*
- * A process's figure for a vital sign, from the store's samples, two
- * ways, and the smaller taken, since each errs upwards for a process with
- * few events:
- *   - its share of the vital's samples times the vital's sum (for kmem,
- *     its events: frees subtract from the sum): the sampler takes every
- *     label's first events, so a rare process gets more than its share;
- *   - its labels' counts when sampled: a label sampled at 1, t, t^2, ...
- *     sums to about t / (t - 1) times its last count, the label's weight
- *     so far; a label whose counter it shares with a busier one is
- *     counted with that one's weight.
+ * A process's figure for a vital sign, from the store's samples: the
+ * sum over its labels of each one's largest count (label_count), a
+ * floor of its weight (a counter shared with a busier label counts that
+ * one's too: at most the vital's sum).  Where the samples carry no
+ * counts (older stores), or for kmem, whose frees subtract from its sum,
+ * its share of the vital's samples times the vital's sum; the sampler
+ * takes every label's first events first, so shares favour rare
+ * processes.
  */
 double rscan_est(const struct repoch *ep, const struct rproc *p, int vid)
 {
 	const struct rvital *v = &ep->v[vid];
 	double total = vid == RV_KMEM ? (double)v->events : (double)v->weight;
-	double share, t = v->t >= 2 ? (double)v->t : 2, counted;
 
 	if (!v->nsamples)
 		return 0;
-	share = total * p->n[vid] / v->nsamples;
 	if (vid == RV_KMEM || v->counted < v->nsamples)
-		return share;
-	counted = p->c[vid] * (t - 1) / t;
-	return counted < share ? counted : share;
+		return total * p->n[vid] / v->nsamples;
+	return p->c[vid] < total || total <= 0 ? p->c[vid] : total;
 }
 
 /* Is x before y in a top list: more samples, then by name? */

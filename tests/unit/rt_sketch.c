@@ -406,6 +406,57 @@ TEST(full_list_firsts_first)
 	free(s);
 }
 
+/* A busy label's crossings after the list filled raise its latest
+ * sample's count: the sample still says how busy it was. */
+TEST(full_list_raises_count)
+{
+	struct cx_sketch *s = new_sketch(0, 0);
+	int vi = cx_vital(s, "syscall");
+	struct cx_copy *c = &s->v[vi].copy[0];
+	u32 most = 0;
+
+	s->v[vi].shift = 1;
+	for (int i = 0; i < 64; i++)	/* 1 2 4 .. 32: six samples */
+		event(s, vi, 77, 1);
+	for (u64 l = 1000; l < 1000 + CX_SAMPLES; l++)	/* the rest, full */
+		event(s, vi, l, 1);
+	for (int i = 0; i < 1000; i++)	/* 64 .. 1024: raises */
+		event(s, vi, 77, 1);
+	for (int i = 0; i < CX_SAMPLES; i++)
+		if (c->samples[i].label == cx_hash(vi, 77, 0) && c->samples[i].count > most)
+			most = c->samples[i].count;
+	CHECK_EQ_INT(most, 1024);
+	free(s);
+}
+
+/*
+ * A list full of one-off labels' firsts, then a busy label: its first
+ * finds no repeat to take and is dropped, but as it keeps coming it takes
+ * a one-off's slot (it was never sampled, and busier), and its sample
+ * then says how busy it was.
+ */
+TEST(busy_label_takes_a_one_off_slot)
+{
+	struct cx_sketch *s = new_sketch(0, 0);
+	int vi = cx_vital(s, "syscall"), found = 0;
+	struct cx_copy *c = &s->v[vi].copy[0];
+
+	s->v[vi].shift = 1;
+	for (u64 l = 100; l < 100 + CX_SAMPLES + 5; l++)
+		event(s, vi, l, 1);
+	for (int i = 0; i < 100000; i++)
+		event(s, vi, 7, 1);
+	for (int i = 0; i < CX_SAMPLES; i++)
+		if (c->samples[i].label == cx_hash(vi, 7, 0)) {
+			found++;
+			CHECK_EQ_INT(c->samples[i].count, 65536);
+			CHECK_EQ_INT(c->samples[i].first, 1);
+		}
+	CHECK_EQ_INT(found, 1);
+	CHECK_EQ_INT(cx_nsamples(c), CX_SAMPLES);
+	free(s);
+}
+
 /* Claimed slots count once published; one still being filled does not. */
 TEST(nsamples_counts_ready)
 {
