@@ -401,15 +401,18 @@ CX_INLINE void cx_adapt(struct cx_vital *v, s64 delta)
  * A label never sampled this epoch, whose count is n, when the list is
  * full: the index of a repeat's slot (a label sampled before in the
  * epoch), taken back from the reader (ready to 0) to be filled again;
- * else, for a busy one (n > 1), the slot of the label sampled with the
- * smallest count, when smaller (a one-off label gives way to one that
- * keeps coming: a busy process must be seen, rules 5 to 9); else -1.
- * Slots being filled (ready 0) are not taken.
+ * else, for a busy one (n >= CX_BUSY), the slot of the label sampled
+ * with the smallest count, when smaller (a one-off label gives way to
+ * one that keeps coming: a busy process must be seen, rules 5 to 9, and
+ * a label seen twice is no busier than an exit); else -1.  Slots being
+ * filled (ready 0) are not taken.
  */
+#define CX_BUSY 16
+
 CX_INLINE int cx_evict(struct cx_copy *c, u32 n)
 {
 	int i, low = -1;
-	u32 least = n;
+	u32 least = n >= CX_BUSY ? n : 0;
 	u64 r;
 
 	for (i = 0; i < CX_SAMPLES; i++) {
