@@ -20,7 +20,7 @@
 # the script attaches two programs to (sched_switch) gets one.
 #
 # The machine is shared and noisy: ROUNDS rounds (BENCH_VITALS_ROUNDS,
-# default 7) of the three setups in rotation (none, floor, vitals;
+# default 11) of the three setups in rotation (none, floor, vitals;
 # floor, vitals, none; ...), and for each test the added ns of a setup
 # in a round is its ns less the round's none; the table gives their
 # medians and interquartile ranges, the ratio of the medians, and the
@@ -43,7 +43,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 HYPERFINE=
 NO_HF_WHY="interleaved rounds"
 WARMUP=0
-ROUNDS=${BENCH_VITALS_ROUNDS:-7}
+ROUNDS=${BENCH_VITALS_ROUNDS:-11}
 SCALE=${BENCH_VITALS_SCALE:-1}
 TARGET=1.5
 STRETCH=1.25
@@ -183,15 +183,16 @@ SECTION=$OUT/section.txt
 		printf "  getpid: %.1f ns with none; the floor adds %.1f ns, vitals.stp %.1f ns a call\n", gb, gf, gv
 	}' "$OUT/table.txt"
 	echo "  the floor's points and their hits in its last round:"
-	sed -n 's/^hits /    /p' "$OUT/floor.out" | paste -sd' ' | fold -s -w 96 | sed 's/^ */    /'
+	sed -n 's/^hits //p' "$OUT/floor.out" | paste -sd, | sed 's/,/, /g' | fold -s -w 92 | sed 's/^/    /'
 	echo
 	echo "  +ns floor, +ns vitals: per round, the setup's ns per operation less the same"
 	echo "  round's with none; the median over the rounds and, in brackets, the"
 	echo "  interquartile range (25th..75th percentile).  vit/fl: the ratio of the"
 	echo "  medians, the headline (target <= ${TARGET}x on every test, stretch ${STRETCH}x)."
-	echo "  ns none: its median over the rounds; spread%: its max-min, as % of the median,"
-	echo "  the noise to read the added ns against.  Wall time (CLOCK_MONOTONIC) in lmb's loops on a shared machine:"
-	echo "  the rounds interleave the setups so that load from elsewhere falls on all."
+	echo "  ns none: its median over the rounds; spread%: its max-min, as % of the"
+	echo "  median, the noise to read the added ns against.  Wall time (CLOCK_MONOTONIC)"
+	echo "  in lmb's loops on a shared machine: the rounds interleave the setups so that"
+	echo "  load from elsewhere falls on all."
 	echo "  The floor attaches once per point (the script attaches two programs to"
 	echo "  sched_switch: vitals.sched and vitals.blck); its perf events are opened on"
 	echo "  every CPU with the script's type and period.  vitals.stp runs with -c, so lmb"

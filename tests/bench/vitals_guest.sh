@@ -21,7 +21,7 @@
 # the guest clock counts executed instructions (1 ns each), so a figure
 # repeats exactly for the same guest state.  The state still moves (the
 # page allocator's, the page cache's), so the three setups run in
-# ROUNDS rounds (BENCH_VITALS_ROUNDS, default 3), rotated (none, floor,
+# ROUNDS rounds (BENCH_VITALS_ROUNDS, default 5), rotated (none, floor,
 # vitals; floor, vitals, none; vitals, none, floor; ...), and each figure
 # is the median over the rounds; "spread" is the largest max-min over the
 # rounds of the three setups, as % of the test's ns with none.
@@ -63,7 +63,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 HYPERFINE=
 NO_HF_WHY="one guest boot per kernel line; -icount: instructions"
 WARMUP=0
-ROUNDS=${BENCH_VITALS_ROUNDS:-3}
+ROUNDS=${BENCH_VITALS_ROUNDS:-5}
 SCALE=${BENCH_VITALS_SCALE:-1}
 EPOCHS_A=${BENCH_VITALS_EPOCHS_A:-60}
 EPOCHS_B=${BENCH_VITALS_EPOCHS_B:-50}
@@ -144,17 +144,25 @@ run_line() {	# LINE
 	(cd "$dir/files" && "$ROOT/stp" "${K[@]}" -p4 -m "$MOD" "$ROOT/$SCRIPT" >/dev/null) ||
 		die "$line: stp -p4 $SCRIPT failed"
 	guest_script "$params" >"$dir/files/run.sh"
+	local t0 l0
+	t0=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+	l0=$(cut -d' ' -f1-3 /proc/loadavg)
 	say "$line: booting the guest (2 vCPUs, -icount shift=0,sleep=off): $ROUNDS rounds of 3 setups${STORE/#1/, then the store}"
 	GUEST_APPEND="maxcpus=1" staprun/stp-qemu --icount --smp 2 --timeout 5400 \
-		--kernel "$root/boot/vmlinuz-$krel" "$dir/files/run.sh" "$dir"/files/* >"$dir/guest.out" ||
-		die "$line: the guest run failed: $(tail "$dir/guest.out")"
+		--console "$dir/console.txt" --kernel "$root/boot/vmlinuz-$krel" "$dir/files/run.sh" "$dir"/files/* >"$dir/guest.out" ||
+		die "$line: the guest run failed: $(tail "$dir/guest.out") (its console: $dir/console.txt)"
 	grep -v '^snap64 ' "$dir/guest.out" >&2
+	echo "$line booted $t0, load $l0 to $(cut -d' ' -f1-3 /proc/loadavg), git $REV" >"$dir/boot.txt"
 }
 
 # The guest's script.  CPU 1 is onlined here, not at boot: under -icount's
 # round robin the kernel's own bring-up of CPU 1 never ends (as
-# footprint.sh found); then a pause and an untimed lmb run, so that the
-# kernel has settled before the first figure.  Every line it prints that
+# footprint.sh found); then a pause and a whole untimed lmb run, so that
+# the kernel has settled before the first figure (with a tenth of one, the
+# first round's fork and exec ran 15% slower than the others).  lmb runs
+# on CPU 0 (taskset), its children with it: pipe_lat's round trip and
+# fork's child otherwise ran on either CPU from one run to the next, and
+# pipe_lat took 14 or 21 us by where.  Every line it prints that
 # the figures use starts with a word saying what it is.
 guest_script() {	# FLOOR-PARAMS
 	local order=(none floor vitals)
@@ -162,8 +170,8 @@ guest_script() {	# FLOOR-PARAMS
 echo 1 >/sys/devices/system/cpu/cpu1/online
 echo "cpus \$(cat /sys/devices/system/cpu/online)"
 sleep 2
-./lmb -s 0.1 >/dev/null || exit 1
-# run SETUP ROUND: lmb under one setup
+taskset 1 ./lmb -s $SCALE >/dev/null || exit 1
+# run SETUP ROUND: lmb under one setup, on CPU 0
 run() {
 	case \$1 in
 	floor) insmod floor_vitals.ko $1 || exit 1 ;;
@@ -175,7 +183,7 @@ run() {
 			sleep 1
 		done ;;
 	esac
-	./lmb -s $SCALE >run.txt || exit 1
+	taskset 1 ./lmb -s $SCALE >run.txt || exit 1
 	sed "s/^/lmb \$1 \$2 /" run.txt
 	case \$1 in
 	floor) rmmod floor_vitals ;;
@@ -418,7 +426,8 @@ SECTION=$OUT/section.txt
 		"target:   each kernel line under qemu-system-x86_64 -accel tcg,thread=single -smp 2 -icount shift=0,sleep=off" \
 		"script:   $SCRIPT as module $MOD (stprun, default one-minute epochs)" \
 		"floor:    tests/bench/guest/floor_vitals.c on the script's points, counting only" \
-		"workload: tests/bench/guest/lmb.c (-s $SCALE); $ROUNDS rounds of none, floor, vitals.stp (rotated), medians"
+		"workload: tests/bench/guest/lmb.c (-s $SCALE); $ROUNDS rounds of none, floor, vitals.stp (rotated), medians" \
+		"$(for l in $LINES; do sed 's/^/boot:     /' "$OUT/$l/boot.txt"; done)"
 	for l in $LINES; do
 		echo "### $(tests/kernel.sh --line "$l" release)"
 		echo
@@ -444,7 +453,8 @@ SECTION=$OUT/section.txt
 	echo "  callbacks, kretprobes, perf_event_create_kernel_counter with the script's"
 	echo "  types and periods, pinned), once each; the script hooks sched_switch twice"
 	echo "  (vitals.sched, vitals.blck).  A hit is one per-CPU increment.  Tests as in"
-	echo "  \"guest: footprint\" (tests/bench/guest/lmb.c); ns are the guest's"
+	echo "  \"guest: footprint\" (tests/bench/guest/lmb.c), here on CPU 0 (taskset 1, its"
+	echo "  children too: pipe_lat's round trip and fork's child on one CPU); ns are the guest's"
 	echo "  CLOCK_MONOTONIC under -icount (executed instructions), each vCPU's work"
 	echo "  counted: what stprun does meanwhile on the other vCPU is in the figures."
 	store_notes

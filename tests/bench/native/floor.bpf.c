@@ -40,7 +40,8 @@ static __always_inline int count(__u32 i)
 /* One program per slot; the section names no tracepoint: floor_load.c
  * attaches each where the script's object attaches. */
 #define TP(i) SEC("raw_tp") int tp##i(void *ctx) { return count(i); }
-#define PE(i) SEC("perf_event") int pe##i(void *ctx) { return count(FLOOR_TP_MAX + i); }
+#define PE(i) \
+	SEC("perf_event") int pe##i(void *ctx) { return count(FLOOR_TP_MAX + i); }
 
 TP(0) TP(1) TP(2) TP(3) TP(4) TP(5) TP(6) TP(7)
 TP(8) TP(9) TP(10) TP(11) TP(12) TP(13) TP(14) TP(15)
