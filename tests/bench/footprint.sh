@@ -152,7 +152,7 @@ MEMTAKEN=$(value memtaken)
 BUFS=$(awk -v b="$(value bufsize)" 'BEGIN { printf "%.1f", b * 2 / 1024 }')
 cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DSTP_HOST -Iruntime \
 	-o "$OUT/sketch_size" tests/bench/sketch_size.c || die "sketch_size did not build"
-read -r SK_BYTES SK_VITALS SK_HCA SK_SAMPLES < <("$OUT/sketch_size")
+read -r SK_BYTES SK_VITALS SK_HCA SK_SAMPLES _ < <("$OUT/sketch_size")
 HITS=$(sed -n 's/^out hits \([0-9]*\)$/\1/p' "$OUT/guest.out")
 
 # ---- the store: bytes per epoch, from the epochs stp-vitals dump counts -----

@@ -25,6 +25,12 @@
 # tests/bench/footprint.sh (issue 15) writes "## guest: footprint":
 # lmbench-style tests with and without a script in an -icount guest; it
 # runs alone too.
+# tests/bench/vitals_guest.sh and vitals_bpf.sh (issue 27) write "## guest:
+# vitals.stp against its floor" and "## native: vitals.stp against its
+# floor (BPF)": vitals.stp's added cost per lmb test as a multiple of a
+# floor that hooks the same points and only counts, in an -icount guest
+# per kernel line (with the sketch's memory and the store's bytes a day)
+# and natively under --runtime=bpf; each runs alone too.
 #
 # Knobs (environment): BENCH_RUNS (timed runs per command, default 10),
 # BENCH_WARMUP (default 2, after one checking run), BENCH_SAMPLES (files for d., default 40),
@@ -361,8 +367,10 @@ if [ -x "$ROOT/tests/bench/runtime.sh" ]; then "$ROOT/tests/bench/runtime.sh"; f
 "$ROOT/tests/bench/guest.sh"
 "$ROOT/tests/bench/syscalls.sh"
 "$ROOT/tests/bench/footprint.sh"
+"$ROOT/tests/bench/vitals_guest.sh"
 "$ROOT/tests/bench/vitals_read.sh"
 "$ROOT/tests/bench/bpf.sh"
+"$ROOT/tests/bench/vitals_bpf.sh"
 # (after only; tests/bench/statread.sh REV also times REV's stp, for a ratio)
 "$ROOT/tests/bench/statread.sh"
 "$ROOT/tests/examples/coverage.sh"
