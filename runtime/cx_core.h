@@ -178,7 +178,10 @@ struct cx_cpu {
 #if defined(__bpf__)
 /* the BPF flavour's (runtime/bpf/sketch.h) */
 #define CX_INLINE static __always_inline
-#define CX_COLD static __noinline
+/* a global function: the verifier checks it once, on its own, not at
+ * each of a program's calls with their states (its loops would blow the
+ * program past a million instructions) */
+#define CX_COLD __noinline
 #define CX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CX_READ(x) (*(volatile typeof(x) *)&(x))
 #define CX_WRITE(x, v) (*(volatile typeof(x) *)&(x) = (v))
@@ -529,7 +532,7 @@ CX_COLD s64 cx_select(struct cx_sketch *s, u32 vp, u64 h, u64 old, s64 weight)
 	s64 slot;
 
 	cx_bound(vi);
-	if (vi >= CX_VITALS_MAX)
+	if (!s || vi >= CX_VITALS_MAX)	/* (BPF checks a global function's pointer) */
 		return 0;
 	v = &s->v[vi];
 	c = &v->copy[p];
