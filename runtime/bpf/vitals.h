@@ -89,8 +89,28 @@ STP_INLINE int64_t stp_vt_user_pc(void)
 STP_INLINE int64_t stp_vt_regs(int64_t regs, int64_t which)
 {
 	const struct pt_regs *r = (const struct pt_regs *)regs;
-	u64 v = 0;
+	/* sys_exit's and a user fault's registers are the current task's
+	 * own, the pointer bpf_task_pt_regs() gives typed: read by plain
+	 * loads, where a fault-safe copy costs a helper call each */
+	const struct pt_regs *cur =
+		(const struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	int own = (int64_t)cur == regs;
+	u64 v = 0, d;
 
+	/* opaque, the test and the loaded value: clang would otherwise load
+	 * through the equal number (a scalar to the verifier), or share one
+	 * load instruction between the typed pointer and the stack */
+	asm volatile("" : "+r"(own));
+	if (own) {
+		switch (which) {
+		case 0: d = cur->ip; break;
+		case 1: d = cur->sp; break;
+		case 2: d = cur->di; break;
+		default: d = cur->orig_ax;
+		}
+		asm volatile("" : "+r"(d));
+		return (int64_t)d;
+	}
 	switch (which) {
 	case 0: bpf_probe_read_kernel(&v, 8, &r->ip); break;
 	case 1: bpf_probe_read_kernel(&v, 8, &r->sp); break;

@@ -197,6 +197,10 @@ static const char *update(struct bx *x, struct node *n, struct node *lv, int op,
 	const struct symbol *s = lv->ref;
 	const char *var = bx_local(x, s);
 
+	/* a number cannot fail: stored as is, so that the compiler sees the
+	 * constant (chopstix_count's weight 1 skips its per-CPU adds) */
+	if (op == OP_ASSIGN && n->rhs && n->rhs->kind == N_NUM)
+		return ar_printf("(%s = %s)", var, d);
 	if (op == OP_ASSIGN)	/* not after an error in d: the run stops there */
 		return ar_printf("({ int64_t _v%d = %s; if (!stp_k->err) %s = _v%d; %s; })", u, d,
 				 var, u, var);
