@@ -61,7 +61,8 @@
 #define CX_VITALS_MAX 12	/* the 11 vital signs and one of the user's */
 #endif
 #ifndef CX_HCA_BYTES
-#define CX_HCA_BYTES 1024	/* counts: 4 bytes each; a power of two, 128 .. 4096 */
+#define CX_HCA_BYTES 1024	/* the paper's size (4-byte counts), 128 .. 4096, a power of
+				 * two: CX_COUNTERS counters, each 8 bytes here (tag, count) */
 #endif
 #ifndef CX_SAMPLES
 #define CX_SAMPLES 26		/* sample slots per vital and copy */

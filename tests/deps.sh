@@ -23,6 +23,10 @@ PACKAGES=(
 	linux-headers-amd64 linux-headers-6.12-amd64 tiny-initramfs
 	hyperfine time
 	qemu-system-x86 busybox-static cpio
+	# the target kernels' modules the guests load (brd, null_blk, nfsd,
+	# ...) come xz- or zstd-compressed (6.12's): tests/guest/run.sh and
+	# make demo decompress them for busybox's insmod
+	xz-utils zstd
 	# libc's DWARF, found by build-id: process("libc.so.6") probes with
 	# $vars (tests/conformance/elab, tests/guest/e2e/uprobe_buildid_*)
 	libc6-dbg
