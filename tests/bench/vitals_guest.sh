@@ -12,9 +12,9 @@
 # (stp -p3 of the module under test: its tracepoints, kprobes and perf
 # events, with their types and periods), checked against the probe points
 # stp -p2 lists, so the floor follows the script when its hooks change.
-# A point the script hooks twice (sched_switch: vitals.sched and
-# vitals.blck) the floor hooks once: that second callback is the script's
-# cost, not the floor's.
+# A point the script hooks more than once (sched_switch: vitals.sched,
+# vitals.blck and vitals.blio) the floor hooks once, as stp registers it
+# once (one callback calling each probe's: emit_trace.c).
 #
 # One boot per kernel line (STP_LINES, default "6.1 6.12") under QEMU
 # with 2 vCPUs, -accel tcg,thread=single and -icount shift=0,sleep=off:
@@ -44,7 +44,9 @@
 # Knobs (environment): STP_LINES, BENCH_VITALS_ROUNDS, BENCH_VITALS_SCALE
 # (lmb's -s for the table, default 1), BENCH_VITALS_EPOCHS_A,
 # BENCH_VITALS_EPOCHS_B, BENCH_VITALS_NO_STORE=1 (the table only),
-# BENCH_VITALS_PARALLEL=1 (boot the lines at once), BENCH_VITALS_REPORT=1
+# BENCH_VITALS_PARALLEL=1 (boot the lines at once), BENCH_VITALS_SCRIPT
+# (another script than examples/vitals.stp, its path under the tree),
+# BENCH_VITALS_TESTS (lmb's tests to run, default all), BENCH_VITALS_REPORT=1
 # (no boot: the section again from the last run's files).
 # Results: the "## guest: vitals.stp against its floor" section of
 # tests/bench/results.txt.
@@ -55,7 +57,8 @@ export LC_ALL=C
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
-SCRIPT=examples/vitals.stp
+SCRIPT=${BENCH_VITALS_SCRIPT:-examples/vitals.stp}
+TESTS=${BENCH_VITALS_TESTS:-}
 MOD=vs_vitals
 OUT=build/bench/vitals
 RESULTS=tests/bench/results.txt
@@ -86,7 +89,7 @@ floor_params() {
 		grep -cvE '^(begin|end|error|never)([ (]|$)')
 	n3=$(awk '/^static struct stp_(tracepoint|kprobe|perf) stp_(tracepoints|kprobes|perfs)\[\]/ { t = 1; next }
 		t && /^};/ { t = 0 }
-		t && /\.probe = &/ { n++ }
+		t && /\.probe = &/ { n += 1 + gsub(/ stp_probe_[0-9]+/, "&") }
 		END { print n + 0 }' "$p3")
 	if [ "$n2" -eq 0 ] || [ "$n2" != "$n3" ]; then
 		die "the floor's points: stp -p2 lists $n2 probe points, the -p3 tables hold $n3 (has the generated C changed?)"
@@ -188,7 +191,7 @@ guest_script() {	# FLOOR-PARAMS
 echo 1 >/sys/devices/system/cpu/cpu1/online
 echo "cpus \$(cat /sys/devices/system/cpu/online)"
 sleep 2
-taskset 1 ./lmb -s $SCALE >/dev/null || exit 1
+taskset 1 ./lmb -s $SCALE $TESTS >/dev/null || exit 1
 # run SETUP ROUND: lmb under one setup, on CPU 0
 run() {
 	case \$1 in
@@ -201,7 +204,7 @@ run() {
 			sleep 1
 		done ;;
 	esac
-	taskset 1 ./lmb -s $SCALE >run.txt || exit 1
+	taskset 1 ./lmb -s $SCALE $TESTS >run.txt || exit 1
 	sed "s/^/lmb \$1 \$2 /" run.txt
 	case \$1 in
 	floor) rmmod floor_vitals ;;
@@ -473,8 +476,9 @@ SECTION=$OUT/section.txt
 	echo "  is within that spread, so its ratio says little."
 	echo "  The floor hooks every point the script hooks, the same way (tracepoint"
 	echo "  callbacks, kretprobes, perf_event_create_kernel_counter with the script's"
-	echo "  types and periods, pinned), once each; the script hooks sched_switch twice"
-	echo "  (vitals.sched, vitals.blck).  A hit is one per-CPU increment.  Tests as in"
+	echo "  types and periods, pinned), once each, as stp registers them (vitals.sched,"
+	echo "  vitals.blck and vitals.blio share sched_switch's one callback).  A hit is"
+	echo "  one per-CPU increment.  Tests as in"
 	echo "  \"guest: footprint\" (tests/bench/guest/lmb.c), here on CPU 0 (taskset 1, its"
 	echo "  children too: pipe_lat's round trip and fork's child on one CPU); ns are the guest's"
 	echo "  CLOCK_MONOTONIC under -icount (executed instructions), each vCPU's work"

@@ -47,6 +47,8 @@ struct emit {
 	int nuprobes, nprocs;
 	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
 	int ntraces;
+	struct vec trace_pts;		/* emit_trace.c: each tracepoint probe
+					 * (struct em_trace_pt), for its table */
 	const char *script_name;	/* for error positions */
 	int act_total;			/* the probe's handler: its statements
 					 * when counted at compile time, or -1 */
