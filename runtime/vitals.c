@@ -215,7 +215,7 @@ notrace long stp_cx_event(struct stp_ctx *c, const char *vital, u64 label,
 		/* another task (sched_switch's next): its own, not cached */
 		if (t->tgid == READ_ONCE(stp_stprun_pid))
 			return 0;
-		who = cx_who(stp_cx_exe_id(t), stp_cx_uid(t));
+		who = cx_who(stp_cx_exe_key(t), stp_cx_uid(t));
 	}
 	h = cx_count(&stp_cx_sk, NULL, vi, cx_hash(vi, label, who), weight);
 	return h ? stp_cx_sample(c, h, t, site, names, d) : 0;

@@ -107,8 +107,8 @@ STP_INLINE u64 stp_cx_exe_id(struct task_struct___stpv *t)
 }
 
 /*
- * Who an event is about (cx_who of its executable's inode number, where
- * the module takes the file's address, and its user); 0 when it is the
+ * Who an event is about (cx_who of its executable's inode number, as in
+ * the module, and its user); 0 when it is the
  * runner's own process (storing the epochs is not the machine's work).
  * The current task's are plain loads through its BTF pointer (no helper
  * call each: a system call's event is the common case); another task's
