@@ -98,49 +98,42 @@ static void registration(struct emit *m, struct sbuf *shared, int i)
 	struct em_trace_pt *t = m->trace_pts.v[i];
 	const struct derived_probe *d = t->d;
 	int n = d->tp->nargs, req = required(d), more = 0;
-	struct sbuf also = { 0 }, args = { 0 };
+	struct sbuf also = { 0 }, args = { 0 }, calls = { 0 }, idxs = { 0 };
 
 	for (int k = 0; k < n; k++)
 		sb_printf(&args, ", a%d", k);
-	for (int j = i + 1; j < m->trace_pts.len; j++) {
+	for (int j = i; j < m->trace_pts.len; j++) {
 		struct em_trace_pt *u = m->trace_pts.v[j];
 
-		if (u->done || !same_point(d, u->d))
+		if (j > i && (u->done || !same_point(d, u->d)))
 			continue;
-		if (!more++) {
-			sb_printf(shared, "/* %s: probes %d", d->tp->name, t->idx);
-			sb_printf(&also, " /* and");
+		sb_printf(&calls, "\tstp_tp_cb_%d(data%s);\n", u->idx, args.s ? args.s : "");
+		sb_printf(&idxs, "%s%d", j > i ? ", " : "", u->idx);
+		if (j > i) {
+			sb_printf(&also, " stp_probe_%d", u->idx);
+			req |= required(u->d);
+			u->done = 1;
+			more = 1;
 		}
-		sb_printf(shared, ", %d", u->idx);
-		sb_printf(&also, " stp_probe_%d", u->idx);
-		req |= required(u->d);
-		u->done = 1;
 	}
 	if (more) {
-		sb_printf(shared, " */\nstatic STP_HANDLER void stp_tp_shared_%d(void *data", t->idx);
+		sb_printf(shared, "/* %s: probes %s */\nstatic STP_HANDLER void stp_tp_shared_%d(void *data",
+			  d->tp->name, idxs.s, t->idx);
 		for (int k = 0; k < n; k++)
 			sb_printf(shared, ", u64 a%d", k);
-		sb_printf(shared, ")\n{\n\tstp_tp_cb_%d(data%s);\n", t->idx, args.s ? args.s : "");
-		for (int j = i + 1; j < m->trace_pts.len; j++) {
-			struct em_trace_pt *u = m->trace_pts.v[j];
-
-			if (u->done == 1 && same_point(d, u->d)) {
-				sb_printf(shared, "\tstp_tp_cb_%d(data%s);\n", u->idx, args.s ? args.s : "");
-				u->done = 2;
-			}
-		}
-		sb_puts(shared, "}\n\n");
-		sb_puts(&also, " */");
+		sb_printf(shared, ")\n{\n%s}\n\n", calls.s);
 	}
 	sb_printf(&m->traces, "\t{ .probe = &stp_probe_%d, .name = %s, .cb = (void *)stp_tp_%s_%d, "
 		  ".required = %d", t->idx, em_cstr_raw(d->tp->name), more ? "shared" : "cb",
 		  t->idx, req);
 	if (d->tp->module)
 		sb_printf(&m->traces, ", .module = %s", em_cstr_raw(d->tp->module));
-	sb_printf(&m->traces, " },%s\n", also.s ? also.s : "");
+	sb_printf(&m->traces, " },%s%s%s\n", more ? " /* and" : "", more ? also.s : "", more ? " */" : "");
 	m->ntraces++;
 	free(also.s);
 	free(args.s);
+	free(calls.s);
+	free(idxs.s);
 }
 
 void em_trace_tables(struct emit *m, struct sbuf *o)
