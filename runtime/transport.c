@@ -219,44 +219,67 @@ static void stp_flush_fn(struct work_struct *w)
 			      msecs_to_jiffies(STP_FLUSH_MS));
 }
 
-/* Bytes a read may take now: only from sub-buffers that are complete. */
-static size_t stp_trace_avail(struct rchan_buf *buf)
+/*
+ * The reader's own copy out of complete sub-buffers, not relay's read:
+ * relay's read takes "produced - consumed >= n_subbufs" to mean the
+ * writer overwrote the oldest sub-buffer, and skips it.  Here the writer
+ * never overwrites (stp_subbuf_start), but a reserve on a full buffer
+ * passes through exactly that state (relay_switch_subbuf sets offset 0,
+ * then the refusal sets it past the end), so a reader on another CPU
+ * could throw away a whole sub-buffer of output unread and uncounted.
+ * One reader at a time (stp_trace_mutex); the writer only reads
+ * subbufs_consumed, which moves on once the bytes are copied.
+ */
+static DEFINE_MUTEX(stp_trace_mutex);
+
+static ssize_t stp_trace_copy(struct rchan_buf *buf, char __user *ubuf,
+			      size_t count)
 {
 	size_t sz = buf->chan->subbuf_size, n = buf->chan->n_subbufs;
 	size_t produced = READ_ONCE(buf->subbufs_produced);
 	size_t consumed = buf->subbufs_consumed;
-	size_t left;
+	size_t idx = consumed % n, left, take;
+	char *from;
 
 	smp_rmb();	/* padding[] and data before subbufs_produced */
 	if (produced == consumed)
 		return 0;
-	left = sz - buf->padding[consumed % n] - buf->bytes_consumed;
-	if (left)
-		return left;
-	if (produced - consumed < 2)
-		return 0;
-	/* relay's read moves on to the next complete one first */
-	return sz - buf->padding[(consumed + 1) % n];
+	left = sz - buf->padding[idx] - buf->bytes_consumed;
+	take = min(left, count);
+	from = (char *)buf->start + idx * sz + buf->bytes_consumed;
+	if (take && copy_to_user(ubuf, from, take))
+		return -EFAULT;
+	buf->bytes_consumed += take;
+	if (take == left) {
+		buf->bytes_consumed = 0;
+		smp_mb();	/* the bytes are out before the slot is free */
+		WRITE_ONCE(buf->subbufs_consumed, consumed + 1);
+	}
+	return take;
 }
 
 static ssize_t stp_trace_read(struct file *f, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
 	struct rchan_buf *buf = f->private_data;
-	size_t done = 0, avail;
-	ssize_t r;
+	size_t done = 0;
+	ssize_t r = 0;
 
+	mutex_lock(&stp_trace_mutex);
 	while (done < count) {
-		avail = stp_trace_avail(buf);
-		if (!avail)
+		size_t before = READ_ONCE(buf->subbufs_consumed);
+
+		r = stp_trace_copy(buf, ubuf + done, count - done);
+		if (r < 0)
 			break;
-		r = relay_file_operations.read(f, ubuf + done,
-					       min(avail, count - done), ppos);
-		if (r <= 0)
-			return done ? done : r;
 		done += r;
+		if (!r && READ_ONCE(buf->subbufs_consumed) == before)
+			break;	/* nothing complete left */
+		r = 0;
 	}
-	return done;
+	mutex_unlock(&stp_trace_mutex);
+	*ppos += done;
+	return done ? done : r;
 }
 
 static int stp_subbuf_start(struct rchan_buf *buf, void *subbuf,

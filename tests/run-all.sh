@@ -13,6 +13,7 @@ STP=./stp
 CORPUS=/usr/share/systemtap/tapset
 total_pass=0
 total_fail=0
+failed_lines=()	# every FAIL line again at the end: CI keeps the log's tail
 
 run_suite() {
 	local name=$1
@@ -26,10 +27,15 @@ run_suite() {
 	# log) and the figures a suite reports, not the whole log
 	printf '%s\n' "$out" | awk '/^(FAIL|not ok|.*: FAIL)/ { show = 1; print; next }
 		show && /^(    |\t)/ { print; next } { show = 0 } /^figures / { print }' | head -120
+	local l
+	while IFS= read -r l; do
+		failed_lines+=("$name: ${l:0:300}")
+	done < <(printf '%s\n' "$out" | grep -E '^(FAIL|not ok|.*: FAIL)' | head -20)
 	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 	if [ -z "$summary" ]; then
 		printf '%s\n' "$out" | tail -20
 		echo "$name: no result line (exit $rc, ${took} s); counted as 1 failure"
+		failed_lines+=("$name: no result line (exit $rc)")
 		total_fail=$((total_fail + 1))
 		return
 	fi
@@ -104,10 +110,16 @@ if [ -d "$CORPUS" ]; then
 	run_suite "systemtap-common corpus" build/tests/parse_corpus "$CORPUS"
 else
 	echo "== systemtap-common corpus: $CORPUS missing (run make deps); counted as 1 failure"
+	failed_lines+=("systemtap-common corpus: $CORPUS missing")
 	total_fail=$((total_fail + 1))
 fi
 run_suite "fuzz regressions (stp under ASan and UBSan)" tests/fuzz/regress.sh build/asan/stp
 
+if [ ${#failed_lines[@]} -gt 0 ]; then
+	echo
+	echo "== what failed, again"
+	printf '%s\n' "${failed_lines[@]}"
+fi
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

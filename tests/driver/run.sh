@@ -201,6 +201,11 @@ case_ sdt-mark-c 0 'process("/usr/lib/x86_64-linux-gnu/libstdc++.so.6").mark("th
 	"$STP" -c "exec /usr/lib/x86_64-linux-gnu/libstdc++.so.6 >/dev/null" -l 'process.mark("throw")'
 sleep 60 &
 sleeper=$!
+# until the child has exec'd sleep, its exe is still the shell's
+for _ in $(seq 200); do
+	[ "$(readlink /proc/$sleeper/exe)" != "$(readlink /proc/$$/exe)" ] && break
+	sleep 0.01
+done
 case_ sdt-mark-x 1 "<input>:1:20: semantic error: no marker of $(readlink /proc/$sleeper/exe) matches 'x' (it has: none)" -- \
 	"$STP" -p2 -x "$sleeper" -e 'probe process.mark("x") { println(1) }'
 kill "$sleeper"
