@@ -139,6 +139,7 @@ void stp_execname(char *dst);
 int64_t stp_pid(void);
 int64_t stp_tid(void);
 int64_t stp_uid(void);
+int64_t stp_gid(void);
 int64_t stp_cpu(void);
 int64_t stp_time_ns(void);
 

@@ -280,6 +280,7 @@ void stp_execname(char *dst)
 int64_t stp_pid(void) { return getpid(); }
 int64_t stp_tid(void) { return gettid(); }
 int64_t stp_uid(void) { return getuid(); }
+int64_t stp_gid(void) { return getgid(); }
 int64_t stp_cpu(void) { return sched_getcpu(); }
 
 int64_t stp_time_ns(void)

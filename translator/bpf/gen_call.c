@@ -24,7 +24,7 @@ static const struct builtin builtins[] = {
 	{ "pid", "((int64_t)(bpf_get_current_pid_tgid() >> 32))", "stp_pid()", 0 },
 	{ "tid", "((int64_t)(u32)bpf_get_current_pid_tgid())", "stp_tid()", 0 },
 	{ "uid", "((int64_t)(u32)bpf_get_current_uid_gid())", "stp_uid()", 0 },
-	{ "gid", "((int64_t)(bpf_get_current_uid_gid() >> 32))", "stp_uid()", 0 },
+	{ "gid", "((int64_t)(bpf_get_current_uid_gid() >> 32))", "stp_gid()", 0 },
 	{ "cpu", "((int64_t)bpf_get_smp_processor_id())", "stp_cpu()", 0 },
 	{ "gettimeofday_ns", "((int64_t)(bpf_ktime_get_boot_ns() + stp_g.stp_wall_off))",
 	  "stp_time_ns()", 0 },
