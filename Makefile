@@ -37,34 +37,34 @@ STP_LIBS = -ldw -lelf -lbpf -llzma -lzstd -lz
 STP_LIBS += -lreadline
 PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
-DRIVER_SRC = translator/options.c translator/target.c translator/tapset.c \
-	translator/pass1.c translator/script_find.c translator/library.c translator/libscan.c translator/clone.c translator/genfn.c \
-	translator/ksyms.c translator/modsyms.c translator/cache.c translator/cache_key.c translator/walk.c translator/bigmem.c translator/probes.c \
-	translator/resolve.c translator/dwarf_find.c translator/dwarf_index.c translator/dwarf_scan.c translator/dwarf_cfa.c \
-	translator/dwarf_probe.c translator/dwarf_loc.c translator/dwarf_type.c translator/dwarf_var.c translator/uprobes.c translator/uprobe_syms.c \
-	translator/sdt.c translator/sdt_var.c translator/elfsec.c \
-	translator/btf_image.c translator/btf_load.c translator/btf_type.c translator/btf_var.c translator/btf_pretty.c translator/btf_module.c translator/btf_kfunc.c \
-	translator/tracepoints.c translator/kmod/emit_trace.c translator/process.c translator/kmod/emit_process.c \
-	translator/netfilter.c translator/netfilter_var.c translator/kmod/emit_netfilter.c \
-	translator/procfs.c translator/kmod/emit_procfs.c translator/probe_types.c \
-	translator/perf.c translator/kmod/emit_perf.c translator/kmod/emit_hoist.c \
-	translator/hwbkpt.c translator/kmod/emit_hwbkpt.c \
-	translator/sysdispatch.c translator/kmod/emit_sysdispatch.c translator/dump_names.c \
-	translator/infer.c translator/deadstore.c translator/prune.c translator/frozen.c translator/hoist.c translator/dump.c \
-	translator/pass2.c translator/kmod/access.c translator/kmod/emit.c translator/kmod/emit_expr.c \
-	translator/kmod/emit_stmt.c translator/kmod/emit_uprobe.c translator/kmod/build.c translator/kmod/run.c translator/driver.c \
+DRIVER_SRC = translator/front/options.c translator/front/target.c translator/elab/tapset.c \
+	translator/front/pass1.c translator/front/script_find.c translator/elab/library.c translator/elab/libscan.c translator/elab/clone.c translator/elab/genfn.c \
+	translator/symbols/ksyms.c translator/symbols/modsyms.c translator/symbols/cache.c translator/symbols/cache_key.c translator/elab/walk.c translator/symbols/bigmem.c translator/elab/probes.c \
+	translator/elab/resolve.c translator/dwarf/dwarf_find.c translator/dwarf/dwarf_index.c translator/dwarf/dwarf_scan.c translator/dwarf/dwarf_cfa.c \
+	translator/dwarf/dwarf_probe.c translator/dwarf/dwarf_loc.c translator/dwarf/dwarf_type.c translator/dwarf/dwarf_var.c translator/families/uprobes.c translator/families/uprobe_syms.c \
+	translator/families/sdt.c translator/families/sdt_var.c translator/symbols/elfsec.c \
+	translator/btf/btf_image.c translator/btf/btf_load.c translator/btf/btf_type.c translator/btf/btf_var.c translator/btf/btf_pretty.c translator/btf/btf_module.c translator/btf/btf_kfunc.c \
+	translator/families/tracepoints.c translator/kmod/emit_trace.c translator/families/process.c translator/kmod/emit_process.c \
+	translator/families/netfilter.c translator/families/netfilter_var.c translator/kmod/emit_netfilter.c \
+	translator/families/procfs.c translator/kmod/emit_procfs.c translator/elab/probe_types.c \
+	translator/families/perf.c translator/kmod/emit_perf.c translator/kmod/emit_hoist.c \
+	translator/families/hwbkpt.c translator/kmod/emit_hwbkpt.c \
+	translator/families/sysdispatch.c translator/kmod/emit_sysdispatch.c translator/elab/dump_names.c \
+	translator/elab/infer.c translator/elab/deadstore.c translator/elab/prune.c translator/elab/frozen.c translator/elab/hoist.c translator/elab/dump.c \
+	translator/elab/pass2.c translator/kmod/access.c translator/kmod/emit.c translator/kmod/emit_expr.c \
+	translator/kmod/emit_stmt.c translator/kmod/emit_uprobe.c translator/kmod/build.c translator/kmod/run.c translator/front/driver.c \
 	staprun/cmdline.c staprun/rotate.c \
-	translator/interactive.c translator/interactive_script.c translator/interactive_scan.c \
-	translator/interactive_set.c translator/interactive_complete.c
+	translator/front/interactive.c translator/front/interactive_script.c translator/front/interactive_scan.c \
+	translator/front/interactive_set.c translator/front/interactive_complete.c
 # SDT markers at SystemTap's points of the pipeline (tapsets/stap_markers.stp)
-DRIVER_SRC += translator/markers.c
+DRIVER_SRC += translator/front/markers.c
 # SystemTap's python3.module(...).function(...) points (tapsets/python.stp)
-DRIVER_SRC += translator/python.c
+DRIVER_SRC += translator/families/python.c
 # process(...).plt points
-DRIVER_SRC += translator/plt.c
+DRIVER_SRC += translator/families/plt.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
-HEADERS = $(wildcard parser/*.h translator/*.h translator/kmod/*.h)
+HEADERS = $(wildcard parser/*.h translator/*/*.h)
 
 # The runtime's data structures, built for the host (unit tests, fuzzing).
 RT_HOST_SRC = runtime/out.c runtime/map.c runtime/stat.c runtime/format.c runtime/sketch.c

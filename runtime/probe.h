@@ -127,7 +127,7 @@ static __always_inline int stp_probe_run(struct stp_ctx *c, const struct stp_pro
 }
 
 /*
- * What a probe's prefix (translator/hoist.c) has of the context: the
+ * What a probe's prefix (translator/elab/hoist.c) has of the context: the
  * embedded C it calls reads CONTEXT->entry (a tracepoint's arguments)
  * and CONTEXT->regs, and nothing else, before the hit has a context.
  */

@@ -2,7 +2,7 @@
 /*
  * procfs("PATH").read/.write probes (procfs.c): the files the generated
  * code lists (translator/kmod/emit_procfs.c), and the buffer a hit's $value
- * reads or fills (translator/procfs.c).
+ * reads or fills (translator/families/procfs.c).
  */
 #ifndef STP_PROCFS_H
 #define STP_PROCFS_H

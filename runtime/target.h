@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the code generated for DWARF target variables calls
- * (translator/dwarf_var.c): memory reads and writes that never fault,
+ * (translator/dwarf/dwarf_var.c): memory reads and writes that never fault,
  * and the pieces of $var$ / $$vars text.
  */
 #ifndef STP_TARGET_H

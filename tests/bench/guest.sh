@@ -28,7 +28,7 @@
 #   c. under stp: kernel.trace("sys_enter") { n++ },
 #   d. under stp: kernel.trace("raw_syscalls:sys_enter") { if ($id == 999) n++ },
 #      a filter that always fails, which runs before the context
-#      (translator/hoist.c: the hit never takes it),
+#      (translator/elab/hoist.c: the hit never takes it),
 #   e. the same built with -u (no hoisting): the generic path for it,
 # and the cost a probe adds to one call is the difference from (a) in ns
 # per call: each of the loop's N calls is one hit (the hit counts the
@@ -239,7 +239,7 @@ SECTION=$OUT/trace.txt
 	echo "  a: the kprobe section's a', just before these runs; +ns/hit and x floor as for"
 	echo "  kprobes.  The floor's and stp's counts hold every system call the guest made"
 	echo "  meanwhile, not only the loop's.  d and e count the hits whose \$id is 999:"
-	echo "  none; d's filter runs in the callback before the context (translator/hoist.c),"
+	echo "  none; d's filter runs in the callback before the context (translator/elab/hoist.c),"
 	echo "  e (-u, no hoisting) takes the context for every hit to test it."
 	echo
 } >"$SECTION"

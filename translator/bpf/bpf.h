@@ -18,7 +18,7 @@
 #ifndef STP_BPF_H
 #define STP_BPF_H
 
-#include "../elab.h"
+#include "../elab/elab.h"
 
 enum bx_side { BX_KERN, BX_USER };
 

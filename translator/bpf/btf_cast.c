@@ -13,7 +13,7 @@
  * holds the type.
  */
 #include "bpf.h"
-#include "../btf_var.h"
+#include "../btf/btf_var.h"
 
 #include <bpf/btf.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * Pass 5 runs the linked runner on the object.
  */
 #include "bpf.h"
-#include "../cache_key.h"
+#include "../symbols/cache_key.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * side the begin/end/error probes and the tables the runner reads.
  */
 #include "bpf.h"
-#include "../btf.h"
+#include "../btf/btf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
  * with bx_core_decls() before the functions that use them.
  */
 #include "bpf.h"
-#include "../btf.h"
+#include "../btf/btf.h"
 
 #include <bpf/btf.h>
 #include <string.h>

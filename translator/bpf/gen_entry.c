@@ -12,8 +12,8 @@
  * (a call already under way when the probes were attached).
  */
 #include "bpf.h"
-#include "../walk.h"
-#include "../dw.h"
+#include "../elab/walk.h"
+#include "../dwarf/dw.h"
 
 #include <stdlib.h>
 #include <string.h>

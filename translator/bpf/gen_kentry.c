@@ -9,7 +9,7 @@
  * thread, a function that recurses keeps its innermost call's values.
  */
 #include "bpf.h"
-#include "../walk.h"
+#include "../elab/walk.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -16,8 +16,8 @@
  * both, and the kmod runtime's $var code is the BPF one too.
  */
 #include "bpf.h"
-#include "../btf.h"
-#include "../session.h"
+#include "../btf/btf.h"
+#include "../front/session.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>

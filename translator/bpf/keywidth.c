@@ -10,7 +10,7 @@
  * that nothing else assigns.  Any other key keeps MAXSTRINGLEN.
  */
 #include "bpf.h"
-#include "../walk.h"
+#include "../elab/walk.h"
 
 #include <string.h>
 

@@ -15,7 +15,7 @@
  * filled from the tracepoint's arguments and the user registers.
  */
 #include "bpf.h"
-#include "../sysdispatch.h"
+#include "../families/sysdispatch.h"
 
 #include <stdlib.h>
 

@@ -13,12 +13,15 @@
  *   btf_var.c       $name, $name->member..., $$parms: the generated
  *                   function a tracepoint handler calls (btf_var.h)
  *   btf_pretty.c    values as text: $x$, $$parms
- *   tracepoints.c   kernel.trace("[SYSTEM:]NAME") points
+ *   btf_kfunc.c     a kernel function's parameters, for $var without DWARF
+ *
+ * kernel.trace("[SYSTEM:]NAME") points, which use it, are a family
+ * (../families/tracepoints.c).
  */
 #ifndef STP_BTF_H
 #define STP_BTF_H
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 #include <libelf.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
  * ends with the uncompressed size, 4 bytes little-endian.
  */
 #include "btf.h"
-#include "elfsec.h"
+#include "../symbols/elfsec.h"
 
 #include <gelf.h>
 #include <lzma.h>

@@ -10,7 +10,7 @@
  * program makes of its registers (translator/bpf/gen_kfunc.c).
  */
 #include "btf.h"
-#include "elab.h"
+#include "../elab/elab.h"
 
 #include <bpf/btf.h>
 #include <string.h>

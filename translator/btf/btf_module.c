@@ -15,7 +15,7 @@
  * ~/.cache/stp/btf/KREL-HASH.modtp as "NAME MODULE" lines.
  */
 #include "btf.h"
-#include "elfsec.h"
+#include "../symbols/elfsec.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>

@@ -9,7 +9,7 @@
  * text is for people to read.
  */
 #include "btf_var.h"
-#include "bpf/bpf.h"
+#include "../bpf/bpf.h"
 
 #include <bpf/btf.h>
 #include <string.h>

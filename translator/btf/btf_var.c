@@ -12,7 +12,7 @@
  * pointer is a script error, never a crash.
  */
 #include "btf_var.h"
-#include "bpf/bpf.h"
+#include "../bpf/bpf.h"
 
 #include <bpf/btf.h>
 #include <stdlib.h>

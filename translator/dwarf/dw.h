@@ -7,6 +7,8 @@
  *                  build-id links, --vmlinux, -d)
  *   dwarf_index.c  names -> DIEs (functions, inline functions, global
  *                  variables), built once per file and cached by build-id
+ *   dwarf_scan.c   building that index from .debug_info read directly
+ *                  (dw_read.h: its bounds-checked reads of DWARF's encodings)
  *   dwarf_cfa.c    the frame address at a pc, from .debug_frame
  *   dwarf_probe.c  probe points: function patterns, source lines,
  *                  prologues, inline instances
@@ -22,8 +24,8 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
-#include "session.h"
-#include "bigmem.h"
+#include "../front/session.h"
+#include "../symbols/bigmem.h"
 
 enum dw_kind {
 	DWK_FUNC,		/* a function with code: lowpc is its entry */

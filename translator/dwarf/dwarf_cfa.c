@@ -14,7 +14,7 @@
  */
 #include "dw.h"
 #include "dw_read.h"
-#include "elab.h"
+#include "../elab/elab.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,8 +14,8 @@
  * Without it, what to install: dpkg -S names the package.
  */
 #include "dw.h"
-#include "elab.h"
-#include "uprobes.h"
+#include "../elab/elab.h"
+#include "../families/uprobes.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -13,8 +13,8 @@
  */
 #include "dw.h"
 #include <stdbool.h>
-#include "elab.h"
-#include "bigmem.h"
+#include "../elab/elab.h"
+#include "../symbols/bigmem.h"
 
 #include <errno.h>
 #include <dirent.h>

@@ -7,7 +7,7 @@
  * source lines (.statement).
  */
 #include "dw.h"
-#include "elab.h"
+#include "../elab/elab.h"
 
 #include <fnmatch.h>
 #include <limits.h>

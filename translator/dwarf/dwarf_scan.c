@@ -20,8 +20,8 @@
  */
 #include "dw.h"
 #include "dw_read.h"
-#include "bigmem.h"
-#include "elab.h"
+#include "../symbols/bigmem.h"
+#include "../elab/elab.h"
 
 #include <gelf.h>
 #include <pthread.h>

@@ -11,7 +11,7 @@
  * when it is a char array (dwarf_type.c).
  */
 #include "dwarf_var.h"
-#include "bpf/bpf.h"
+#include "../bpf/bpf.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

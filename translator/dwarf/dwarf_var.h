@@ -14,7 +14,7 @@
 #define STP_DWARF_VAR_H
 
 #include "dw.h"
-#include "elab.h"
+#include "../elab/elab.h"
 
 struct tv {
 	struct elab *e;

@@ -21,11 +21,21 @@
  *              statements every other step left, and its result is only
  *              data the backends read (the handler itself is unchanged)
  *   dump.c     stp -p2's listing
+ *
+ * and what they use (the rest of translator/elab/):
+ *
+ *   tapset.c   the tapset search path (roots, ARCH/, linux/)
+ *   clone.c    deep copies of alias and handler bodies
+ *   genfn.c    the embedded-C functions made for target values
+ *   walk.c     a parents-first walk of a tree, for both backends (walk.h)
+ *   dump_names.c   --dump-functions, --dump-probe-aliases
+ *   probe_types.c  --dump-probe-types
  */
 #ifndef STP_ELAB_H
 #define STP_ELAB_H
 
-#include "session.h"
+#include "../front/session.h"
+#include "../symbols/symbols.h"
 
 #include <string.h>
 
@@ -256,36 +266,6 @@ int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out);
  * table, has no $vars. */
 const char *uprobes_no_debuginfo(const struct derived_probe *d);
 
-/* ksyms.c */
-struct ksyms *ksyms_load(const struct session *s, const char **why);
-/* The target kernel's System.map file (a real one, not Debian's stub),
- * or NULL: link-time addresses, as the kernel's image has them. */
-const char *ksyms_map_file(const struct session *s);
-/* Why kprobes cannot take a symbol. */
-enum ksym_refusal {
-	KSYM_PROBEABLE,
-	KSYM_REFUSED,		/* NOKPROBE_SYMBOL, entry or noinstr code */
-	KSYM_BOOT_ONLY,		/* .init.text: freed once the kernel is up */
-};
-enum ksym_refusal ksyms_refusal(const struct ksyms *k, const char *name);
-/* Symbols matching a glob, sorted; skipped counts blacklisted ones. */
-void ksyms_match(const struct ksyms *k, const char *glob, struct vec *out,
-		 int *skipped);
-
-const char *ksyms_at(const struct ksyms *k, unsigned long long addr,
-		     unsigned long long *off);
-int ksyms_exported(const struct ksyms *k, const char *name);
-
-/* cache.c: STP_CACHE or ~/.cache/stp, NULL without either */
-const char *cache_dir(void);
-void cache_make_dirs(const char *path);
-char *cache_map(const char *path, size_t *size);
-struct iovec;
-int cache_save(const char *path, const struct iovec *parts, int n);
-
-/* modsyms.c */
-const char *modsyms_path(const struct session *s, const char *module);
-int modsyms_match(const char *ko, const char *glob, struct vec *out);
 /* btf_module.c: a module's .ko as on disk (.ko, .ko.xz or .ko.zst) and
  * its ELF bytes, decompressed (malloc'ed) */
 const char *modko_path(const struct session *s, const char *module);

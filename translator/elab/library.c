@@ -7,7 +7,7 @@
  * transitively (lib_include).
  */
 #include "elab.h"
-#include "python.h"
+#include "../families/python.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,12 +6,12 @@
  * types make no sense for names that did not resolve.
  */
 #include "elab.h"
-#include "dw.h"
-#include "btf.h"
-#include "netfilter.h"
-#include "sdt.h"
-#include "process.h"
-#include "sysdispatch.h"
+#include "../dwarf/dw.h"
+#include "../btf/btf.h"
+#include "../families/netfilter.h"
+#include "../families/sdt.h"
+#include "../families/process.h"
+#include "../families/sysdispatch.h"
 
 #include <stdio.h>
 #include <stdlib.h>

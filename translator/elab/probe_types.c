@@ -13,7 +13,7 @@
  * aliases of the tapsets are not listed (SystemTap lists them with
  * --dump-probe-aliases), save oneshot, which is one in both.
  */
-#include "session.h"
+#include "../front/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>

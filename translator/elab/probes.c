@@ -16,14 +16,14 @@
  * matches, "if (e)" conditions combine with "&&" along the way.
  */
 #include "elab.h"
-#include "dw.h"
-#include "btf.h"
-#include "netfilter.h"
-#include "procfs.h"
-#include "perf.h"
-#include "process.h"
-#include "hwbkpt.h"
-#include "sysdispatch.h"
+#include "../dwarf/dw.h"
+#include "../btf/btf.h"
+#include "../families/netfilter.h"
+#include "../families/procfs.h"
+#include "../families/perf.h"
+#include "../families/process.h"
+#include "../families/hwbkpt.h"
+#include "../families/sysdispatch.h"
 
 #include <fnmatch.h>
 #include <stdint.h>

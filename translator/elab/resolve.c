@@ -14,14 +14,14 @@
  * by the parser, as SystemTap does in pass 1.)
  */
 #include "elab.h"
-#include "perf.h"
-#include "dw.h"
-#include "btf.h"
-#include "netfilter.h"
-#include "sdt.h"
-#include "procfs.h"
-#include "process.h"
-#include "sysdispatch.h"
+#include "../families/perf.h"
+#include "../dwarf/dw.h"
+#include "../btf/btf.h"
+#include "../families/netfilter.h"
+#include "../families/sdt.h"
+#include "../families/procfs.h"
+#include "../families/process.h"
+#include "../families/sysdispatch.h"
 
 #include <stdlib.h>
 #include <string.h>

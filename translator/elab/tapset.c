@@ -6,7 +6,7 @@
  * runtime.  Macro libraries (.stpm) are listed apart: they are read
  * first, since every other file may use their macros.
  */
-#include "session.h"
+#include "../front/session.h"
 
 #include <dirent.h>
 #include <stdlib.h>

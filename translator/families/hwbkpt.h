@@ -7,7 +7,7 @@
 #ifndef HWBKPT_H
 #define HWBKPT_H
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 struct sbuf;
 

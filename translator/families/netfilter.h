@@ -10,7 +10,7 @@
 #ifndef STP_NETFILTER_H
 #define STP_NETFILTER_H
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 enum nf_arg {
 	NF_ARG_HOOKNUM,		/* state->hook */

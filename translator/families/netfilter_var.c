@@ -15,7 +15,7 @@
  * for none, read at the offset BTF gives struct net_device's name.
  */
 #include "netfilter.h"
-#include "btf.h"
+#include "../btf/btf.h"
 
 #include <bpf/btf.h>
 #include <string.h>

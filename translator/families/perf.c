@@ -16,7 +16,7 @@
  * Without .sample or .hz an event overflows every 1000000 counts, as
  * in SystemTap.
  */
-#include "elab.h"
+#include "../elab/elab.h"
 #include "perf.h"
 
 #include <fnmatch.h>

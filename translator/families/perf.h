@@ -5,7 +5,7 @@
 #ifndef STP_PERF_H
 #define STP_PERF_H
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 /* derived_probe.perf_task: where the event counts */
 enum {

@@ -7,7 +7,7 @@
 #ifndef STP_PROCESS_H
 #define STP_PROCESS_H
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 /* ORDER: runtime/process.h's enum stp_proc_event */
 enum proc_event {

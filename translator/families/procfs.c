@@ -22,7 +22,7 @@
  * target variable does) reading or filling the buffer the runtime hands
  * the hit in CONTEXT->entry (runtime/procfs.h).
  */
-#include "elab.h"
+#include "../elab/elab.h"
 #include "procfs.h"
 
 #include <fnmatch.h>

@@ -6,7 +6,7 @@
 #ifndef STP_PROCFS_H
 #define STP_PROCFS_H
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 /* pp as a procfs point: -1 when it is none, 0 after an error, 1 with
  * its template (family and the procfs fields) in out. */

@@ -8,7 +8,7 @@
 #ifndef STP_SYSDISPATCH_H
 #define STP_SYSDISPATCH_H
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 struct emit;
 struct sbuf;

@@ -16,7 +16,7 @@
  * kernel.trace("NAME") the core kernel lacks is looked for in the
  * modules; wildcards in kernel.trace match the core kernel's only.
  */
-#include "btf.h"
+#include "../btf/btf.h"
 
 #include <bpf/btf.h>
 #include <fnmatch.h>

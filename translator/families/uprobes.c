@@ -28,9 +28,9 @@
  * through the PT_LOAD segment that maps it.  The runtime's half is
  * runtime/uprobes.c.
  */
-#include "dw.h"
-#include "elfsec.h"
-#include "elab.h"
+#include "../dwarf/dw.h"
+#include "../symbols/elfsec.h"
+#include "../elab/elab.h"
 #include "uprobes.h"
 #include "sdt.h"
 #include "plt.h"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <gelf.h>
 
-#include "elab.h"
+#include "../elab/elab.h"
 
 /* uprobe_syms.c */
 struct up_sym {

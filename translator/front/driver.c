@@ -16,11 +16,11 @@
  * stops after pass N.
  */
 #include "session.h"
-#include "kmod/build.h"
-#include "kmod/emit.h"
+#include "../kmod/build.h"
+#include "../kmod/emit.h"
 #include "interactive.h"
-#include "bpf/bpf.h"
-#include "../parser/parse.h"
+#include "../bpf/bpf.h"
+#include "../../parser/parse.h"
 #include "markers.h"
 
 #include <limits.h>

@@ -6,8 +6,8 @@
  */
 #include "session.h"
 #include "version.h"
-#include "../staprun/cmdline.h"
-#include "../staprun/rotate.h"
+#include "../../staprun/cmdline.h"
+#include "../../staprun/rotate.h"
 
 #include <getopt.h>
 #include <stdio.h>

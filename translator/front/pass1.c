@@ -6,7 +6,7 @@
  * does not pay for parsing hundreds of tapsets it never uses.
  */
 #include "session.h"
-#include "../parser/parse.h"
+#include "../../parser/parse.h"
 #include "markers.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
  * here, is read as it is, so a script of one's own always wins.
  */
 #include "session.h"
-#include "../parser/parse.h"
+#include "../../parser/parse.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -3,12 +3,23 @@
  * The session: everything the command line says, and what the passes
  * share.  Passes get it as an argument; nothing travels through
  * hidden globals.
+ *
+ * translator/front/, where a run of stp starts:
+ *
+ *   options.c      the command line, as stap takes it
+ *   driver.c       the order of the passes, for both backends
+ *   target.c       the target kernel as the preprocessor sees it
+ *   pass1.c        pass 1: the macro libraries, then the script
+ *   script_find.c  the script file ("stp vitals.stp" from anywhere)
+ *   markers.c      stp's own SDT markers at the passes (markers.h)
+ *   interactive*.c stp -i: the loop, its script, set/show, Tab, text
+ *                  shape (interactive.h)
  */
 #ifndef STP_SESSION_H
 #define STP_SESSION_H
 
-#include "../parser/ast.h"
-#include "../parser/parse.h"
+#include "../../parser/ast.h"
+#include "../../parser/parse.h"
 
 #include <stdio.h>
 

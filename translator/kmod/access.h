@@ -9,8 +9,8 @@
 #ifndef STP_ACCESS_H
 #define STP_ACCESS_H
 
-#include "../elab.h"
-#include "../walk.h"
+#include "../elab/elab.h"
+#include "../elab/walk.h"
 
 /* What a handler or function does with a global. */
 struct access {

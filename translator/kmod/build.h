@@ -3,7 +3,7 @@
 #ifndef STP_BUILD_H
 #define STP_BUILD_H
 
-#include "../cache_key.h"
+#include "../symbols/cache_key.h"
 
 int build_cached(const char *key, const char *module);
 /* Build csrc into KEY/MODULE.ko (and keep KEY/MODULE.c); 0 or -1. */

@@ -6,9 +6,9 @@
  */
 #include "emit.h"
 #include "build.h"
-#include "../netfilter.h"
-#include "../hwbkpt.h"
-#include "../sysdispatch.h"
+#include "../families/netfilter.h"
+#include "../families/hwbkpt.h"
+#include "../families/sysdispatch.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
  * declarations need; then emit.c lays out the file and the globals,
  * emit_expr.c translates expressions, emit_stmt.c statements and the
  * print family, emit_hoist.c the prefixes that run in a probe's
- * callback before its context (translator/hoist.c).
+ * callback before its context (translator/elab/hoist.c).
  */
 #ifndef STP_EMIT_H
 #define STP_EMIT_H

@@ -37,7 +37,7 @@
  * prefix can fail, so no error is ever reported from it.
  */
 #include "emit.h"
-#include "../btf.h"
+#include "../btf/btf.h"
 
 #include <stdlib.h>
 

@@ -11,7 +11,7 @@
  * does; a hit the session skips (not running, CPU busy) accepts.
  */
 #include "emit.h"
-#include "../netfilter.h"
+#include "../families/netfilter.h"
 
 #include <limits.h>
 #include <stdlib.h>

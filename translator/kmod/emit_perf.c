@@ -13,7 +13,7 @@
  * reads by index.
  */
 #include "emit.h"
-#include "../perf.h"
+#include "../families/perf.h"
 
 #include <stdlib.h>
 #include <string.h>

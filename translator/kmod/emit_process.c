@@ -5,7 +5,7 @@
  * .thread.begin, .thread.end, .syscall or .syscall.return probe.
  */
 #include "emit.h"
-#include "../process.h"
+#include "../families/process.h"
 
 #include <stdlib.h>
 #include <string.h>

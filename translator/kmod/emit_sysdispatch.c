@@ -9,7 +9,7 @@
  * is a tree of compares: no indirect call or jump on the hit path.
  */
 #include "emit.h"
-#include "../sysdispatch.h"
+#include "../families/sysdispatch.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -19,7 +19,7 @@
  * cost 45 instructions a switch, more than the floor's whole hit.
  */
 #include "emit.h"
-#include "../btf.h"
+#include "../btf/btf.h"
 
 #include <stdlib.h>
 #include <string.h>

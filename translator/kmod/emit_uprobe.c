@@ -5,7 +5,7 @@
  * probefunc() and probemod() read in each process probe's descriptor.
  */
 #include "emit.h"
-#include "../dw.h"
+#include "../dwarf/dw.h"
 
 #include <stdlib.h>
 #include <string.h>

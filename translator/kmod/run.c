@@ -5,7 +5,7 @@
  * (staprun/stp-qemu), whose output and exit status come back as if
  * stprun had run here.
  */
-#include "../session.h"
+#include "../front/session.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -6,7 +6,7 @@
  * ~/.cache/stp.  Without either there is no cache, and the work is
  * done every run.
  */
-#include "elab.h"
+#include "../elab/elab.h"
 
 #include <fcntl.h>
 #include <stdio.h>

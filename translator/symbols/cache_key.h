@@ -4,7 +4,7 @@
 #ifndef STP_CACHE_KEY_H
 #define STP_CACHE_KEY_H
 
-#include "session.h"
+#include "../front/session.h"
 
 /* STP_CACHE, else ~/.cache/stp (/tmp/.cache/stp without a home). */
 const char *build_cache_root(void);

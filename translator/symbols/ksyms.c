@@ -10,7 +10,7 @@
  * those in the sections kprobes never touch (.kprobes.text, .noinstr.text,
  * the entry code), found by the section marker symbols around them.
  */
-#include "elab.h"
+#include "../elab/elab.h"
 #include "bigmem.h"
 
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * tree (names compare with '-' and '_' alike, as modprobe does), and
  * its functions are the STT_FUNC symbols of its .ko, read with libelf.
  */
-#include "elab.h"
+#include "../elab/elab.h"
 
 #include <fnmatch.h>
 #include <gelf.h>
