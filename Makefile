@@ -75,10 +75,10 @@ RT_HEADERS = $(wildcard runtime/*.h)
 STPRUN_SRC = $(wildcard staprun/*.c)
 STPRUN_OBJ = $(STPRUN_SRC:%.c=$(B)/%.o)
 
-# The vital-signs store (libvstore.a: stprun writes it) and stp-vitals,
+# The vital-signs store (store/, libvstore.a: stprun writes it) and stp-vitals,
 # which reads it: SQLite from Debian's libsqlite3, zlib for the HCA blobs.
-VSTORE_SRC = vitals/schema.c vitals/hca.c vitals/sblock.c vitals/store.c vitals/trim.c \
-	vitals/read.c
+VSTORE_SRC = store/schema.c store/hca.c store/sblock.c store/store.c store/trim.c \
+	store/read.c
 VSTORE_OBJ = $(VSTORE_SRC:%.c=$(B)/%.o)
 VITALS_SRC = vitals/stp_vitals.c vitals/dump.c vitals/json.c vitals/when.c \
 	vitals/strpool.c vitals/hca_count.c vitals/rules.c vitals/rules_cfg.c \
@@ -96,7 +96,7 @@ SERVE_SRC = vitals/serve.c vitals/serve_web.c vitals/serve_cache.c \
 	vitals/serve_warm.c
 SERVE_OBJ = $(SERVE_SRC:%.c=$(B)/%.o)
 SERVE_LIBS = -lmicrohttpd
-VITALS_HEADERS = $(wildcard vitals/*.h)
+VITALS_HEADERS = $(wildcard vitals/*.h store/*.h)
 # tests/vitals: the store's writer for the tests, and both under ASan
 VITALS_TESTS = $(B)/tests/vitals_writer $(B)/tests/asan/vitals_writer \
 	$(B)/asan/stp-vitals $(B)/tests/rules_gen $(B)/tests/agg_check

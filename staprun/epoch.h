@@ -7,7 +7,7 @@
 #define STPRUN_EPOCH_H
 
 #include <stdio.h>
-#include "../vitals/store.h"
+#include "../store/store.h"
 
 struct epoch {
 	struct vx_epoch e;

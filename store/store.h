@@ -6,6 +6,16 @@
  *
  * An epoch is written in one transaction, so a collector killed at any
  * point leaves every finished epoch and never a part of one.
+ *
+ * store/ is the library both sides link (libvstore.a):
+ *
+ *   store.c    the writer: open, an epoch's transaction (store_int.h)
+ *   schema.c   the tables and their versions (schema.h)
+ *   sblock.c   a block of samples, column by column (sblock.h)
+ *   hca.c      an epoch's HCA counters, compressed (hca.h)
+ *   varint.h   the variable-length integers those blocks use
+ *   trim.c     the store's limits: old epochs dropped, space given back
+ *   read.c     the reader stp-vitals uses (read.h)
  */
 #ifndef STP_VITALS_STORE_H
 #define STP_VITALS_STORE_H

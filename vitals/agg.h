@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "read.h"
+#include "../store/read.h"
 
 enum vagg_scale { VAGG_EPOCH, VAGG_HOUR, VAGG_DAY };
 

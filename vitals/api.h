@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "read.h"
+#include "../store/read.h"
 
 struct vbuf {
 	char *p;

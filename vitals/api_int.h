@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "read.h"
+#include "../store/read.h"
 
 #define VAPI_MAX_PARAMS 16
 #define VAPI_MAX_BUCKETS 20000

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "read.h"
+#include "../store/read.h"
 
 struct vdiff_row {
 	const char *kind;	/* "vital", "program" or "site" */

@@ -11,7 +11,7 @@
 
 #include "cmd.h"
 #include "json.h"
-#include "read.h"
+#include "../store/read.h"
 #include "when.h"
 
 struct dump {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "cmd.h"
-#include "store.h"
+#include "../store/store.h"
 
 #define VFILTER_USAGE "[--vital A,B] [--exec GLOB] [--site GLOB] [--uid N] [--pid N]"
 

@@ -21,7 +21,7 @@
 
 #include "api.h"
 #include "cmd.h"
-#include "read.h"
+#include "../store/read.h"
 #include "when.h"
 
 #define SAMPLES_BUDGET (16u << 20)	/* bytes of embedded samples */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "read.h"
+#include "../store/read.h"
 
 #define VRULES_N 10
 

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "cmd.h"
-#include "read.h"
+#include "../store/read.h"
 #include "when.h"
 
 static const struct vcmd cmds[] = {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "../../store/store.h"
 
 #define BASE_NS 1795478400000000000LL	/* 2026-11-24T00:00:00Z */
 #define MIN_NS 60000000000LL

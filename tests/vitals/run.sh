@@ -1,5 +1,5 @@
 #!/bin/bash
-# The vital-signs store (vitals/store.c) and stp-vitals dump, on the host:
+# The vital-signs store (store/store.c) and stp-vitals dump, on the host:
 # the dump of known epochs compared exactly with fixture.expect (JSON
 # escaping of odd strings, an unavailable vital, absent texts), --from
 # and --to in each time form, errors and their exit status, the HCA

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The store's writer for tests/vitals/run.sh, linked with vitals/store.c
+ * The store's writer for tests/vitals/run.sh, linked with store/store.c
  * as stprun will be.  Modes:
  *
  *   writer fixture DB        the known epochs of fixture.expect: odd
@@ -28,9 +28,9 @@
 
 #include <sqlite3.h>
 
-#include "hca.h"
-#include "read.h"
-#include "store.h"
+#include "../../store/hca.h"
+#include "../../store/read.h"
+#include "../../store/store.h"
 #include "when.h"
 
 #define BASE_NS 1795478400000000000ULL	/* 2026-11-24T00:00:00Z */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "store.h"
+#include "../../store/store.h"
 
 #define T0 1795478400000000000ULL	/* 2026-11-24T00:00:00Z */
 #define EPOCH_NS 60000000000ULL
