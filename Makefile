@@ -35,7 +35,7 @@ B = build
 STP_LIBS = -ldw -lelf -lbpf -llzma -lzstd -lz
 # stp -i's prompt
 STP_LIBS += -lreadline
-PARSER_SRC = parser/util.c parser/diag.c parser/lex.c parser/preprocess.c \
+PARSER_SRC = lib/mem.c lib/intern.c lib/pmap.c lib/vec.c lib/sbuf.c lib/text.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/front/options.c translator/front/target.c translator/elab/tapset.c \
 	translator/front/pass1.c translator/front/script_find.c translator/elab/library.c translator/elab/libscan.c translator/elab/clone.c translator/elab/genfn.c \
@@ -64,7 +64,7 @@ DRIVER_SRC += translator/families/python.c
 DRIVER_SRC += translator/families/plt.c
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
-HEADERS = $(wildcard parser/*.h translator/*/*.h)
+HEADERS = $(wildcard lib/*.h parser/*.h translator/*/*.h)
 
 # The runtime's data structures, built for the host (unit tests, fuzzing).
 RT_HOST_SRC = runtime/out.c runtime/map.c runtime/stat.c runtime/format.c runtime/sketch.c

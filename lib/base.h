@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Memory and string helpers shared by every pass.
+ * lib/: the base library, memory and string helpers that the parser,
+ * every pass of the translator and the tests share (none of it knows
+ * the AST):
+ *
+ *   mem.c     checked malloc, the arena, util_die
+ *   intern.c  interned strings, util_hash
+ *   pmap.c    maps keyed by pointer
+ *   vec.c     growable arrays of pointers
+ *   sbuf.c    growable string buffers
+ *   text.c    a whole file read in; the edit distance of "did you mean"
  *
  * The translator is a short-lived batch program: everything it allocates
  * lives until exit, so allocation goes through one checked wrapper and
  * an arena, and nothing is freed node by node (chibicc's rule).
  */
-#ifndef STP_UTIL_H
-#define STP_UTIL_H
+#ifndef STP_BASE_H
+#define STP_BASE_H
 
 #include <stdarg.h>
 #include <stddef.h>

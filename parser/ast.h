@@ -8,7 +8,7 @@
 #define STP_AST_H
 
 #include "lex.h"
-#include "util.h"
+#include "../lib/base.h"
 
 enum node_kind {
 	/* ---- expressions ---- */

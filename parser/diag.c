@@ -10,7 +10,7 @@
  * fatal: passes keep going so one run shows several, up to a cap.
  */
 #include "diag.h"
-#include "util.h"
+#include "../lib/base.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  * are identifiers too; the preprocessor substitutes script arguments.
  */
 #include "lex.h"
-#include "util.h"
+#include "../lib/base.h"
 
 #include <ctype.h>
 #include <errno.h>

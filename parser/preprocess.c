@@ -17,7 +17,7 @@
  */
 
 #include "preprocess.h"
-#include "util.h"
+#include "../lib/base.h"
 
 #include <fnmatch.h>
 #include <stdio.h>

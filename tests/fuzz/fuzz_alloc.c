@@ -3,7 +3,7 @@
  * Memory for the fuzz targets.
  *
  * The translator never frees: AST nodes and strings come from an
- * arena (parser/util.c), token buffers and vectors from malloc, and all
+ * arena (lib/mem.c), token buffers and vectors from malloc, and all
  * of it lives until exit.  A fuzzer runs millions of inputs in one
  * process, so that would grow without bound, and objects carved out of
  * 16 MiB arena chunks are invisible to AddressSanitizer (an overrun
@@ -11,7 +11,7 @@
  *
  * So in the fuzz build:
  *
- *  - this file's ar_alloc overrides parser/util.c's weak one: every AST
+ *  - this file's ar_alloc overrides lib/mem.c's weak one: every AST
  *    object is its own heap block, with ASan redzones.  Like the arena,
  *    it returns zeroed memory (the parser relies on it).
  *
@@ -28,7 +28,7 @@
  * run, as in stp.
  */
 #include "fuzz_alloc.h"
-#include "util.h"
+#include "../../lib/base.h"
 
 #include <sanitizer/allocator_interface.h>
 #include <stdint.h>
@@ -129,7 +129,7 @@ static void *permanent(size_t n)
 	return p;
 }
 
-/* Overrides parser/util.c's (weak) arena: one heap block per object. */
+/* Overrides lib/mem.c's (weak) arena: one heap block per object. */
 void *ar_alloc(size_t n)
 {
 	return xcalloc(n ? n : 1, 1);

@@ -41,7 +41,7 @@ TAPSETS=/usr/share/systemtap/tapset
 mkdir -p "$OUT" "$CORPUS" "$ARTIFACTS" "$REGRESS" || exit 2
 
 # ---- build ----
-# tests/fuzz/fuzz_alloc.c overrides parser/util.c's weak arena with a
+# tests/fuzz/fuzz_alloc.c overrides lib/mem.c's weak arena with a
 # per-input, ASan-visible one.
 # parser/diag.c is compiled through tests/fuzz/fuzz_diag.c, which makes
 # its error count and its already-reported set per input.
@@ -50,7 +50,7 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 	-I$PARSER"
 build() {	# build NAME EXTRA-FLAGS
 	objs=
-	for f in "$PARSER"/*.c; do
+	for f in lib/*.c "$PARSER"/*.c; do
 		o=$OUT/obj-$1-$(basename "$f" .c).o
 		[ "$f" = "$PARSER/diag.c" ] && continue	# fuzz_diag.c has it
 		# shellcheck disable=SC2086

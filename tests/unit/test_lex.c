@@ -11,7 +11,7 @@
  * text covers a whole input and a failure shows every token.
  */
 #include "lex.h"
-#include "util.h"
+#include "../../lib/base.h"
 #include "unit.h"
 
 struct lexed {

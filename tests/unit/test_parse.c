@@ -13,7 +13,7 @@
  * diag_errors() counts for the whole process: the checks use deltas.
  */
 #include "parse.h"
-#include "util.h"
+#include "../../lib/base.h"
 #include "unit.h"
 #include "parse_env.h"
 

@@ -8,7 +8,7 @@
  * (strings in double quotes, the final EOF left out).
  */
 #include "preprocess.h"
-#include "util.h"
+#include "../../lib/base.h"
 #include "unit.h"
 
 /* ---- the session the conditions test ---- */
