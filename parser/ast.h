@@ -26,7 +26,8 @@ enum node_kind {
 	N_TERNARY,	/* cond, then, els */
 	N_IN,		/* args = keys, lhs = array (N_VAR) */
 	N_TARGET,	/* name ("$x", "$$vars"), comps, addr (&), pretty */
-	N_AT,		/* name ("@cast", "@sum"...), args, comps, addr, pretty */
+	N_AT,		/* at (enum at_op), name ("@cast", "@sum"...), args,
+			 * comps, addr, pretty */
 	N_AUTOCAST,	/* lhs = any expression, comps: "(e)->f", "(e)[i]" */
 	N_MEMBER,	/* component: name; "->name" */
 	N_SUBSCRIPT,	/* component: lhs = index expression; "[e]" */
@@ -95,6 +96,32 @@ struct param {
 	struct loc loc;
 };
 
+/*
+ * The @ operators, an N_AT's at: which builtin of that form it is.  Its
+ * name keeps the spelling for messages and the printer.
+ */
+enum at_op {
+	ATOP_NONE,	/* not an N_AT */
+	ATOP_CAST, ATOP_VAR, ATOP_ENTRY, ATOP_DEFINED, ATOP_PROBEWRITE, ATOP_CONST,
+	ATOP_PERF, ATOP_KREGISTER, ATOP_UREGISTER, ATOP_KDEREF, ATOP_UDEREF,
+	/* a statistic's aggregates, in this order */
+	ATOP_COUNT, ATOP_SUM, ATOP_MIN, ATOP_MAX, ATOP_AVG, ATOP_VARIANCE,
+	ATOP_HIST_LINEAR, ATOP_HIST_LOG,
+};
+
+/* The operator spelt name ("@sum"), ATOP_NONE when there is none. */
+enum at_op at_op_named(const char *name);
+
+static inline int at_is_aggregate(int at)
+{
+	return at >= ATOP_COUNT && at <= ATOP_VARIANCE;
+}
+
+static inline int at_is_hist(int at)
+{
+	return at == ATOP_HIST_LINEAR || at == ATOP_HIST_LOG;
+}
+
 struct foreach {
 	const char *value;	/* "v = [..]" variable, or NULL */
 	struct vec keys;	/* struct node N_VAR */
@@ -103,6 +130,7 @@ struct foreach {
 	struct node *array;	/* N_VAR, or N_AT "@hist_log(s)": buckets */
 	struct vec slice;	/* "arr[k, *]" keys, or empty */
 	const char *sort_agg;	/* "@sum" etc: sort by that aggregate */
+	enum at_op sort_at;	/* which one (ATOP_NONE: none) */
 	struct node *limit;	/* or NULL */
 	void *value_sym;	/* pass 2: the value variable's symbol */
 };
@@ -135,6 +163,7 @@ struct node {
 	struct vec args;
 	unsigned char post, addr, pretty;
 	unsigned char vtype;	/* enum type of the value, set by pass 2 */
+	unsigned char at;	/* N_AT: enum at_op */
 	void *ref;		/* pass 2: the symbol or function named */
 
 	union {

@@ -230,8 +230,7 @@ static int is_lvalue(const struct node *n)
 {
 	return n->kind == N_VAR || n->kind == N_INDEX ||
 	       n->kind == N_TARGET || node_has_comps(n) ||
-	       (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
-				    !strcmp(n->name, "@var")));
+	       (n->kind == N_AT && (n->at == ATOP_CAST || n->at == ATOP_VAR));
 }
 
 /* args = [ expr { "," expr } ] ")"   (after the "(") */
@@ -339,16 +338,28 @@ static struct node *target(struct parser *p)
 	return n;
 }
 
-static const char *const aggregates[] = {
-	"@count", "@sum", "@min", "@max", "@avg", "@variance",
+static const char *const at_names[] = {
+	[ATOP_CAST] = "@cast", [ATOP_VAR] = "@var", [ATOP_ENTRY] = "@entry",
+	[ATOP_DEFINED] = "@defined", [ATOP_PROBEWRITE] = "@probewrite",
+	[ATOP_CONST] = "@const", [ATOP_PERF] = "@perf",
+	[ATOP_KREGISTER] = "@kregister", [ATOP_UREGISTER] = "@uregister",
+	[ATOP_KDEREF] = "@kderef", [ATOP_UDEREF] = "@uderef",
+	[ATOP_COUNT] = "@count", [ATOP_SUM] = "@sum", [ATOP_MIN] = "@min",
+	[ATOP_MAX] = "@max", [ATOP_AVG] = "@avg", [ATOP_VARIANCE] = "@variance",
+	[ATOP_HIST_LINEAR] = "@hist_linear", [ATOP_HIST_LOG] = "@hist_log",
 };
+
+enum at_op at_op_named(const char *name)
+{
+	for (size_t i = 1; i < sizeof(at_names) / sizeof(at_names[0]); i++)
+		if (!strcmp(name, at_names[i]))
+			return (enum at_op)i;
+	return ATOP_NONE;
+}
 
 static int is_aggregate(const char *s)
 {
-	for (size_t i = 0; i < sizeof(aggregates) / sizeof(aggregates[0]); i++)
-		if (!strcmp(s, aggregates[i]))
-			return 1;
-	return 0;
+	return at_is_aggregate(at_op_named(s));
 }
 
 static void need_string(struct parser *p, const char *what)
@@ -370,12 +381,13 @@ static struct node *at_builtin(struct parser *p)
 {
 	struct token *t = advance(p);
 	struct node *n = node_new(N_AT, &t->loc);
-	const char *s = t->str;
+	enum at_op at = at_op_named(t->str);
 	int nargs = 1;
 
-	n->name = s;
+	n->name = t->str;
+	n->at = (unsigned char)at;
 	expect_op(p, OP_LPAREN);
-	if (!strcmp(s, "@cast")) {
+	if (at == ATOP_CAST) {
 		vec_push_ar(&n->args, expr(p));
 		expect_op(p, OP_COMMA);
 		need_string(p, "a type name string");
@@ -388,7 +400,7 @@ static struct node *at_builtin(struct parser *p)
 		components(p, n);
 		return n;
 	}
-	if (!strcmp(s, "@var")) {
+	if (at == ATOP_VAR) {
 		need_string(p, "a variable name string");
 		vec_push_ar(&n->args, string_lit(p));
 		if (accept_op(p, OP_COMMA)) {
@@ -399,23 +411,22 @@ static struct node *at_builtin(struct parser *p)
 		components(p, n);
 		return n;
 	}
-	if (!strcmp(s, "@const") || !strcmp(s, "@perf")) {
+	if (at == ATOP_CONST || at == ATOP_PERF) {
 		need_string(p, "a string literal");
 		vec_push_ar(&n->args, string_lit(p));
 		expect_op(p, OP_RPAREN);
 		return n;
 	}
-	if (!strcmp(s, "@hist_linear"))
+	if (at == ATOP_HIST_LINEAR)
 		nargs = 4;
-	else if (!strcmp(s, "@kderef") || !strcmp(s, "@uderef"))
+	else if (at == ATOP_KDEREF || at == ATOP_UDEREF)
 		nargs = 2;	/* (size, address) */
 	vec_push_ar(&n->args, expr(p));
 	for (int i = 1; i < nargs; i++) {
 		expect_op(p, OP_COMMA);
 		vec_push_ar(&n->args, expr(p));
 	}
-	if (!strcmp(s, "@kregister") || !strcmp(s, "@uregister") ||
-	    !strcmp(s, "@variance"))
+	if (at == ATOP_KREGISTER || at == ATOP_UREGISTER || at == ATOP_VARIANCE)
 		if (accept_op(p, OP_COMMA))	/* register size; bit shift */
 			vec_push_ar(&n->args, expr(p));
 	expect_op(p, OP_RPAREN);
@@ -588,8 +599,7 @@ static struct node *unary(struct parser *p)
 		advance(p);
 		n = postfix(p);
 		if (n->kind == N_TARGET || node_has_comps(n) ||
-		    (n->kind == N_AT && (!strcmp(n->name, "@cast") ||
-					 !strcmp(n->name, "@var")))) {
+		    (n->kind == N_AT && (n->at == ATOP_CAST || n->at == ATOP_VAR))) {
 			n->addr = 1;
 			return n;
 		}
@@ -901,8 +911,7 @@ static struct node *foreach_stmt(struct parser *p, struct token *kw)
 		expected(p, "'in'");
 	advance(p);
 	t = peek(p);
-	if (t->kind == TK_IDENT && (!strcmp(t->str, "@hist_log") ||
-				    !strcmp(t->str, "@hist_linear"))) {
+	if (t->kind == TK_IDENT && at_is_hist(at_op_named(t->str))) {
 		fe->array = at_builtin(p);	/* buckets of a histogram */
 	} else {
 		t = expect_name(p);
@@ -914,6 +923,7 @@ static struct node *foreach_stmt(struct parser *p, struct token *kw)
 	t = peek(p);
 	if (t->kind == TK_IDENT && is_aggregate(t->str)) {
 		fe->sort_agg = advance(p)->str;
+		fe->sort_at = at_op_named(fe->sort_agg);
 		if (!is_op(p, OP_PLUS) && !is_op(p, OP_MINUS))
 			expected(p, "'+' or '-' after the aggregate");
 	}

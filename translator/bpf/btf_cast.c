@@ -34,7 +34,7 @@ int bx_btf_cast_wanted(const struct elab *e, const struct derived_probe *d, cons
 {
 	const char *m;
 
-	if (!bx_core_wanted(e->s) || n->kind != N_AT || strcmp(n->name, "@cast"))
+	if (!bx_core_wanted(e->s) || n->kind != N_AT || n->at != ATOP_CAST)
 		return 0;
 	m = module_name(n);
 	/* a process probe's @cast without a module names the program's type */

@@ -29,7 +29,7 @@ static void visit(struct node *n, void *arg)
 {
 	struct found *f = arg;
 
-	if (n->kind == N_AT && !strcmp(n->name, "@entry") && n->args.len == 1)
+	if (n->kind == N_AT && n->at == ATOP_ENTRY && n->args.len == 1)
 		vec_push_ar(&f->nodes, n);
 }
 

@@ -270,14 +270,11 @@ static const char *assign(struct bx *x, struct node *n)
 /* @count(s) and friends: the CPUs' shares added up (user space). */
 static const char *aggregate(struct bx *x, struct node *n)
 {
-	static const char *const names[] = { "@count", "@sum", "@min", "@max", "@avg" };
 	const char *key;
 	const struct symbol *s;
-	int a = -1, u = uniq++;
+	/* the runtime's order: count, sum, min, max, avg (no variance) */
+	int a = n->at >= ATOP_COUNT && n->at <= ATOP_AVG ? n->at - ATOP_COUNT : -1, u = uniq++;
 
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(n->name, names[i]))
-			a = i;
 	if (bx_is_hist_bucket(n))
 		return bx_hist_get(x, n);
 	if (a < 0 || !n->args.len) {
@@ -363,7 +360,7 @@ const char *bx_long(struct bx *x, struct node *n)
 			return bx_kentry_find(n);
 		if (n->ref)
 			return bx_call_long(x, n);
-		if (!strcmp(n->name, "@entry"))
+		if (n->at == ATOP_ENTRY)
 			return bx_entry_value(x, n);
 		return aggregate(x, n);
 	default:
@@ -400,7 +397,7 @@ const char *bx_str(struct bx *x, struct node *n)
 	case N_AT:
 		if (bx_kentry_find(n))
 			return bx_kentry_find(n);
-		if (!n->ref && !strcmp(n->name, "@entry"))
+		if (!n->ref && n->at == ATOP_ENTRY)
 			return bx_entry_value(x, n);
 		return bx_call_str(x, n);
 	case N_CALL:

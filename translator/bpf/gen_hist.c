@@ -33,7 +33,7 @@ int bx_hist_of(struct bx *x, const struct symbol *s, int64_t v[3])
 
 	if (!h)
 		return BX_HIST_NONE;
-	if (!strcmp(h->name, "@hist_log"))
+	if (h->at == ATOP_HIST_LOG)
 		return BX_HIST_LOG;
 	for (int i = 0; i < 3; i++)
 		if (h->args.len != 4 || !literal(h->args.v[i + 1], &v[i])) {
@@ -67,14 +67,12 @@ const char *bx_hist_bucket(struct bx *x, const struct symbol *s, const char *v)
 
 int bx_is_hist(const struct node *a)
 {
-	return a->kind == N_AT && (!strcmp(a->name, "@hist_log") ||
-				   !strcmp(a->name, "@hist_linear")) && !a->comps.len;
+	return a->kind == N_AT && at_is_hist(a->at) && !a->comps.len;
 }
 
 int bx_is_hist_bucket(const struct node *a)
 {
-	return a->kind == N_AT && (!strcmp(a->name, "@hist_log") ||
-				   !strcmp(a->name, "@hist_linear")) && a->comps.len == 1 &&
+	return a->kind == N_AT && at_is_hist(a->at) && a->comps.len == 1 &&
 	       ((struct node *)a->comps.v[0])->kind == N_SUBSCRIPT;
 }
 

@@ -29,7 +29,7 @@ static void collect(struct node *n, void *arg)
 {
 	struct kentry *k = arg;
 
-	if (n->kind == N_AT && !strcmp(n->name, "@entry") && n->args.len == 1)
+	if (n->kind == N_AT && n->at == ATOP_ENTRY && n->args.len == 1)
 		vec_push(&k->nodes, n);
 }
 

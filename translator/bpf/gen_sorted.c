@@ -132,7 +132,6 @@ static void comparator(const struct foreach *fe, const struct symbol *s, int id,
  * when it sorts by a key and has no value variable. */
 static const char *in_value(const struct foreach *fe, const struct symbol *s)
 {
-	static const char *const aggs[] = { "@count", "@sum", "@min", "@max", "@avg" };
 	static const char *const of[] = { "st.count", "st.sum", "st.min", "st.max",
 					  "(st.count ? stp_div(st.sum, st.count) : 0)" };
 	int agg = 0, dir;
@@ -145,9 +144,8 @@ static const char *in_value(const struct foreach *fe, const struct symbol *s)
 		       "\tbpf_probe_read_kernel_str(b->in.s, MAXSTRINGLEN, val);\n";
 	if (s->type != T_STATS)
 		return "\tb->in.v = *(int64_t *)val;\n";
-	for (int i = 0; fe->sort_agg && i < 5; i++)
-		if (!strcmp(fe->sort_agg, aggs[i]))
-			agg = i;
+	if (fe->sort_at >= ATOP_COUNT && fe->sort_at <= ATOP_AVG)
+		agg = fe->sort_at - ATOP_COUNT;	/* of[]'s order */
 	return ar_printf("\t{\n\t\tstruct stp_bstat st;\n\n\t\tstp_stat_read(map, key, &st);\n"
 			 "\t\tb->in.v = %s;\n\t}\n", of[agg]);
 }

@@ -101,7 +101,6 @@ static void foreach(struct bx *x, struct node *n, int d)
 	struct foreach *fe = n->fe;
 	const struct symbol *s = fe->array->ref;
 	int g, col = -1, dir = fe->value_sort, agg = 0;
-	static const char *const aggs[] = { "@count", "@sum", "@min", "@max", "@avg" };
 
 	if (bx_is_hist(fe->array)) {
 		foreach_hist(x, n, d);
@@ -122,9 +121,8 @@ static void foreach(struct bx *x, struct node *n, int d)
 			col = i;
 			dir = fe->key_sort[i];
 		}
-	for (int i = 0; fe->sort_agg && i < 5; i++)
-		if (!strcmp(fe->sort_agg, aggs[i]))
-			agg = i;
+	if (fe->sort_at >= ATOP_COUNT && fe->sort_at <= ATOP_AVG)
+		agg = fe->sort_at - ATOP_COUNT;	/* the runtime's order */
 	sb_printf(&x->code, "{ void *_keys; int _n = stp_sorted_keys(%d, %d, %d, %d, %s, &_keys);\n",
 		  g, col, dir, agg, fe->limit ? bx_long(x, fe->limit) : "-1");
 	ind(x, d);

@@ -618,7 +618,7 @@ static int target_var(struct tv *t, int write, int quiet)
  * type is declared), a kernel module by name, or a program by path. */
 static int at_module(struct tv *t, struct node *n)
 {
-	int k = !strcmp(n->name, "@cast") ? 2 : 1;
+	int k = n->at == ATOP_CAST ? 2 : 1;
 	const char *m, *why = NULL, *path;
 	struct dwarf_file *f;
 	struct node *a;
@@ -655,10 +655,10 @@ static int at_expr(struct tv *t, int write, int quiet)
 	/* the arguments stay (the -p2 listing shows them); the generated
 	 * function takes and ignores the strings */
 	for (int i = 0; i < n->args.len; i++)
-		t->ptype[t->nparams++] = i == 0 && !strcmp(n->name, "@cast") ? T_LONG : T_STRING;
+		t->ptype[t->nparams++] = i == 0 && n->at == ATOP_CAST ? T_LONG : T_STRING;
 	if (!at_module(t, n))
 		return finish(t, "x", T_LONG, 0, quiet);
-	if (!strcmp(n->name, "@var")) {
+	if (n->at == ATOP_VAR) {
 		struct node *a = n->args.v[0];
 		const char *name = a->str, *at = strchr(name, '@');
 		struct vec found = { 0 };
@@ -725,7 +725,7 @@ static struct dwarf_file *cast_program(struct derived_probe *d, struct node *n)
 	Dwarf_Die ty;
 
 	if (!d || d->family != PF_UPROBE || !d->path || n->kind != N_AT ||
-	    strcmp(n->name, "@cast") || n->args.len != 2)
+	    n->at != ATOP_CAST || n->args.len != 2)
 		return NULL;
 	f = dw_open(d->path, d->path, 1, &why);
 	if (!f || !dw_find_type(f, ((struct node *)n->args.v[1])->str, &ty))

@@ -274,7 +274,7 @@ char *modko_read(const char *path, size_t *n);
 /* @cast(...) or @var(...): typed values DWARF resolves (dwarf_var.c). */
 static inline int is_cast_or_var(const struct node *n)
 {
-	return n->kind == N_AT && (!strcmp(n->name, "@cast") || !strcmp(n->name, "@var"));
+	return n->kind == N_AT && (n->at == ATOP_CAST || n->at == ATOP_VAR);
 }
 
 /* resolve.c */

@@ -237,20 +237,11 @@ static enum type call(struct ictx *ic, struct node *n)
 	return f ? f->ret : T_UNKNOWN;
 }
 
-static int is_agg(const char *s)
-{
-	return !strcmp(s, "@count") || !strcmp(s, "@sum") ||
-	       !strcmp(s, "@min") || !strcmp(s, "@max") ||
-	       !strcmp(s, "@avg") || !strcmp(s, "@variance");
-}
-
 static enum type at(struct ictx *ic, struct node *n)
 {
-	const char *s = n->name;
-
 	if (n->ref && is_cast_or_var(n))
 		return call(ic, n);
-	if (is_agg(s) || !strcmp(s, "@hist_linear") || !strcmp(s, "@hist_log")) {
+	if (at_is_aggregate(n->at) || at_is_hist(n->at)) {
 		need(ic, n->args.v[0], T_STATS);
 		for (int i = 1; i < n->args.len; i++)
 			need(ic, n->args.v[i], T_LONG);
@@ -258,9 +249,9 @@ static enum type at(struct ictx *ic, struct node *n)
 			need(ic, ((struct node *)n->comps.v[0])->lhs, T_LONG);
 			return T_LONG;
 		}
-		return is_agg(s) ? T_LONG : T_HIST;
+		return at_is_aggregate(n->at) ? T_LONG : T_HIST;
 	}
-	if (!strcmp(s, "@entry"))
+	if (n->at == ATOP_ENTRY)
 		return ty(ic, n->args.v[0]);
 	for (int i = 0; i < n->args.len; i++)
 		ty(ic, n->args.v[i]);
@@ -427,7 +418,7 @@ static void need(struct ictx *ic, struct node *n, enum type t)
 		}
 		break;
 	case N_AT:
-		if (!strcmp(n->name, "@entry")) {
+		if (n->at == ATOP_ENTRY) {
 			need(ic, n->args.v[0], t);
 			n->vtype = (unsigned char)t;
 			return;

@@ -374,7 +374,7 @@ static void histogram(struct node *n)
 	struct node *arg = n->args.v[0];
 	struct symbol *s = arg->kind == N_INDEX ? arg->lhs->ref : arg->ref;
 
-	if (!strcmp(n->name, "@hist_linear") && n->args.len == 4) {
+	if (n->at == ATOP_HIST_LINEAR && n->args.len == 4) {
 		const struct node *lo = n->args.v[1], *hi = n->args.v[2];
 		const struct node *w = n->args.v[3];
 
@@ -463,6 +463,7 @@ static int entry_wrap(struct scope *sc, struct node *n)
 	*inner = *n;
 	memset(&n->args, 0, sizeof(n->args));
 	n->kind = N_AT;
+	n->at = ATOP_ENTRY;
 	n->name = "@entry";
 	n->comps.v = NULL;
 	n->comps.len = n->comps.cap = 0;
@@ -501,7 +502,7 @@ static int dw_defined(struct scope *sc, struct node *arg)
 {
 	struct node probe_copy;
 
-	if (arg->kind == N_AT && !strcmp(arg->name, "@entry") && arg->args.len == 1) {
+	if (arg->kind == N_AT && arg->at == ATOP_ENTRY && arg->args.len == 1) {
 		/* @defined(@entry($x)): whether $x is there on entry */
 		int was = sc->in_entry, k;
 
@@ -550,13 +551,13 @@ static void at(struct scope *sc, struct node *n)
 {
 	const char *s = n->name;
 
-	if (!strcmp(s, "@defined")) {
+	if (n->at == ATOP_DEFINED) {
 		int k = dw_defined(sc, n->args.v[0]);
 
 		fold(n, k >= 0 ? k : !mentions_target(n->args.v[0]));
 		return;
 	}
-	if (!strcmp(s, "@probewrite")) {
+	if (n->at == ATOP_PROBEWRITE) {
 		struct node *v = n->args.v[0];
 
 		if (v->kind != N_VAR) {
@@ -577,7 +578,7 @@ static void at(struct scope *sc, struct node *n)
 			dw_call(sc, n);
 		return;
 	}
-	if (!strcmp(s, "@entry")) {
+	if (n->at == ATOP_ENTRY) {
 		int was = sc->in_entry;
 
 		if (!sc->probe || !sc->probe->is_return)
@@ -587,18 +588,16 @@ static void at(struct scope *sc, struct node *n)
 		sc->in_entry = was;
 		return;
 	}
-	if (!strcmp(s, "@hist_linear") || !strcmp(s, "@hist_log") ||
-	    !strcmp(s, "@count") || !strcmp(s, "@sum") || !strcmp(s, "@min") ||
-	    !strcmp(s, "@max") || !strcmp(s, "@avg") || !strcmp(s, "@variance")) {
+	if (at_is_hist(n->at) || at_is_aggregate(n->at)) {
 		stat_operand(sc, n->args.v[0]);
 		for (int i = 1; i < n->args.len; i++)
 			expr(sc, n->args.v[i], 0);
-		if (!strncmp(s, "@hist_", 6))
+		if (at_is_hist(n->at))
 			histogram(n);
 		for (int i = 0; i < n->comps.len; i++) {
 			struct node *c = n->comps.v[i];
 
-			if (c->kind != N_SUBSCRIPT || i || s[2] != 'i') {
+			if (c->kind != N_SUBSCRIPT || i || !at_is_hist(n->at)) {
 				sem_error(&c->loc, "only a histogram takes [bucket] after it");
 				return;
 			}
@@ -606,13 +605,13 @@ static void at(struct scope *sc, struct node *n)
 		}
 		return;
 	}
-	if (!strcmp(s, "@perf")) {	/* a perf counter's value (perf.c) */
+	if (n->at == ATOP_PERF) {	/* a perf counter's value (perf.c) */
 		perf_at_check(sc->e, sc->probe, n);
 		return;
 	}
-	if (!sc->e->s->guru && (!strcmp(s, "@const") || !strcmp(s, "@kderef") ||
-				!strcmp(s, "@uderef") || !strcmp(s, "@kregister") ||
-				!strcmp(s, "@uregister"))) {
+	if (!sc->e->s->guru && (n->at == ATOP_CONST || n->at == ATOP_KDEREF ||
+				n->at == ATOP_UDEREF || n->at == ATOP_KREGISTER ||
+				n->at == ATOP_UREGISTER)) {
 		sem_error(&n->loc, "%s needs guru mode (-g)", s);
 		return;
 	}
@@ -767,7 +766,7 @@ static int cast_assign(struct scope *sc, struct node *n)
 	struct symbol *s;
 
 	if (n->op != OP_ASSIGN || n->lhs->kind != N_VAR || n->lhs->comps.len ||
-	    !is_cast_or_var(c) || strcmp(c->name, "@cast") || c->comps.len || c->addr ||
+	    !is_cast_or_var(c) || c->at != ATOP_CAST || c->comps.len || c->addr ||
 	    c->pretty || c->args.len < 2)
 		return 0;
 	copy = ar_alloc(sizeof(*copy));

@@ -50,12 +50,12 @@ static void stat_facts(struct access_facts *ax, struct node *n)
 
 	if (!a)
 		return;
-	if ((!strcmp(n->name, "@hist_log") || !strcmp(n->name, "@hist_linear")) &&
+	if (at_is_hist(n->at) &&
 	    a->ref && !pmap_get(&ax->stat_hist, a->ref))
 		pmap_put(&ax->stat_hist, a->ref, n);
-	if (!strcmp(n->name, "@variance") && a->ref)
+	if (n->at == ATOP_VARIANCE && a->ref)
 		pmap_put(&ax->stat_variance, a->ref, (void *)1);
-	if (!strcmp(n->name, "@variance") && n->args.len == 2 && a->ref &&
+	if (n->at == ATOP_VARIANCE && n->args.len == 2 && a->ref &&
 	    ((struct node *)n->args.v[1])->kind == N_NUM)
 		pmap_put(&ax->stat_shift, a->ref,
 			 (void *)(intptr_t)(((struct node *)n->args.v[1])->num + 1));
@@ -164,7 +164,7 @@ static void entry_visit(struct node *n, void *arg)
 {
 	struct walker *w = arg;
 
-	if (n->kind == N_AT && !strcmp(n->name, "@entry") && n->args.len == 1)
+	if (n->kind == N_AT && n->at == ATOP_ENTRY && n->args.len == 1)
 		node_walk(n->args.v[0], visit, w);
 }
 

@@ -326,7 +326,7 @@ static void entry_visit(struct node *n, void *arg)
 {
 	struct emit *m = arg;
 
-	if (n->kind == N_AT && !strcmp(n->name, "@entry") && n->args.len == 1 &&
+	if (n->kind == N_AT && n->at == ATOP_ENTRY && n->args.len == 1 &&
 	    !pmap_get(&m->entry_slot, n)) {
 		vec_push(&m->entries, n);
 		pmap_put(&m->entry_slot, n, (void *)(intptr_t)m->entries.len);
@@ -490,7 +490,7 @@ static void stat_desc(struct emit *m, struct sbuf *o, struct symbol *s)
 	intptr_t shift = (intptr_t)pmap_get(&m->ax->stat_shift, s);
 
 	sb_printf(o, "static struct stp_stat_desc %s_desc = { ", em_sym(m, s));
-	if (h && !strcmp(h->name, "@hist_log")) {
+	if (h && h->at == ATOP_HIST_LOG) {
 		sb_puts(o, ".hist = STP_HIST_LOG, ");
 	} else if (h && h->args.len == 4) {
 		int64_t v[3];

@@ -104,8 +104,8 @@ void em_error(const struct loc *l, const char *fmt, ...)
 void em_expr(struct emit *m, struct node *n);
 /* Keys of an index into "union stp_val NAME[]" (statements before). */
 const char *em_keys(struct emit *m, struct vec *args);
-/* The aggregate (STP_AGG_*) name for "@count" etc. */
-const char *em_agg(const char *at);
+/* The aggregate (STP_AGG_*) name for ATOP_COUNT etc. */
+const char *em_agg(enum at_op at);
 /* The map an array's values are read from (aggregated for statistics). */
 const char *em_map(struct emit *m, const struct symbol *s);
 /*

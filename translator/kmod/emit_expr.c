@@ -21,15 +21,16 @@ static int is_str(const struct node *n)
 	return n->vtype == T_STRING;
 }
 
-const char *em_agg(const char *at)
+const char *em_agg(enum at_op at)
 {
-	if (!strcmp(at, "@count")) return "STP_AGG_COUNT";
-	if (!strcmp(at, "@sum")) return "STP_AGG_SUM";
-	if (!strcmp(at, "@min")) return "STP_AGG_MIN";
-	if (!strcmp(at, "@max")) return "STP_AGG_MAX";
-	if (!strcmp(at, "@avg")) return "STP_AGG_AVG";
-	if (!strcmp(at, "@variance")) return "STP_AGG_VARIANCE";
-	return "STP_AGG_COUNT";
+	switch (at) {
+	case ATOP_SUM: return "STP_AGG_SUM";
+	case ATOP_MIN: return "STP_AGG_MIN";
+	case ATOP_MAX: return "STP_AGG_MAX";
+	case ATOP_AVG: return "STP_AGG_AVG";
+	case ATOP_VARIANCE: return "STP_AGG_VARIANCE";
+	default: return "STP_AGG_COUNT";
+	}
 }
 
 const char *em_keys(struct emit *m, struct vec *args)
@@ -432,14 +433,14 @@ static void aggregate(struct emit *m, struct node *n)
 	out(m, "({ ");
 	st = em_stat(m, arg, &desc);
 	sb_printf(m->o, "struct stp_stat *_st = %s; int64_t %s = 0; ", st, r);
-	if (!strcmp(n->name, "@count") || !strcmp(n->name, "@sum")) {
+	if (n->at == ATOP_COUNT || n->at == ATOP_SUM) {
 		sb_printf(m->o, "if (_st) stp_stat_get(_st, &%s, %s, &%s); %s; })",
-			  desc, em_agg(n->name), r, r);
+			  desc, em_agg(n->at), r, r);
 		return;
 	}
 	sb_printf(m->o, "if (!_st || stp_stat_get(_st, &%s, %s, &%s)) "
 		  "STP_FAIL(&c->h, \"empty aggregate\", %s, %s); %s; })",
-		  desc, em_agg(n->name), r,
+		  desc, em_agg(n->at), r,
 		  em_where(m, &n->loc, ar_printf("operator '%s'", n->name)), m->unwind, r);
 }
 
@@ -462,7 +463,7 @@ static void at(struct emit *m, struct node *n)
 {
 	const char *s = n->name;
 
-	if (!strcmp(s, "@hist_log") || !strcmp(s, "@hist_linear")) {
+	if (at_is_hist(n->at)) {
 		if (n->comps.len) {
 			hist_bucket(m, n);
 			return;
@@ -471,29 +472,28 @@ static void at(struct emit *m, struct node *n)
 		out(m, "0");
 		return;
 	}
-	if (!strcmp(s, "@count") || !strcmp(s, "@sum") || !strcmp(s, "@min") ||
-	    !strcmp(s, "@max") || !strcmp(s, "@avg") || !strcmp(s, "@variance")) {
+	if (at_is_aggregate(n->at)) {
 		aggregate(m, n);
 		return;
 	}
-	if (!strcmp(s, "@const") && n->args.len == 1 &&
+	if (n->at == ATOP_CONST && n->args.len == 1 &&
 	    ((struct node *)n->args.v[0])->kind == N_STR) {
 		/* guru mode: a C constant expression, as written */
 		sb_printf(m->o, "((int64_t)(%s))", ((struct node *)n->args.v[0])->str);
 		return;
 	}
-	if (!strcmp(s, "@entry") && pmap_get(&m->entry_slot, n)) {
+	if (n->at == ATOP_ENTRY && pmap_get(&m->entry_slot, n)) {
 		/* saved when the function was entered (emit.c's entry probe) */
 		int slot = (int)(intptr_t)pmap_get(&m->entry_slot, n) - 1;
 
 		sb_printf(m->o, "(((struct p%d_entry *)c->h.entry)->e%d)", m->probe_idx, slot);
 		return;
 	}
-	if (!strcmp(s, "@defined")) {
+	if (n->at == ATOP_DEFINED) {
 		out(m, "(int64_t)1");
 		return;
 	}
-	if (!strcmp(s, "@perf")) {
+	if (n->at == ATOP_PERF) {
 		em_perf_read(m, n);
 		return;
 	}

@@ -276,7 +276,7 @@ static void foreach(struct emit *m, struct node *n)
 	const char *brk = em_tmp(m, "brk"), *cont = em_tmp(m, "cont");
 	const char *mp = em_tmp(m, "m"), *cnt = em_tmp(m, "n"), *i = em_tmp(m, "i");
 	const char *sl = "NULL", *used = "NULL";
-	const char *agg = fe->sort_agg ? em_agg(fe->sort_agg) : "STP_AGG_COUNT";
+	const char *agg = fe->sort_agg ? em_agg(fe->sort_at) : "STP_AGG_COUNT";
 	int col, dir, site;
 
 	if (fe->array->kind == N_AT) {
@@ -480,8 +480,7 @@ int em_is_sprint(const char *name)
 
 static int is_hist(const struct node *a)
 {
-	return a->kind == N_AT && (!strcmp(a->name, "@hist_log") ||
-				   !strcmp(a->name, "@hist_linear")) && !a->comps.len;
+	return a->kind == N_AT && at_is_hist(a->at) && !a->comps.len;
 }
 
 /* One value to the output buffer. */
