@@ -3,23 +3,25 @@
  * stp: the driver.  The pass order lives here and only here:
  *
  *   1 parse      script + tapset library -> ASTs         (parser/)
- *   2 elaborate  ASTs + target kernel -> resolved program
- *   3 translate  resolved program -> C, in two steps:
- *                  access analysis: each handler's lock set, facts about
- *                    statistics and foreach loops (access.c)
- *                  emission: the C file, from the program and those facts
- *                    (emit*.c)
- *   4 build      C -> .ko via kbuild
- *   5 run        stprun loads the module and prints its output
+ *   2 elaborate  ASTs + target kernel -> resolved program (../elab/)
+ *   then a backend (backend.h), by --runtime:
+ *                kmod (../kmod/)                  bpf (../bpf/)
+ *   3 translate  the module's C: access          the kernel side's
+ *                analysis (each handler's lock   restricted C and the
+ *                set, statistics' and foreach's  user side's C (gen*.c)
+ *                facts, access.c), then
+ *                emission (emit*.c)
+ *   4 build      .ko via kbuild, cached          .bpf.o via clang, cached
+ *   5 run        stprun loads the module and     the runner loads it with
+ *                prints its output (or a guest   libbpf, attaches, prints
+ *                with --remote=qemu)             the ring buffer's output
  *
  * Each pass runs only if the previous one produced no errors; -p N
  * stops after pass N.
  */
 #include "session.h"
-#include "../kmod/build.h"
-#include "../kmod/emit.h"
+#include "backend.h"
 #include "interactive.h"
-#include "../bpf/bpf.h"
 #include "../../parser/parse.h"
 #include "markers.h"
 
@@ -33,7 +35,7 @@
 #include <unistd.h>
 
 
-static double now_ms(void)
+double driver_now_ms(void)
 {
 	struct timespec ts;
 
@@ -81,7 +83,7 @@ static const char *find_tapset_root(void)
 
 static int run_pass1(struct session *s)
 {
-	double t0 = now_ms();
+	double t0 = driver_now_ms();
 	int rc;
 
 	/* stp reads the library's macros first, then the user's script */
@@ -93,7 +95,7 @@ static int run_pass1(struct session *s)
 	if (s->verbose)
 		fprintf(stderr,
 			"Pass 1: parsed user script and %d library scripts in %.1f ms.\n",
-			s->macro_files, now_ms() - t0);
+			s->macro_files, driver_now_ms() - t0);
 	if (rc) {
 		int n = diag_errors();
 
@@ -144,7 +146,7 @@ static int list_probes(struct session *s, struct elab *e)
 
 static int run_pass2(struct session *s, struct elab **out)
 {
-	double t0 = now_ms();
+	double t0 = driver_now_ms();
 	struct elab *e;
 
 	MARK_PASS(pass2__start, s);
@@ -157,7 +159,7 @@ static int run_pass2(struct session *s, struct elab **out)
 			e ? elab_probe_count(e) : 0, e && elab_probe_count(e) == 1 ? "" : "s",
 			e ? elab_function_count(e) : 0, e && elab_function_count(e) == 1 ? "" : "s",
 			e ? elab_global_count(e) : 0, e && elab_global_count(e) == 1 ? "" : "s",
-			now_ms() - t0);
+			driver_now_ms() - t0);
 	if (!e) {
 		int n = diag_errors();
 
@@ -167,152 +169,6 @@ static int run_pass2(struct session *s, struct elab **out)
 	}
 	*out = e;
 	return 0;
-}
-
-static int valid_module_name(const char *n)
-{
-	if (!*n || strlen(n) > 55)
-		return 0;
-	for (const char *p = n; *p; p++)
-		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (p > n && *p >= '0' && *p <= '9')))
-			return 0;
-	return 1;
-}
-
-/* Pass 3 to a string; prints it with -p3. */
-static int run_pass3(struct session *s, struct elab *e, struct sbuf *c)
-{
-	double t0 = now_ms();
-	int rc;
-
-	MARK_PASS(pass3__start, s);
-	rc = pass3_translate(e, access_analyze(e), c);
-	MARK_PASS(pass3__end, s);
-
-	if (s->verbose)
-		fprintf(stderr, "Pass 3: translated to C in %.1f ms.\n", now_ms() - t0);
-	if (rc) {
-		fprintf(stderr, "Pass 3: translation failed: %d error%s.\n", diag_errors(),
-			diag_errors() == 1 ? "" : "s");
-		return 1;
-	}
-	if (s->last_pass == 3)
-		fwrite(c->s, 1, c->len, stdout);
-	return 0;
-}
-
-static int run_passes_3_to_5(struct session *s, struct elab *e)
-{
-	const char *module, *key, *ko;
-	struct sbuf c = { 0 };
-	double t0;
-	int rc;
-
-	if (s->module_name && !valid_module_name(s->module_name)) {
-		fprintf(stderr, "stp: '%s' is not a valid module name (letters, digits, '_', "
-			"at most 55, not starting with a digit)\n", s->module_name);
-		return 1;
-	}
-	if (s->remote && strcmp(s->remote, "qemu")) {
-		fprintf(stderr, "stp: --remote=%s: only 'qemu' is known\n", s->remote);
-		return 1;
-	}
-	module = s->module_name;
-	key = build_cache_key(s, module ? module : "");
-	if (!module)
-		module = ar_printf("stp_%.12s", strrchr(key, '/') + 1);
-	if (s->last_pass == 3)
-		return run_pass3(s, e, &c);
-	t0 = now_ms();
-	if (build_cached(key, module)) {
-		/* a cached module skips passes 3 and 4: their markers fire
-		 * together, so that a script timing them sees both */
-		MARK_PASS(pass3__start, s);
-		MARK_PASS(pass3__end, s);
-		MARK_PASS(pass4__start, s);
-		STAP_PROBE2(stap, cache__get, ar_printf("%s/%s.ko", key, module),
-			    ar_printf("%s/%s.c", key, module));
-		MARK_PASS(pass4__end, s);
-		if (s->verbose) {
-			fprintf(stderr, "Pass 3: using cached %s/%s.c\n", key, module);
-			fprintf(stderr, "Pass 4: using cached %s/%s.ko\n", key, module);
-		}
-	} else {
-		if (run_pass3(s, e, &c))
-			return 1;
-		t0 = now_ms();
-		MARK_PASS(pass4__start, s);
-		rc = build_module(s, module, c.s, c.len, key);
-		MARK_PASS(pass4__end, s);
-		if (rc) {
-			fprintf(stderr, "Pass 4: compilation failed.\n");
-			return 1;
-		}
-		if (s->verbose)
-			fprintf(stderr, "Pass 4: compiled C into \"%s.ko\" in %.0f ms.\n", module,
-				now_ms() - t0);
-	}
-	free(c.s);
-	if (s->last_pass == 4 || s->module_name) {
-		ko = ar_printf("%s.ko", module);
-		if (build_install(key, module, ko)) {
-			fprintf(stderr, "stp: cannot write %s\n", ko);
-			return 1;
-		}
-		if (s->last_pass == 4) {
-			char cwd[PATH_MAX];
-
-			if (getcwd(cwd, sizeof(cwd)))
-				ko = ar_printf("%s/%s", cwd, ko);
-			puts(ko);
-			return 0;
-		}
-	} else {
-		ko = ar_printf("%s/%s.ko", key, module);
-	}
-	MARK_PASS(pass5__start, s);
-	rc = run_pass5(s, ko);
-	MARK_PASS(pass5__end, s);
-	return rc;
-}
-
-/* --runtime=bpf's passes 3 to 5 (translator/bpf/). */
-static int run_bpf_passes(struct session *s, struct elab *e)
-{
-	const char *key = bpf_cache_key(s);
-	struct sbuf kern = { 0 }, user = { 0 };
-	double t0 = now_ms();
-
-	if (s->last_pass == 3 || !bpf_cached(key)) {
-		if (bpf_translate(e, &kern, &user)) {
-			fprintf(stderr, "Pass 3: translation failed: %d error%s.\n", diag_errors(),
-				diag_errors() == 1 ? "" : "s");
-			return 1;
-		}
-		if (s->last_pass == 3) {
-			fputs(kern.s, stdout);
-			fputs(user.s, stdout);
-			return 0;
-		}
-		if (s->verbose)
-			fprintf(stderr, "Pass 3: translated to C in %.1f ms.\n", now_ms() - t0);
-		t0 = now_ms();
-		if (bpf_build(s, key, kern.s, user.s)) {
-			fprintf(stderr, "Pass 4: compilation failed.\n");
-			return 1;
-		}
-		if (s->verbose)
-			fprintf(stderr, "Pass 4: compiled C into \"%s/prog.bpf.o\" in %.0f ms.\n",
-				key, now_ms() - t0);
-	} else if (s->verbose) {
-		fprintf(stderr, "Pass 4: using cached %s/prog.bpf.o\n", key);
-	}
-	if (s->last_pass == 4) {
-		puts(ar_printf("%s/prog.bpf.o", key));
-		return 0;
-	}
-	return bpf_run(s, key);
 }
 
 /* Why the running kernel loads no modules, or NULL when it does. */
@@ -371,9 +227,7 @@ int driver_after_pass1(struct session *s)
 		pass2_print(e);
 		return diag_errors() ? 1 : 0;
 	}
-	if (wants_bpf(s))
-		return run_bpf_passes(s, e);
-	return run_passes_3_to_5(s, e);
+	return (wants_bpf(s) ? &bpf_backend : &kmod_backend)->passes(s, e);
 }
 
 /* Passes 1 to 5 (or the listing a session asks for instead). */

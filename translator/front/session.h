@@ -101,8 +101,6 @@ void pass2_print(struct elab *e);
 int elab_probe_count(const struct elab *e);
 int elab_function_count(const struct elab *e);
 int elab_global_count(const struct elab *e);
-/* run.c: pass 5, stprun here or in a guest (--remote=qemu) */
-int run_pass5(struct session *s, const char *ko);
 /* The path of a program shipped with stp (stprun): beside stp, else NAME. */
 const char *run_helper(const char *name);
 

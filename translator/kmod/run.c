@@ -6,6 +6,7 @@
  * stprun had run here.
  */
 #include "../front/session.h"
+#include "build.h"
 
 #include <errno.h>
 #include <limits.h>
