@@ -19,6 +19,7 @@ SCRIPTDIR = $(PREFIX)/share/stp/scripts
 WEBDIR = $(PREFIX)/share/stp/web
 LIBEXECDIR = $(PREFIX)/libexec/stp
 MANDIR = $(PREFIX)/share/man
+DOCDIR = $(PREFIX)/share/doc/stp
 COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 # systemd looks here for units under /usr and /usr/local alike
 UNITDIR = $(PREFIX)/lib/systemd/system
@@ -300,6 +301,8 @@ install: stp stprun stp-vitals web man $(B)/libstpbpf.a $(B)/libstprt-host.a
 	install -m 644 man/stprun.8 $(DESTDIR)$(MANDIR)/man8/
 	cp -R $(B)/man/man3/. $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 completion/stp.bash $(DESTDIR)$(COMPLETIONDIR)/stp
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 README.md doc/*.md $(DESTDIR)$(DOCDIR)/
 	install -d $(DESTDIR)$(PREFIX)/lib/stp
 	install -m 644 $(B)/libstpbpf.a $(B)/libstprt-host.a $(B)/libvstore.a $(DESTDIR)$(PREFIX)/lib/stp/
 	install -d $(DESTDIR)$(UNITDIR)

@@ -19,7 +19,7 @@
 
 #include "schema.h"
 
-/* ORDER: README.md's "The vital-signs store" describes these tables. */
+/* ORDER: doc/vitals.md's "The vital-signs store" describes these tables. */
 static const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 	" WITHOUT ROWID;"

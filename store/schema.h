@@ -2,7 +2,7 @@
 /*
  * The vital-signs store's schema (schema.c): created by the writer
  * (store.c), checked by every reader (stp-vitals' subcommands).  The
- * tables are documented in README.md ("The vital-signs store").
+ * tables are documented in doc/vitals.md ("The vital-signs store").
  */
 #ifndef STP_VITALS_SCHEMA_H
 #define STP_VITALS_SCHEMA_H

@@ -2,7 +2,7 @@
 /*
  * The vital-signs store (store.c): one SQLite file in WAL mode, written
  * by stprun at each epoch's end, read by stp-vitals.  The schema is
- * documented in README.md ("The vital-signs store").
+ * documented in doc/vitals.md ("The vital-signs store").
  *
  * An epoch is written in one transaction, so a collector killed at any
  * point leaves every finished epoch and never a part of one.

@@ -87,6 +87,7 @@ run_suite "SystemTap's example scripts through pass 2 (a floor)" tests/examples/
 run_suite "system call tapsets up to date with their table (tapsets/gen)" tapsets/gen/check.sh
 run_suite "man pages (doc comments, groff -ww, make install)" tests/man/run.sh
 run_suite "bash completion (completion/stp.bash)" tests/man/completion.sh
+run_suite "the manual's examples (README.md, doc/)" tests/doc/run.sh
 run_suite "caches (DWARF index, inlined copies, System.map)" tests/conformance/run-cache.sh "$STP"
 run_suite "stprun (command line)" tests/stprun/run.sh ./stprun
 run_suite "stp -i (a pipe, and a terminal in tmux with a run in a guest)" tests/interactive/run.sh "$STP"

@@ -3,7 +3,7 @@
  * The aggregator (agg*.c): each vital sign's figures at three timescales,
  * the epoch, the hour and the day, kept in the store's agg tables and
  * extended as epochs arrive; other intervals computed on demand.
- * README.md ("Reading the vital signs") documents the tables.
+ * doc/vitals.md ("Reading the vital signs") documents the tables.
  */
 #ifndef STP_VITALS_AGG_H
 #define STP_VITALS_AGG_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The aggregator's tables in the store (README.md, "Reading the vital
+ * The aggregator's tables in the store (doc/vitals.md, "Reading the vital
  * signs", documents them).  They are written through a connection of
  * their own, read-write, so the store's readers stay read-only; when the
  * store cannot be written (a read-only file, a directory not ours), what

@@ -4,7 +4,7 @@
  * (api_series.c, api_epoch.c, api_rules.c, metrics.c), each writing its
  * answer to a memory stream.  An error's body replaces whatever the
  * endpoint had written, so a failure half way never sends half a JSON
- * document.  README.md ("The web page's API") documents the answers.
+ * document.  doc/web.md ("The web page's API") documents the answers.
  */
 #include <stdarg.h>
 #include <stdlib.h>

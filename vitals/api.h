@@ -3,7 +3,7 @@
  * The web page's JSON API (api*.c), answered without HTTP so that both
  * stp-vitals serve (serve.c) and stp-vitals report (report.c, which
  * embeds the answers in one page) use it.  Times in the API are Unix
- * milliseconds (integers a browser holds exactly).  README.md ("The web
+ * milliseconds (integers a browser holds exactly).  doc/web.md ("The web
  * page") documents every endpoint.
  *
  *   /api/meta                        host, first and last epoch, vitals

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * /api/epoch and /api/samples (README.md, "The web page's API"): one
+ * /api/epoch and /api/samples (doc/web.md, "The web page's API"): one
  * epoch's figures, and its samples through the page's filters.  A
  * vital sign named in a filter must be one the epoch has, so a typo is
  * a 400 and not an empty list.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * /api/meta (README.md, "The web page's API"): the store's extent, its
+ * /api/meta (doc/web.md, "The web page's API"): the store's extent, its
  * hosts and its vital signs, which the page reads first to lay out its
  * panes.  The vital signs are the newest epoch's, then the oldest's, so
  * the answer costs two epochs' reads whatever the store's size.

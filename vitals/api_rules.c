@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * /api/flags and /api/diff (README.md, "The web page's API"): the
+ * /api/flags and /api/diff (doc/web.md, "The web page's API"): the
  * diagnosis rules' flags (rules.h) and stp-vitals diff's rows (diff.h)
  * over ranges given in ms.  A rule that was not evaluated goes in a
  * list of its own, so the page can say why, never show a silent pass.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * /api/samples (README.md, "The web page's API"): one epoch's samples
+ * /api/samples (doc/web.md, "The web page's API"): one epoch's samples
  * that pass every filter given: vital (a comma list), exec, uid, pid and
  * site, each an exact match.
  */

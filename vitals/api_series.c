@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * /api/meta and /api/series (README.md, "The web page's API").  A series
+ * /api/meta and /api/series (doc/web.md, "The web page's API").  A series
  * comes from the aggregator (agg.h) as points, bucket by bucket; it is
  * turned into aligned columns, one array per figure and vital sign with
  * null where a vital sign has no point in a bucket, the layout a chart

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * OpenMetrics for Prometheus (README.md, "Metrics for Prometheus"):
+ * OpenMetrics for Prometheus (doc/web.md, "Metrics for Prometheus"):
  * /metrics on the server and stp-vitals metrics DB.  Every figure of
  * each host's newest epoch is a gauge labelled by host and vital sign;
  * the rules' flags that touch the newest epoch are counted per rule,

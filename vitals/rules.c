@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The paper's diagnosis rules over each epoch (README.md, "Diagnosis
+ * The paper's diagnosis rules over each epoch (doc/vitals.md, "Diagnosis
  * rules", gives each with its thresholds).  Rules 1 to 9 but 2 look at
  * one epoch; 2 and 10 follow processes across epochs (rules_hist.c).  A
  * rule needing a vital sign an epoch does not measure is skipped there

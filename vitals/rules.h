@@ -5,7 +5,7 @@
  * a process, the process, naming its evidence.  A rule that needs a
  * vital sign the store has as unavailable is reported once as not
  * evaluated, with the reason.  Thresholds: struct vrules_cfg, documented
- * in README.md ("Diagnosis rules").
+ * in doc/vitals.md ("Diagnosis rules").
  */
 #ifndef STP_VITALS_RULES_H
 #define STP_VITALS_RULES_H

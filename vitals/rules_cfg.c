@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The rules' thresholds by name (stp-vitals rules --set NAME=VALUE) with
- * their defaults and meanings, which --help and README.md print.
+ * their defaults and meanings, which --help and doc/vitals.md print.
  */
 #include <math.h>
 #include <stddef.h>

@@ -133,7 +133,7 @@ static int put(void *arg, const struct vflag *f)
 void vcmd_rules_help(void)
 {
 	puts("Flags the paper's ten diagnosis rules raise, one a line"
-	     " (README.md,\n\"Diagnosis rules\").  --exec GLOB, --site GLOB,"
+	     " (doc/vitals.md,\n\"Diagnosis rules\").  --exec GLOB, --site GLOB,"
 	     " --uid N, --pid N, --vital A,B:\nonly the samples that match"
 	     " count.  --set NAME=VALUE sets a threshold\n(rates are per"
 	     " second of an epoch):");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stp-vitals serve DB [--listen ADDR:PORT] [--web DIR]: the web page and
- * its API over HTTP (README.md, "Serving the vital signs").  Debian's
+ * its API over HTTP (doc/web.md, "Serving the vital signs").  Debian's
  * libmicrohttpd answers each request in turn in the command's own thread
  * (no thread of its own), so the store's one connection is never shared
  * between threads, and the page's first view is warmed between requests.

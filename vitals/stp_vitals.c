@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stp-vitals: reads the vital-signs store that stprun writes (see
- * README.md, "The vital-signs store").  The first argument names a
+ * doc/vitals.md, "The vital-signs store").  The first argument names a
  * subcommand, each in its own file; more (rules, diff, serve, metrics)
  * are added to cmds[] below.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The JSON API (vitals/api.h, README.md "The web page's API").  In a
+ * The JSON API (vitals/api.h, doc/web.md "The web page's API").  In a
  * report written by `stp-vitals report` the same answers are embedded in
  * window.STP_EMBED, keyed by the request's path, so the page asks for
  * exactly the paths the report embeds: the series and flags (in a

@@ -144,7 +144,7 @@ for t in $(./stp --dump-probe-types | sed 's/([a-z]*)//g' |
 done
 if [ -z "$missing" ]; then ok; else bad "stpprobes.7 lacks probe types:$missing"; fi
 
-# make install: the pages and the completion, found by man
+# make install: the pages, the completion (found by man) and the manual
 if out=$(make -s install PREFIX="$tmp/inst" 2>&1); then
 	missing=""
 	w=$(MANPATH="$tmp/inst/share/man" man -w 3stp function::execname 2>&1)
@@ -155,6 +155,10 @@ if out=$(make -s install PREFIX="$tmp/inst" 2>&1); then
 		[ -f "$tmp/inst/share/man/$f" ] || missing="$missing $f"
 	done
 	[ -f "$tmp/inst/share/bash-completion/completions/stp" ] || missing="$missing completion"
+	# the manual, beside the pages
+	for f in README.md guide.md language.md probes.md tapsets.md bpf.md vitals.md web.md hacking.md; do
+		[ -f "$tmp/inst/share/doc/stp/$f" ] || missing="$missing doc/$f"
+	done
 	if [ -z "$missing" ]; then ok; else bad "make install did not install:$missing"; fi
 else
 	bad "make install PREFIX=$tmp/inst" "$(printf '%s\n' "$out" | tail -5)"
