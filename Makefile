@@ -53,7 +53,7 @@ DRIVER_SRC = translator/front/options.c translator/front/target.c translator/ela
 	translator/families/sysdispatch.c translator/kmod/emit_sysdispatch.c translator/elab/dump_names.c \
 	translator/elab/infer.c translator/elab/deadstore.c translator/elab/prune.c translator/elab/frozen.c translator/elab/hoist.c translator/elab/dump.c \
 	translator/elab/pass2.c translator/kmod/access.c translator/kmod/emit.c translator/kmod/emit_expr.c \
-	translator/kmod/emit_stmt.c translator/kmod/emit_uprobe.c translator/kmod/build.c translator/kmod/run.c translator/kmod/passes.c translator/front/driver.c \
+	translator/kmod/emit_stmt.c translator/kmod/emit_uprobe.c translator/kmod/build.c translator/kmod/run.c translator/kmod/passes.c translator/kmod/families.c translator/kmod/emit_timer.c translator/kmod/emit_kprobe.c translator/front/driver.c \
 	staprun/cmdline.c staprun/rotate.c \
 	translator/front/interactive.c translator/front/interactive_script.c translator/front/interactive_scan.c \
 	translator/front/interactive_set.c translator/front/interactive_complete.c

@@ -121,6 +121,29 @@ const char *bx_hist_print_call(struct bx *x, struct node *h);
 const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key);
 
 /* gen_kfunc.c: kernel.function, kprobe.function (fentry/fexit or kprobes) */
+/*
+ * A probe family's kernel program (families.c): section, which writes
+ * probe i's row of the attach table into att and returns its program's
+ * section, NULL when it cannot (why says what the kernel lacks); what the
+ * program's ctx is; what runs before the body and after it.
+ */
+enum bx_ctx {
+	BX_CTX_VOID,	/* no arguments read through ctx */
+	BX_CTX_RAW,	/* struct bpf_raw_tracepoint_args */
+	BX_CTX_REGS,	/* struct pt_regs */
+	BX_CTX_KFUNC,	/* pt_regs on a kprobe, else none (gen_kfunc.c) */
+};
+struct bpf_family {
+	enum probe_family pf;
+	const char *(*section)(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
+	enum bx_ctx ctx;
+	void (*prologue)(struct bx *x, struct derived_probe *d);
+	void (*epilogue)(struct bx *x, struct derived_probe *d, int i);
+	const char *why;
+};
+/* pf's row, or NULL for a family with none (begin, end, ...). */
+const struct bpf_family *bx_family_of(enum probe_family pf);
+
 int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d);
 const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
 void bx_kfunc_prologue(struct bx *x, struct derived_probe *d);

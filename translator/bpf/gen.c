@@ -169,82 +169,33 @@ void bx_probe_body(struct bx *x, struct derived_probe *d)
 	sb_puts(&x->code, "\tgoto out;\nout:\n");
 }
 
-/* Why a probe type has no BPF program: what the kernel lacks for it. */
-static const char *unsupported_why(const struct derived_probe *d)
-{
-	switch (d->family) {
-	case PF_PROCFS:
-		return "a BPF program cannot serve a file in /proc (use the kmod runtime)";
-	case PF_NETFILTER:
-		return "netfilter hooks as BPF programs (BPF_PROG_TYPE_NETFILTER) need Linux 6.4 "
-		       "and cannot change a packet's verdict as the kmod runtime's do "
-		       "(use the kmod runtime)";
-	case PF_HWBKPT:
-		return "BPF has no hardware watchpoint hook (use the kmod runtime)";
-	case PF_PROCESS:
-		return "BPF has no hook on a process's start or end of this kind; use "
-		       "kernel.trace(\"sched:sched_process_exec\") or "
-		       "kernel.trace(\"sched:sched_process_exit\")";
-	case PF_PERF:
-		return "a perf counter of one process, or read with @perf, is not attached by "
-		       "the BPF runner (perf.* on every CPU is)";
-	default:
-		return "this probe type has no BPF program in stp";
-	}
-}
-
-/* How the runner attaches kernel probe i; NULL when it cannot. */
+/*
+ * How the runner attaches kernel probe i: its program's section, its row
+ * in the attach table written into att; NULL, after saying why, when it
+ * cannot (a family's section function may say it itself: no why).
+ */
 static const char *kern_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
-	const char *pp = bx_cstr(d->name);
+	const struct bpf_family *f = bx_family_of(d->family);
+	const char *sec = f && f->section ? f->section(x, d, i, att) : NULL;
 
-	switch (d->family) {
-	case PF_TRACE:
-		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_AUTO, 0, 0, 0, 0, \"%s\" },\n", i, pp);
-		return ar_printf("raw_tp/%s", d->tp->name);
-	case PF_TIMER:
-		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_PERF_CPU0, 1 /* PERF_TYPE_SOFTWARE */, "
-			  "0 /* CPU_CLOCK */, %lldULL, 0, \"%s\" },\n", i,
-			  (long long)(d->interval_ns ? d->interval_ns : 1000000), pp);
-		return "perf_event";
-	case PF_SYSCALL:
-		return bx_sys_section(x, d, i);
-	case PF_PROFILE:
-		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_PERF_ALL, 1, 0, 4000000ULL, 0, \"%s\" },\n",
-			  i, pp);
-		return "perf_event";
-	case PF_UPROBE:
-		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_UPROBE, 0, 0, 0, 0, \"%s\", \"%s\", "
-			  "0x%llxULL, 0x%llxULL, %d },\n", i, pp, bx_cstr(d->path),
-			  (unsigned long long)d->file_offset, (unsigned long long)d->sem_offset,
-			  d->is_return);
-		return d->is_return ? "uretprobe" : "uprobe";
-	case PF_PERF:
-		if (d->perf_task || d->perf_counter)
-			break;
-		sb_printf(att, "\t{ \"p%d\", STP_ATTACH_PERF_ALL, %d, %lluULL, %lldULL, %d, \"%s\" },\n",
-			  i, d->perf_type, (unsigned long long)d->perf_config,
-			  (long long)d->perf_period, d->perf_freq, pp);
-		return "perf_event";
-	case PF_KPROBE:
-		return bx_kfunc_section(x, d, i, att);
-	default:
-		break;
-	}
-	bx_refuse(x, &d->loc, "probe point %s cannot run under --runtime=bpf: %s", d->name,
-		  unsupported_why(d));
-	return NULL;
+	if (!sec && (!f || !f->section || f->why))
+		bx_refuse(x, &d->loc, "probe point %s cannot run under --runtime=bpf: %s", d->name,
+			  f && f->why ? f->why : "this probe type has no BPF program in stp");
+	return sec;
 }
 
 static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
 	const char *sec = kern_section(x, d, i, att);
+	const struct bpf_family *f = bx_family_of(d->family);
 	size_t frame = bx_frame_begin(x);
-	int raw = d->family == PF_TRACE || d->family == PF_SYSCALL, kf = d->family == PF_KPROBE;
-	int regs = d->family == PF_UPROBE || (kf && bx_kfunc_is_kprobe(x, d));
+	int raw, regs;
 
 	if (!sec)
 		return;
+	raw = f->ctx == BX_CTX_RAW;
+	regs = f->ctx == BX_CTX_REGS || (f->ctx == BX_CTX_KFUNC && bx_kfunc_is_kprobe(x, d));
 	x->pfx = ar_printf("p%d", i);
 	x->pp = d->name;
 	bx_entry_probe(x, d, i, att);
@@ -263,13 +214,13 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		"\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"
 		"\t\treturn 0;\n\t}\n\tc->busy = 1;\n");
 	bx_probe_prologue(x, d, i);
-	if (kf)
-		bx_kfunc_prologue(x, d);
+	if (f->prologue)
+		f->prologue(x, d);
 	bx_entry_fetch(x, d, i);
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n");
-	if (d->family == PF_SYSCALL)
-		bx_sys_epilogue(x, d, i);
+	if (f->epilogue)
+		f->epilogue(x, d, i);
 	sb_puts(&x->code, "\treturn 0;\n}\n\n");
 	bx_frame_end(x, frame, i);
 }

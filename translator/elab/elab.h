@@ -97,6 +97,7 @@ struct function {
 };
 
 enum probe_family {
+	PF_NONE = -1,		/* no family's (kmod/families.c) */
 	PF_BEGIN,
 	PF_END,
 	PF_ERROR,

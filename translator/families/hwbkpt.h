@@ -12,7 +12,8 @@
 struct sbuf;
 
 int hwbkpt_match(struct elab *e, struct probe_point *pp, struct vec *out);
-void em_hwbkpt_entry(int idx, const struct derived_probe *d);
-void em_hwbkpt_tables(struct sbuf *o);
+struct emit;
+void em_hwbkpt_entry(struct emit *m, int idx, const struct derived_probe *d);
+void em_hwbkpt_tables(struct emit *m, struct sbuf *o);
 
 #endif

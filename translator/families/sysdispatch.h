@@ -32,7 +32,8 @@ const char *sysdispatch_list_vars(const struct derived_probe *d);
 
 /* emit_sysdispatch.c: probe idx (pass 3's number) into the dispatch,
  * then the tables and dispatch functions runtime/sysdispatch.c calls. */
-void em_sysdispatch_entry(int idx, const struct derived_probe *d);
-void em_sysdispatch_tables(struct sbuf *o);
+struct emit;
+void em_sysdispatch_entry(struct emit *m, int idx, const struct derived_probe *d);
+void em_sysdispatch_tables(struct emit *m, struct sbuf *o);
 
 #endif

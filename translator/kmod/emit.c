@@ -6,9 +6,6 @@
  */
 #include "emit.h"
 #include "build.h"
-#include "../families/netfilter.h"
-#include "../families/hwbkpt.h"
-#include "../families/sysdispatch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -385,7 +382,7 @@ static void entry_probe(struct emit *m, int idx, struct derived_probe *d,
 }
 
 /* A glob in what the script wrote: a wildcard match may be refused. */
-static int from_wildcard(const struct derived_probe *d)
+int em_from_wildcard(const struct derived_probe *d)
 {
 	return strpbrk(d->user_name, "*?[") != NULL;
 }
@@ -660,50 +657,6 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 	free(body.s);
 }
 
-/*
- * Each kprobe's own entry: handler and locks known here, so the hit path
- * inlines (runtime/probe.h).  An int3 kprobe leaves ip past the
- * breakpoint; the script sees the probed address, its prefix too
- * (emit_hoist.c).
- */
-static void kprobe_hit(struct emit *m, struct sbuf *hits, int idx,
-		       const struct derived_probe *d)
-{
-	sb_printf(hits, "static STP_HANDLER int stp_kp_hit_%d(struct kprobe *kp, struct pt_regs *regs)\n{\n"
-		  "\tunsigned long ip = regs->ip;\n\n"
-		  "\tregs->ip = (unsigned long)kp->addr;\n", idx);
-	if (em_hoisted(d)) {
-		em_prefix(m, idx, d, hits, NULL, "regs", "goto out;");
-		sb_puts(hits, "out:\n");
-	} else {
-		sb_printf(hits, "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n", idx, idx);
-	}
-	sb_printf(hits, "\tregs->ip = ip;\n\treturn 0;\n}\nNOKPROBE_SYMBOL(stp_kp_hit_%d);\n\n", idx);
-}
-
-/* One kprobe or kretprobe: by symbol, "module:symbol" for modules. */
-static void kprobe_entry(struct emit *m, struct sbuf *o, struct sbuf *hits, int idx,
-			 const struct derived_probe *d)
-{
-	const char *ks = d->kp_symbol ? d->kp_symbol : d->symbol;
-	const char *sym = d->module ? ar_printf("%s:%s", d->module, ks) : ks;
-	int required = !from_wildcard(d) && !d->pp->optional;
-
-	sb_printf(o, "\t{ .probe = &stp_probe_%d, .symbol = %s, .is_return = %d, .maxactive = %d, "
-		  ".required = %d", idx, em_cstr_raw(sym), d->is_return, d->maxactive, required);
-	if (d->offset)
-		sb_printf(o, ", .offset = %lld", (long long)d->offset);
-	if (!d->is_return) {
-		kprobe_hit(m, hits, idx, d);
-		sb_printf(o, ", .hit = stp_kp_hit_%d", idx);
-	}
-	if (d->is_return && m->entries.len)
-		sb_printf(o, ", .entry = &stp_probe_%d_entry, .entry_size = sizeof(struct p%d_entry)",
-			  idx, idx);
-	sb_puts(o, " },\n");
-	m->nkprobes++;
-}
-
 /* ---- the file ---- */
 
 static int cmp_order(const void *a, const void *b)
@@ -714,38 +667,6 @@ static int cmp_order(const void *a, const void *b)
 	if (x->order != y->order)
 		return x->order < y->order ? -1 : 1;
 	return x < y ? -1 : x > y;	/* stable: elaboration order */
-}
-
-static void probe_list(struct sbuf *o, const char *name, const char *count,
-		       struct vec *list)
-{
-	sb_printf(o, "static const struct stp_probe *const %s[] = {\n", name);
-	for (int i = 0; i < list->len; i++)
-		sb_printf(o, "\t%s,\n", (const char *)list->v[i]);
-	sb_puts(o, "\tNULL,\n};\n");
-	sb_printf(o, "#define %s %d\n", count, list->len);
-}
-
-static void timer_entry(struct sbuf *o, int idx, const struct derived_probe *d)
-{
-	const char *iv, *rnd;
-
-	if (d->family == PF_PROFILE) {
-		sb_printf(o, "\t{ .probe = &stp_probe_%d, .interval_ns = TICK_NSEC, .percpu = 1 },\n", idx);
-		return;
-	}
-	if (d->jiffies) {
-		iv = ar_printf("%lldLL * TICK_NSEC", (long long)d->jiffies);
-		rnd = ar_printf("%lldLL * TICK_NSEC", (long long)d->randomize_ns);
-	} else if (d->hz) {
-		iv = ar_printf("NSEC_PER_SEC / %lldLL", (long long)d->hz);
-		rnd = ar_printf("%lldLL", (long long)d->randomize_ns);
-	} else {
-		iv = ar_printf("%lldLL", (long long)d->interval_ns);
-		rnd = ar_printf("%lldLL", (long long)d->randomize_ns);
-	}
-	sb_printf(o, "\t{ .probe = &stp_probe_%d, .interval_ns = %s, .randomize_ns = %s },\n",
-		  idx, iv, rnd);
 }
 
 static void defines(struct emit *m, struct sbuf *o)
@@ -782,10 +703,7 @@ static void top_embedded(struct emit *m, struct sbuf *o)
 /* The parts of the file, made before it is laid out. */
 struct parts {
 	struct sbuf types, code, tables, gl, alloc, fre;
-	struct sbuf timers, kprobes, kp_hits;
-	struct vec begin, end, err;	/* "&stp_probe_N" */
 	struct vec sorted;		/* the probes in table order */
-	int ntimers;
 };
 
 /* Every function and probe handler, and each probe's table entry. */
@@ -806,49 +724,11 @@ static void handlers(struct emit *m, struct parts *p)
 		qsort(p->sorted.v, p->sorted.len, sizeof(void *), cmp_order);
 	for (int i = 0; i < p->sorted.len; i++) {
 		struct derived_probe *d = p->sorted.v[i];
-		const char *ref = ar_printf("&stp_probe_%d", i);
 
 		probe(m, i, d, &p->types, &p->code, &p->tables);
-		switch (d->family) {
-		case PF_BEGIN: vec_push(&p->begin, (void *)ref); break;
-		case PF_END: vec_push(&p->end, (void *)ref); break;
-		case PF_ERROR: vec_push(&p->err, (void *)ref); break;
-		case PF_TIMER: case PF_PROFILE:
-			timer_entry(&p->timers, i, d);
-			p->ntimers++;
-			break;
-		case PF_KPROBE:
-			kprobe_entry(m, &p->kprobes, &p->kp_hits, i, d);
-			break;
-		case PF_UPROBE:
-			em_uprobe_entry(m, i, d);
-			break;
-		case PF_PROCESS:
-			em_process_entry(m, i, d);
-			break;
-		case PF_TRACE:
-			em_trace_entry(m, i, d);
-			break;
-		case PF_NETFILTER:
-			em_netfilter_entry(m, i, d);
-			break;
-		case PF_PROCFS:
-			em_procfs_entry(m, i, d);
-			break;
-		case PF_PERF:
-			em_perf_entry(m, i, d);
-			break;
-		case PF_HWBKPT:
-			em_hwbkpt_entry(i, d);
-			break;
-		case PF_SYSCALL:
-			em_sysdispatch_entry(i, d);
-			break;
-		case PF_NEVER:
-			break;
-		}
+		kmod_family_entry(m, i, d);
 	}
-	display_probe(m, &p->code, &p->tables, &p->end);
+	display_probe(m, &p->code, &p->tables, &m->end);
 }
 
 /* The head of the file: options, runtime, embedded C, globals. */
@@ -899,24 +779,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	sb_printf(o, "%s", p->code.s ? p->code.s : "");
 	sb_puts(o, "/* ---- probe tables ---- */\n");
 	sb_printf(o, "%s", p->tables.s ? p->tables.s : "");
-	probe_list(o, "stp_begin", "STP_NBEGIN", &p->begin);
-	probe_list(o, "stp_end", "STP_NEND", &p->end);
-	probe_list(o, "stp_errorp", "STP_NERRORP", &p->err);
-	sb_printf(o, "\nstatic struct stp_timer stp_timers[] = {\n%s};\n#define STP_NTIMERS %d\n\n",
-		  p->timers.s ? p->timers.s : "\t{ .probe = NULL },\n", p->ntimers);
-	sb_printf(o, "%s", m->pre_hits.s ? m->pre_hits.s : "");
-	free(m->pre_hits.s);
-	sb_printf(o, "%s", p->kp_hits.s ? p->kp_hits.s : "");
-	sb_printf(o, "static struct stp_kprobe stp_kprobes[] = {\n%s};\n#define STP_NKPROBES %d\n\n",
-		  p->kprobes.s ? p->kprobes.s : "\t{ .probe = NULL },\n", m->nkprobes);
-	em_uprobe_tables(m, o);
-	em_trace_tables(m, o);
-	em_netfilter_tables(m, o);
-	em_procfs_tables(m, o);
-	em_perf_tables(m, o);
-	em_hwbkpt_tables(o);
-	em_process_tables(m, o);
-	em_sysdispatch_tables(o);
+	kmod_family_tables(m, o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */
@@ -970,9 +833,6 @@ int pass3_translate(struct elab *e, const struct access_facts *ax, struct sbuf *
 	write_context(&m, &p, o);
 	write_tables(&m, &p, o);
 	write_alloc(&m, &p, o);
-	free(p.timers.s);
-	free(p.kprobes.s);
-	free(p.kp_hits.s);
 	free(p.types.s);
 	free(p.code.s);
 	free(p.tables.s);

@@ -41,6 +41,10 @@ struct emit {
 	struct vec entries;		/* this probe's @entry nodes */
 	struct vec extra_locals;	/* more members of the locals union */
 	int nkprobes;
+	struct sbuf kprobes, kp_hits;	/* emit_kprobe.c's entries, hits */
+	struct sbuf timers;		/* emit_timer.c's entries */
+	int ntimers;
+	struct vec begin, end, err;	/* families.c: "&stp_probe_N" */
 	struct sbuf uprobes, procs;	/* emit_uprobe.c's, emit_process.c's
 					 * table entries */
 	struct sbuf proc_hits;		/* emit_process.c's dispatch cases */
@@ -71,6 +75,27 @@ struct emit {
 	int replay;			/* the hit's copy of the prefix: an
 					 * early call is its e_K */
 };
+
+/*
+ * A probe family's part of the module (families.c holds the rows, in the
+ * order their tables are written): entry, once probe idx's handler is
+ * emitted; tables, after every handler.  Either may be NULL.
+ */
+struct kmod_family {
+	enum probe_family pf;
+	void (*entry)(struct emit *m, int idx, const struct derived_probe *d);
+	void (*tables)(struct emit *m, struct sbuf *o);
+};
+/* Probe idx's family's entry; every family's tables. */
+void kmod_family_entry(struct emit *m, int idx, const struct derived_probe *d);
+void kmod_family_tables(struct emit *m, struct sbuf *o);
+/* emit_timer.c, emit_kprobe.c: their families' rows */
+void em_timer_entry(struct emit *m, int idx, const struct derived_probe *d);
+void em_timer_tables(struct emit *m, struct sbuf *o);
+void em_kprobe_entry(struct emit *m, int idx, const struct derived_probe *d);
+void em_kprobe_tables(struct emit *m, struct sbuf *o);
+/* emit.c: a probe whose point was a wildcard is not required to arm */
+int em_from_wildcard(const struct derived_probe *d);
 
 /* emit_stmt.c: the statements handler body and condition cond can run
  * when it has no loop and calls no function, else -1; *calls: whether

@@ -13,10 +13,11 @@
 static struct sbuf cbs, table;
 static int n;
 
-void em_hwbkpt_entry(int idx, const struct derived_probe *d)
+void em_hwbkpt_entry(struct emit *m, int idx, const struct derived_probe *d)
 {
 	const char *addr;
 
+	(void)m;	/* its state is this file's */
 	sb_printf(&cbs, "/* %s */\nstatic STP_HANDLER void stp_hw_cb_%d(struct perf_event *ev,\n"
 		  "\t\tstruct perf_sample_data *data, struct pt_regs *regs)\n{\n"
 		  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n}\n\n",
@@ -33,8 +34,9 @@ void em_hwbkpt_entry(int idx, const struct derived_probe *d)
 	n++;
 }
 
-void em_hwbkpt_tables(struct sbuf *o)
+void em_hwbkpt_tables(struct emit *m, struct sbuf *o)
 {
+	(void)m;
 	sb_puts(o, "#include \"runtime/hwbkpt.h\"\n\n");
 	sb_printf(o, "%s", cbs.s ? cbs.s : "");
 	em_array(o, "stp_hwbkpt", "stp_hwbkpts", &table, "STP_NHWBKPTS", n);

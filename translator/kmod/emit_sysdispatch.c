@@ -23,10 +23,11 @@ enum { INLINE_MAX = 16 };
 
 static struct vec dirs[2];	/* struct sd_probe *: entry, return */
 
-void em_sysdispatch_entry(int idx, const struct derived_probe *d)
+void em_sysdispatch_entry(struct emit *m, int idx, const struct derived_probe *d)
 {
 	struct sd_probe *p = ar_alloc(sizeof(*p));
 
+	(void)m;	/* its state is this file's */
 	p->nr = d->sc_nr;
 	p->idx = idx;
 	p->args_read = d->sc_args_read;
@@ -94,13 +95,14 @@ static void dispatch(struct sbuf *o, const char *fn, const struct vec *v)
 	sb_puts(o, "\t\tbreak;\n\t}\n}\n\n");
 }
 
-void em_sysdispatch_tables(struct sbuf *o)
+void em_sysdispatch_tables(struct emit *m, struct sbuf *o)
 {
 	static const char *const names[2][4] = {
 		{ "stp_sd_enter_nrs", "stp_sd_enter_hit", "STP_SD_NENTER", "STP_SD_ENTER_ARGS" },
 		{ "stp_sd_exit_nrs", "stp_sd_exit_hit", "STP_SD_NEXIT", "STP_SD_EXIT_ARGS" },
 	};
 
+	(void)m;
 	sb_puts(o, "#include \"runtime/sysdispatch.h\"\n\n");
 	for (int k = 0; k < 2; k++) {
 		struct vec *v = &dirs[k];
