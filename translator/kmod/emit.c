@@ -659,14 +659,21 @@ static void display_probe(struct emit *m, struct sbuf *code, struct sbuf *tables
 
 /* ---- the file ---- */
 
+/* A probe and its place in elaboration order, to sort by (order, place):
+ * the addresses of probes say nothing of their order (arena chunks are
+ * mapped anywhere). */
+struct placed {
+	struct derived_probe *d;
+	int place;
+};
+
 static int cmp_order(const void *a, const void *b)
 {
-	const struct derived_probe *x = *(struct derived_probe *const *)a;
-	const struct derived_probe *y = *(struct derived_probe *const *)b;
+	const struct placed *x = a, *y = b;
 
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	return x < y ? -1 : x > y;	/* stable: elaboration order */
+	if (x->d->order != y->d->order)
+		return x->d->order < y->d->order ? -1 : 1;
+	return x->place - y->place;	/* stable: elaboration order */
 }
 
 static void defines(struct emit *m, struct sbuf *o)
@@ -706,6 +713,20 @@ struct parts {
 	struct vec sorted;		/* the probes in table order */
 };
 
+/* e's probes into sorted: by begin(N)/end(N)/error(N) order, then as
+ * elaboration made them. */
+static void sort_probes(struct elab *e, struct vec *sorted)
+{
+	struct placed *v = xcalloc((size_t)e->probes.len + 1, sizeof(*v));
+
+	for (int i = 0; i < e->probes.len; i++)
+		v[i] = (struct placed){ e->probes.v[i], i };
+	qsort(v, (size_t)e->probes.len, sizeof(*v), cmp_order);
+	for (int i = 0; i < e->probes.len; i++)
+		vec_push(sorted, v[i].d);
+	free(v);
+}
+
 /* Every function and probe handler, and each probe's table entry. */
 static void handlers(struct emit *m, struct parts *p)
 {
@@ -718,10 +739,7 @@ static void handlers(struct emit *m, struct parts *p)
 	for (int i = 0; i < e->used_functions.len; i++)
 		function(m, e->used_functions.v[i], &p->types, &p->code);
 	em_prefix_functions(m, &p->code);
-	for (int i = 0; i < e->probes.len; i++)
-		vec_push(&p->sorted, e->probes.v[i]);
-	if (p->sorted.len)
-		qsort(p->sorted.v, p->sorted.len, sizeof(void *), cmp_order);
+	sort_probes(e, &p->sorted);
 	for (int i = 0; i < p->sorted.len; i++) {
 		struct derived_probe *d = p->sorted.v[i];
 
