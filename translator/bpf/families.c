@@ -53,11 +53,11 @@ static const char *uprobe_section(struct bx *x, struct derived_probe *d, int i, 
 static const char *perf_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
 	(void)x;
-	if (d->perf_task || d->perf_counter)
+	if (d->perf.task || d->perf.counter)
 		return NULL;
 	sb_printf(att, "\t{ \"p%d\", STP_ATTACH_PERF_ALL, %d, %lluULL, %lldULL, %d, \"%s\" },\n",
-		  i, d->perf_type, (unsigned long long)d->perf_config,
-		  (long long)d->perf_period, d->perf_freq, bx_cstr(d->name));
+		  i, d->perf.type, (unsigned long long)d->perf.config,
+		  (long long)d->perf.period, d->perf.freq, bx_cstr(d->name));
 	return "perf_event";
 }
 

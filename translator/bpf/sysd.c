@@ -51,7 +51,7 @@ static void layout(struct bx *x)
 			continue;
 		s = ar_alloc(sizeof(*s));
 		s->probe = i;
-		s->nr = d->sc_nr;
+		s->nr = d->sc.nr;
 		vec_push(&dirs[d->is_return], s);
 	}
 	for (int r = 0; r < 2; r++)
@@ -82,13 +82,13 @@ const char *bx_sys_section(struct bx *x, struct derived_probe *d, int i)
  * the arguments in them, the return value. */
 void bx_sys_prologue(struct bx *x, const struct derived_probe *d, int i)
 {
-	if (!d->sc_args_read)
+	if (!d->sc.args_read)
 		return;
 	sb_printf(&x->ctx, "\tstruct pt_regs sd_regs_p%d;\n\tu64 sd_p%d[%d];\n", i, i, SD_RET + 1);
 	sb_printf(&x->code, "\tbpf_probe_read_kernel(&c->sd_regs_p%d, sizeof(struct pt_regs), "
 		  "(const void *)ctx->args[0]);\n", i);
 	sb_printf(&x->code, "\tc->sd_p%d[%d] = %d;\n\tc->sd_p%d[%d] = ctx->args[0];\n"
-		  "\tc->sd_p%d[%d] = %s;\n", i, SD_ID, d->sc_nr, i, SD_REGS, i, SD_RET,
+		  "\tc->sd_p%d[%d] = %s;\n", i, SD_ID, d->sc.nr, i, SD_REGS, i, SD_RET,
 		  d->is_return ? "ctx->args[1]" : "0");
 	for (int a = 0; a < 6; a++)
 		sb_printf(&x->code, "\tc->sd_p%d[%d] = c->sd_regs_p%d.%s;\n", i, SD_ARG1 + a, i,
@@ -102,7 +102,7 @@ void bx_sys_epilogue(struct bx *x, const struct derived_probe *d, int i)
 	const struct vec *v = &dirs[d->is_return];
 	int s = slot_of(x, d, i);
 
-	if (s < 0 || s + 1 >= v->len || ((struct sd_slot *)v->v[s + 1])->nr != d->sc_nr)
+	if (s < 0 || s + 1 >= v->len || ((struct sd_slot *)v->v[s + 1])->nr != d->sc.nr)
 		return;
 	sb_printf(&x->code, "\tbpf_tail_call(ctx, &%s, %d);\n", progs[d->is_return], s + 1);
 }

@@ -181,35 +181,46 @@ struct derived_probe {
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
 	int tp_args_read;		/* PF_TRACE: a $var reads its arguments */
-	/* netfilter.hook(...).pf(...) (netfilter.h): */
-	int nf_pf, nf_hook, nf_priority;	/* NFPROTO_*, hook, priority */
 	/* SDT markers (PF_UPROBE on a marker's nop): */
 	const struct sdt_marker *sdt;	/* the marker (sdt.h), or NULL */
 	uint64_t sem_offset;		/* its semaphore's file offset, or 0 */
-	/* procfs("PATH").read/.write (procfs.c): */
-	const char *procfs_path;	/* under /proc/systemtap/MODULE/ */
-	int procfs_write;		/* .write, else .read */
-	int64_t procfs_umask;		/* .umask(N), or -1 */
-	int64_t procfs_maxsize;		/* .read.maxsize(N), or 0 */
-	/* perf.* (perf.c): */
-	int perf_type;			/* perf_event_attr.type */
-	uint64_t perf_config;		/* perf_event_attr.config */
-	int64_t perf_period;		/* .sample(N), or .hz(N) when perf_freq */
-	int perf_freq;
-	int perf_task;			/* PERF_TASK_*: CPUs or a process */
-	const char *perf_path;		/* .process("PATH") */
-	const char *perf_counter;	/* .counter("NAME"), or NULL */
-	/* PF_PROCESS (process.c): */
-	int proc_event;			/* enum proc_event (process.h) */
-	int64_t proc_pid;		/* process(PID), else 0 */
-	/* kernel.data(...) (hwbkpt.c): */
-	uint64_t hw_addr;		/* the address, or the symbol's at link time */
-	const char *hw_symbol;		/* "SYMBOL", or NULL */
-	uint64_t hw_base;		/* _printk at link time, with a symbol */
-	int hw_len, hw_rw;		/* bytes; .rw, else .write */
-	/* kernel.syscall(NR)[.return] (sysdispatch.c; is_return too): */
-	int sc_nr;			/* NR */
-	int sc_args_read;		/* a $var reads the registers */
+	/*
+	 * What one family's probes alone have, a struct each (its fields
+	 * are the family's, whatever probe shares the struct).
+	 */
+	struct probe_nf {		/* netfilter.hook(...).pf(...) (netfilter.h) */
+		int pf, hook, priority;	/* NFPROTO_*, hook, priority */
+	} nf;
+	struct probe_procfs {		/* procfs("PATH").read/.write (procfs.c) */
+		const char *path;	/* under /proc/systemtap/MODULE/ */
+		int write;		/* .write, else .read */
+		int64_t umask;		/* .umask(N), or -1 */
+		int64_t maxsize;	/* .read.maxsize(N), or 0 */
+	} procfs;
+	struct probe_perf {		/* perf.* (perf.c) */
+		int type;		/* perf_event_attr.type */
+		uint64_t config;	/* perf_event_attr.config */
+		int64_t period;		/* .sample(N), or .hz(N) when freq */
+		int freq;
+		int task;		/* PERF_TASK_*: CPUs or a process */
+		const char *path;	/* .process("PATH") */
+		const char *counter;	/* .counter("NAME"), or NULL */
+	} perf;
+	struct probe_proc {		/* PF_PROCESS (process.c) */
+		int event;		/* enum proc_event (process.h) */
+		int64_t pid;		/* process(PID), else 0 */
+	} proc;
+	struct probe_hw {		/* kernel.data(...) (hwbkpt.c) */
+		uint64_t addr;		/* the address, or the symbol's at link time */
+		const char *symbol;	/* "SYMBOL", or NULL */
+		uint64_t base;		/* _printk at link time, with a symbol */
+		int len, rw;		/* bytes; .rw, else .write */
+	} hw;
+	struct probe_sc {		/* kernel.syscall(NR)[.return] (sysdispatch.c;
+					 * is_return too) */
+		int nr;			/* NR */
+		int args_read;		/* a $var reads the registers */
+	} sc;
 	struct hoist *hoist;		/* hoist.c: its prefix, or NULL */
 };
 

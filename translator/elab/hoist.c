@@ -508,7 +508,7 @@ static struct hoist *build(struct hz *z)
  * (and a uprobe's) come through the runtime's own handler. */
 static int hoistable(const struct derived_probe *d)
 {
-	return (d->family == PF_TRACE && d->tp) || (d->family == PF_PERF && !d->perf_counter) ||
+	return (d->family == PF_TRACE && d->tp) || (d->family == PF_PERF && !d->perf.counter) ||
 	       (d->family == PF_KPROBE && !d->is_return);
 }
 

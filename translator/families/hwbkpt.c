@@ -63,18 +63,18 @@ static int where(struct elab *e, const struct probe_comp *c, struct derived_prob
 		return fail(&c->loc, "kernel.data takes an address or a symbol's name, as in "
 			    "kernel.data(\"jiffies\").write");
 	if (c->arg->kind == N_NUM) {
-		t->hw_addr = (uint64_t)c->arg->num;
+		t->hw.addr = (uint64_t)c->arg->num;
 		return 1;
 	}
 	map = ksyms_map_file(e->s);
 	if (!map)
 		return fail(&c->arg->loc, "kernel.data(\"SYMBOL\") needs the target kernel's "
 			    "System.map, which was not found");
-	if (!map_lookup(map, c->arg->str, &t->hw_addr, &base))
+	if (!map_lookup(map, c->arg->str, &t->hw.addr, &base))
 		return fail(&c->arg->loc, ar_printf("no kernel data symbol '%s' in the target "
 						    "kernel's System.map", c->arg->str));
-	t->hw_symbol = c->arg->str;
-	t->hw_base = base;
+	t->hw.symbol = c->arg->str;
+	t->hw.base = base;
 	return 1;
 }
 
@@ -84,12 +84,12 @@ static int length(const struct probe_comp *c, struct derived_probe *t)
 
 	if (!c->arg || c->arg->kind != N_NUM)
 		return fail(&c->loc, "'length' takes a number of bytes, as in .length(4)");
-	if (t->hw_symbol)
+	if (t->hw.symbol)
 		return fail(&c->loc, "'.length' is for an address: a symbol's watchpoint "
 			    "covers its first byte");
 	for (int i = 0; i < 4; i++)
 		if (c->arg->num >= 1 && c->arg->num <= fits[i]) {
-			t->hw_len = fits[i];
+			t->hw.len = fits[i];
 			return 1;
 		}
 	return fail(&c->arg->loc, ar_printf("'length(%lld)' is out of range: x86 watches "
@@ -108,13 +108,13 @@ int hwbkpt_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	t->pp = pp;
 	t->family = PF_HWBKPT;
 	t->loc = pp->loc;
-	t->hw_len = 1;
+	t->hw.len = 1;
 	if (!where(e, &c[1], t))
 		return 0;
 	if (k < pp->ncomps && is(&c[k], "length") && !length(&c[k++], t))
 		return 0;
 	if (k == pp->ncomps - 1 && (is(&c[k], "write") || is(&c[k], "rw")) && !c[k].arg) {
-		t->hw_rw = is(&c[k], "rw");
+		t->hw.rw = is(&c[k], "rw");
 		vec_push(out, t);
 		return 1;
 	}

@@ -200,9 +200,9 @@ static struct derived_probe *template_of(struct probe_point *pp, int pf, int hoo
 
 	t->pp = pp;
 	t->family = PF_NETFILTER;
-	t->nf_pf = pf;
-	t->nf_hook = hook;
-	t->nf_priority = prio;
+	t->nf.pf = pf;
+	t->nf.hook = hook;
+	t->nf.priority = prio;
 	return t;
 }
 

@@ -198,16 +198,16 @@ static int suffix(const struct probe_comp *c, struct derived_probe *t, int *stag
 					       c->name, order));
 	*stage = at;
 	if (at == 1) {
-		t->perf_freq = is(c, "hz");
-		return want_num(c, &t->perf_period);
+		t->perf.freq = is(c, "hz");
+		return want_num(c, &t->perf.period);
 	}
 	if (at == 3)
-		return want_str(c, &t->perf_counter);
-	t->perf_task = PERF_TASK_TARGET;
+		return want_str(c, &t->perf.counter);
+	t->perf.task = PERF_TASK_TARGET;
 	if (!c->arg)
 		return 1;
-	t->perf_task = PERF_TASK_PATH;
-	return want_str(c, &t->perf_path);
+	t->perf.task = PERF_TASK_PATH;
+	return want_str(c, &t->perf.path);
 }
 
 /* " (did you mean '.sample'?)", or "" */
@@ -226,7 +226,7 @@ static int suffixes(const struct probe_point *pp, int from, struct derived_probe
 {
 	int stage = 0;
 
-	t->perf_period = PERF_DEFAULT_PERIOD;
+	t->perf.period = PERF_DEFAULT_PERIOD;
 	for (int k = from; k < pp->ncomps; k++) {
 		const struct probe_comp *c = &pp->comps[k];
 
@@ -237,7 +237,7 @@ static int suffixes(const struct probe_point *pp, int from, struct derived_probe
 		if (!suffix(c, t, &stage))
 			return 0;
 	}
-	if (t->perf_counter && !t->perf_task)
+	if (t->perf.counter && !t->perf.task)
 		return fail(&pp->comps[pp->ncomps - 1].loc,
 			    "a perf counter counts in a process: .process or .process(\"PATH\") before .counter");
 	return 1;
@@ -273,8 +273,8 @@ static struct derived_probe *template_of(const struct probe_point *pp, int end,
 	*t = *sfx;
 	t->pp = concrete(pp, end, ev);
 	t->family = PF_PERF;
-	t->perf_type = ev->type;
-	t->perf_config = ev->config;
+	t->perf.type = ev->type;
+	t->perf.config = ev->config;
 	return t;
 }
 
@@ -283,16 +283,16 @@ static int program(struct elab *e, const struct probe_point *pp, const struct de
 {
 	const struct node *arg = NULL;
 
-	if (!t->perf_path)
+	if (!t->perf.path)
 		return 1;
 	for (int k = 1; k < pp->ncomps; k++)
 		if (is(&pp->comps[k], "process"))
 			arg = pp->comps[k].arg;
-	if (t->perf_path[0] != '/')
+	if (t->perf.path[0] != '/')
 		return fail(&arg->loc, ar_printf("process(\"%s\"): name the program by its absolute path",
-						 t->perf_path));
-	if (!target_path(e->s, t->perf_path))
-		return fail(&arg->loc, ar_printf("no program '%s' (under --sysroot or here)", t->perf_path));
+						 t->perf.path));
+	if (!target_path(e->s, t->perf.path))
+		return fail(&arg->loc, ar_printf("no program '%s' (under --sysroot or here)", t->perf.path));
 	return 1;
 }
 
@@ -337,9 +337,9 @@ int perf_counter_index(const struct elab *e, const char *name)
 	for (int i = 0; i < e->probes.len; i++) {
 		const struct derived_probe *d = e->probes.v[i];
 
-		if (d->family != PF_PERF || !d->perf_counter)
+		if (d->family != PF_PERF || !d->perf.counter)
 			continue;
-		if (!strcmp(d->perf_counter, name))
+		if (!strcmp(d->perf.counter, name))
 			return k;
 		k++;
 	}

@@ -87,7 +87,7 @@ static struct derived_probe *templ(struct probe_point *pp, int event, struct vec
 
 	t->pp = event_point(pp, event);
 	t->family = PF_PROCESS;
-	t->proc_event = event;
+	t->proc.event = event;
 	t->process_end = event == PE_END;
 	vec_push(out, t);
 	return t;
@@ -144,7 +144,7 @@ int process_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	}
 	for (int ev = 0; (events >> ev); ev++)
 		if (events & (1u << ev))
-			templ(pp, ev, out)->proc_pid = arg ? arg->num : 0;
+			templ(pp, ev, out)->proc.pid = arg ? arg->num : 0;
 	return 1;
 }
 
@@ -152,7 +152,7 @@ int process_match(struct elab *e, struct probe_point *pp, struct vec *out)
 
 static int is_syscall(const struct derived_probe *d)
 {
-	return d->proc_event == PE_SYSCALL || d->proc_event == PE_SYSCALL_RETURN;
+	return d->proc.event == PE_SYSCALL || d->proc.event == PE_SYSCALL_RETURN;
 }
 
 /* The slot of the runtime's array (STP_SC_*) that $name is read from,
@@ -162,7 +162,7 @@ static int slot_of(const struct derived_probe *d, const char *name)
 	if (!strcmp(name, "$syscall"))
 		return SC_NR;
 	if (!strcmp(name, "$return"))
-		return d->proc_event == PE_SYSCALL_RETURN ? SC_RETURN : -1;
+		return d->proc.event == PE_SYSCALL_RETURN ? SC_RETURN : -1;
 	if (!strncmp(name, "$arg", 4) && name[4] >= '1' && name[4] <= '6' && !name[5])
 		return SC_ARG1 + name[4] - '1';
 	return -1;
@@ -170,9 +170,9 @@ static int slot_of(const struct derived_probe *d, const char *name)
 
 static const char *point_name(const struct derived_probe *d)
 {
-	const char *sub = forms[d->proc_event].sub;
+	const char *sub = forms[d->proc.event].sub;
 
-	return ar_printf("process.%s%s%s", forms[d->proc_event].name, sub ? "." : "",
+	return ar_printf("process.%s%s%s", forms[d->proc.event].name, sub ? "." : "",
 			 sub ? sub : "");
 }
 
@@ -187,7 +187,7 @@ static const char *refusal(const struct derived_probe *d, const struct node *n)
 	if (slot_of(d, n->name) < 0)
 		return ar_printf("%s probes have no '%s' (they have $syscall, $arg1 to $arg6%s)",
 				 point_name(d), n->name,
-				 d->proc_event == PE_SYSCALL_RETURN ? " and $return" : "");
+				 d->proc.event == PE_SYSCALL_RETURN ? " and $return" : "");
 	return NULL;
 }
 
@@ -217,7 +217,7 @@ const char *process_list_vars(const struct derived_probe *d)
 	sb_puts(&sb, " $syscall:long");
 	for (int i = 1; i <= 6; i++)
 		sb_printf(&sb, " $arg%d:long", i);
-	if (d->proc_event == PE_SYSCALL_RETURN)
+	if (d->proc.event == PE_SYSCALL_RETURN)
 		sb_puts(&sb, " $return:long");
 	s = ar_strdup(sb.s);
 	free(sb.s);

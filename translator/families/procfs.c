@@ -92,12 +92,12 @@ static int tail(struct probe_point *pp, int k, int glob, struct derived_probe *t
 	struct probe_comp *c = pp->comps;
 
 	if (k < pp->ncomps && is(&c[k], "maxsize")) {
-		if (t->procfs_write && glob)
+		if (t->procfs.write && glob)
 			return -1;
-		if (t->procfs_write)
+		if (t->procfs.write)
 			return fail(&c[k].loc, "'.maxsize' sizes what a read probe gives: a "
 				    "write probe takes MAXSTRINGLEN - 1 bytes at a time");
-		if (!num(&c[k], 1, 1 << 30, &t->procfs_maxsize))
+		if (!num(&c[k], 1, 1 << 30, &t->procfs.maxsize))
 			return 0;
 		k++;
 	}
@@ -117,7 +117,7 @@ static int suffixes(struct probe_point *pp, int k, struct derived_probe *t, stru
 	int before = out->len;
 
 	if (k < pp->ncomps && is(&c[k], "umask")) {
-		if (!num(&c[k], 0, 0777, &t->procfs_umask))
+		if (!num(&c[k], 0, 0777, &t->procfs.umask))
 			return 0;
 		k++;
 	}
@@ -131,7 +131,7 @@ static int suffixes(struct probe_point *pp, int k, struct derived_probe *t, stru
 			return fail(&c[k].arg->loc, ar_printf("'%s' takes no argument", c[k].name));
 		d = ar_alloc(sizeof(*d));
 		*d = *t;
-		d->procfs_write = i;
+		d->procfs.write = i;
 		d->pp = pp_clone(pp, NULL);
 		d->pp->comps[k].name = kinds[i];
 		r = tail(pp, k + 1, strcmp(c[k].name, kinds[i]), d);
@@ -150,7 +150,7 @@ static int suffixes(struct probe_point *pp, int k, struct derived_probe *t, stru
  * file where the other has a directory. */
 static int clash(struct elab *e, const struct derived_probe *t, const struct loc *at)
 {
-	size_t n = strlen(t->procfs_path);
+	size_t n = strlen(t->procfs.path);
 
 	for (int i = 0; i < e->probes.len; i++) {
 		const struct derived_probe *d = e->probes.v[i];
@@ -158,18 +158,18 @@ static int clash(struct elab *e, const struct derived_probe *t, const struct loc
 
 		if (d->family != PF_PROCFS)
 			continue;
-		m = strlen(d->procfs_path);
-		if (!strcmp(d->procfs_path, t->procfs_path) && !d->procfs_write && !t->procfs_write) {
+		m = strlen(d->procfs.path);
+		if (!strcmp(d->procfs.path, t->procfs.path) && !d->procfs.write && !t->procfs.write) {
 			sem_error(at, "procfs file '%s' has a read probe already: one read "
-				  "probe gives what a reader gets", t->procfs_path);
+				  "probe gives what a reader gets", t->procfs.path);
 			diag_note(&d->loc, "the other read probe is here");
 			return 0;
 		}
-		if ((m < n && t->procfs_path[m] == '/' && !strncmp(d->procfs_path, t->procfs_path, m)) ||
-		    (n < m && d->procfs_path[n] == '/' && !strncmp(d->procfs_path, t->procfs_path, n))) {
+		if ((m < n && t->procfs.path[m] == '/' && !strncmp(d->procfs.path, t->procfs.path, m)) ||
+		    (n < m && d->procfs.path[n] == '/' && !strncmp(d->procfs.path, t->procfs.path, n))) {
 			sem_error(at, "procfs file '%s' cannot be both a file and a directory "
-				  "('%s')", m < n ? d->procfs_path : t->procfs_path,
-				  m < n ? t->procfs_path : d->procfs_path);
+				  "('%s')", m < n ? d->procfs.path : t->procfs.path,
+				  m < n ? t->procfs.path : d->procfs.path);
 			diag_note(&d->loc, "the other probe is here");
 			return 0;
 		}
@@ -188,15 +188,15 @@ int procfs_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	t->pp = pp;
 	t->family = PF_PROCFS;
 	t->loc = pp->loc;
-	t->procfs_path = "command";
-	t->procfs_umask = -1;
+	t->procfs.path = "command";
+	t->procfs.umask = -1;
 	if (c[0].arg) {
 		if (c[0].arg->kind != N_STR)
 			return fail(&c[0].arg->loc, "procfs takes a file name, as in "
 				    "procfs(\"status\")");
 		if (!path_ok(c[0].arg))
 			return 0;
-		t->procfs_path = c[0].arg->str;
+		t->procfs.path = c[0].arg->str;
 	}
 	if (!suffixes(pp, 1, t, out))
 		return 0;
@@ -250,10 +250,10 @@ int procfs_target(struct elab *e, struct derived_probe *d, struct node *n, int w
 
 	(void)e;
 	if (!why && write)
-		why = d->procfs_write ? "'$value' is read-only in a procfs write probe: it is what "
+		why = d->procfs.write ? "'$value' is read-only in a procfs write probe: it is what "
 					"was written" :
 			"'$value' of a procfs read probe is written with '=' or '.=' only";
-	if (!why && !d->procfs_write)
+	if (!why && !d->procfs.write)
 		why = "'$value' cannot be read in a procfs read probe: it is what the reader "
 		      "will get (set it with '=' or '.=')";
 	if (why) {
@@ -274,7 +274,7 @@ int procfs_assign(struct elab *e, struct derived_probe *d, struct node *a)
 	int append = a->op == OP_CAT_ASSIGN;
 
 	(void)e;
-	if (!why && d->procfs_write)
+	if (!why && d->procfs.write)
 		why = "'$value' is read-only in a procfs write probe: it is what was written";
 	if (!why && a->op != OP_ASSIGN && !append)
 		why = "'$value' of a procfs read probe is written with '=' or '.=' only";

@@ -48,7 +48,7 @@ int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	t = ar_alloc(sizeof(*t));
 	t->pp = pp_clone(pp, NULL);
 	t->family = PF_SYSCALL;
-	t->sc_nr = (int)arg->num;
+	t->sc.nr = (int)arg->num;
 	t->is_return = pp->ncomps == 3;
 	vec_push(out, t);
 	return 1;
@@ -94,7 +94,7 @@ int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int q
 			sem_error(&n->loc, "%s", why);
 		return 0;
 	}
-	d->sc_args_read = 1;
+	d->sc.args_read = 1;
 	return 1;
 }
 

@@ -22,13 +22,13 @@ void em_hwbkpt_entry(struct emit *m, int idx, const struct derived_probe *d)
 		  "\t\tstruct perf_sample_data *data, struct pt_regs *regs)\n{\n"
 		  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, NULL);\n}\n\n",
 		  d->name, idx, idx, idx);
-	if (d->hw_symbol)
+	if (d->hw.symbol)
 		addr = ar_printf("0x%llxUL + ((unsigned long)&_printk - 0x%llxUL)",
-				 (unsigned long long)d->hw_addr, (unsigned long long)d->hw_base);
+				 (unsigned long long)d->hw.addr, (unsigned long long)d->hw.base);
 	else
-		addr = ar_printf("0x%llxUL", (unsigned long long)d->hw_addr);
+		addr = ar_printf("0x%llxUL", (unsigned long long)d->hw.addr);
 	sb_printf(&table, "\t{ .probe = &stp_probe_%d, .cb = stp_hw_cb_%d, .len = %d, .rw = %d },\n",
-		  idx, idx, d->hw_len, d->hw_rw);
+		  idx, idx, d->hw.len, d->hw.rw);
 	/* not constant (KASLR): set by stp_hwbkpt_arm() from this */
 	sb_printf(&cbs, "#define STP_HW_ADDR_%d (%s)\n\n", n, addr);
 	n++;

@@ -36,8 +36,8 @@ void em_netfilter_entry(struct emit *m, int idx, const struct derived_probe *d)
 	hook_function(m, idx, d);
 	/* -2147483648 in C is the negation of a long */
 	sb_printf(&m->nf_ops, "\t{ .hook = stp_nf_hook_%d, .pf = %d, .hooknum = %d, "
-		  ".priority = %s },\n", idx, d->nf_pf, d->nf_hook,
-		  d->nf_priority == INT_MIN ? "INT_MIN" : ar_printf("%d", d->nf_priority));
+		  ".priority = %s },\n", idx, d->nf.pf, d->nf.hook,
+		  d->nf.priority == INT_MIN ? "INT_MIN" : ar_printf("%d", d->nf.priority));
 	m->nnf++;
 }
 

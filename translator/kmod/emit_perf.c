@@ -42,14 +42,14 @@ static void entry(struct sbuf *o, const char *probe, const char *cb,
 
 	sb_printf(o, "\t{ .probe = %s, .cb = %s, .type = %d, .config = 0x%llxULL, "
 		  ".period = %lldLL, .freq = %d, .task = %d, .path = %s, .required = %d },\n",
-		  probe, cb, d->perf_type, (unsigned long long)d->perf_config,
-		  d->perf_counter ? 0LL : (long long)d->perf_period, d->perf_freq,
-		  d->perf_task, d->perf_path ? em_cstr_raw(d->perf_path) : "NULL", required);
+		  probe, cb, d->perf.type, (unsigned long long)d->perf.config,
+		  d->perf.counter ? 0LL : (long long)d->perf.period, d->perf.freq,
+		  d->perf.task, d->perf.path ? em_cstr_raw(d->perf.path) : "NULL", required);
 }
 
 void em_perf_entry(struct emit *m, int idx, const struct derived_probe *d)
 {
-	if (d->perf_counter)	/* counts only: stp_perf_counters[] */
+	if (d->perf.counter)	/* counts only: stp_perf_counters[] */
 		return;
 	overflow_handler(m, idx, d);
 	entry(&m->perfs, ar_printf("&stp_probe_%d", idx), ar_printf("stp_perf_cb_%d", idx), d);
@@ -71,7 +71,7 @@ static int counters(struct emit *m, struct sbuf *o)
 	for (int i = 0; i < m->e->probes.len; i++) {
 		const struct derived_probe *d = m->e->probes.v[i];
 
-		if (d->family != PF_PERF || !d->perf_counter)
+		if (d->family != PF_PERF || !d->perf.counter)
 			continue;
 		entry(o, ar_printf("&stp_counter_probe_%d", n), "NULL", d);
 		n++;
@@ -87,7 +87,7 @@ static void counter_probes(struct emit *m, struct sbuf *o)
 	for (int i = 0; i < m->e->probes.len; i++) {
 		const struct derived_probe *d = m->e->probes.v[i];
 
-		if (d->family == PF_PERF && d->perf_counter)
+		if (d->family == PF_PERF && d->perf.counter)
 			sb_printf(o, "static const struct stp_probe stp_counter_probe_%d = "
 				  "{ .kind = STP_PK_EVENT, .pp = %s };\n", n++, em_cstr_raw(d->name));
 	}

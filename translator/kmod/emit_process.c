@@ -23,8 +23,8 @@ void em_process_entry(struct emit *m, int idx, const struct derived_probe *d)
 
 	sb_printf(&m->procs, "\t{ .probe = &stp_probe_%d, .path = %s, .pid = %lld, "
 		  ".event = %s, .required = %d },\n", idx,
-		  d->path ? em_cstr_raw(d->path) : "NULL", (long long)d->proc_pid,
-		  events[d->proc_event], required);
+		  d->path ? em_cstr_raw(d->path) : "NULL", (long long)d->proc.pid,
+		  events[d->proc.event], required);
 	/* the dispatch below: handler and locks known, the hit inlines */
 	sb_printf(&m->proc_hits, "\tcase %d:\n\t\treturn stp_probe_hit(&stp_probe_%d, probe_%d, "
 		  "regs, entry);\n", m->nprocs, idx, idx);

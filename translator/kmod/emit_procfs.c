@@ -23,17 +23,17 @@ void em_procfs_entry(struct emit *m, int idx, const struct derived_probe *d)
 /* The bits probe d gives its file's mode. */
 static int mode_bits(const struct derived_probe *d)
 {
-	int all = d->procfs_write ? 0222 : 0444;
+	int all = d->procfs.write ? 0222 : 0444;
 
-	if (d->procfs_umask < 0)
-		return d->procfs_write ? 0200 : 0400;
-	return all & ~(int)d->procfs_umask;
+	if (d->procfs.umask < 0)
+		return d->procfs.write ? 0200 : 0400;
+	return all & ~(int)d->procfs.umask;
 }
 
 /* The entry of the file of procfs probe `first`, from it on. */
 static void file_entry(struct emit *m, int first, struct sbuf *writes, struct sbuf *files)
 {
-	const char *path = ((const struct derived_probe *)m->procfs.v[first])->procfs_path;
+	const char *path = ((const struct derived_probe *)m->procfs.v[first])->procfs.path;
 	const struct derived_probe *rd = NULL;
 	int mode = 0, nw = 0, ridx = 0;
 
@@ -42,10 +42,10 @@ static void file_entry(struct emit *m, int first, struct sbuf *writes, struct sb
 		const struct derived_probe *d = m->procfs.v[i];
 		int idx = (int)(intptr_t)m->procfs_idx.v[i];
 
-		if (strcmp(d->procfs_path, path))
+		if (strcmp(d->procfs.path, path))
 			continue;
 		mode |= mode_bits(d);
-		if (d->procfs_write) {
+		if (d->procfs.write) {
 			sb_printf(writes, "&stp_probe_%d, ", idx);
 			nw++;
 		} else {
@@ -57,7 +57,7 @@ static void file_entry(struct emit *m, int first, struct sbuf *writes, struct sb
 	sb_printf(files, "\t{ .path = %s, .read = %s, .writes = stp_pfw_%d, .nwrites = %d, "
 		  ".bufsize = %s, .mode = 0%o },\n", em_cstr_raw(path),
 		  rd ? ar_printf("&stp_probe_%d", ridx) : "NULL", first, nw,
-		  rd && rd->procfs_maxsize ? ar_printf("%lld", (long long)rd->procfs_maxsize) :
+		  rd && rd->procfs.maxsize ? ar_printf("%lld", (long long)rd->procfs.maxsize) :
 		  "STP_PROCFS_BUFSIZE", mode);
 }
 
@@ -67,8 +67,8 @@ static int seen_file(struct emit *m, int i)
 	const struct derived_probe *d = m->procfs.v[i];
 
 	for (int k = 0; k < i; k++)
-		if (!strcmp(((const struct derived_probe *)m->procfs.v[k])->procfs_path,
-			    d->procfs_path))
+		if (!strcmp(((const struct derived_probe *)m->procfs.v[k])->procfs.path,
+			    d->procfs.path))
 			return 1;
 	return 0;
 }
@@ -97,7 +97,7 @@ void em_procfs_tables(struct emit *m, struct sbuf *o)
 		if (seen_file(m, i))
 			continue;
 		file_entry(m, i, &writes, &files);
-		add_dirs(&dirs, ((const struct derived_probe *)m->procfs.v[i])->procfs_path);
+		add_dirs(&dirs, ((const struct derived_probe *)m->procfs.v[i])->procfs.path);
 		nfiles++;
 	}
 	sb_printf(o, "%s", writes.s ? writes.s : "");

@@ -28,9 +28,9 @@ void em_sysdispatch_entry(struct emit *m, int idx, const struct derived_probe *d
 	struct sd_probe *p = ar_alloc(sizeof(*p));
 
 	(void)m;	/* its state is this file's */
-	p->nr = d->sc_nr;
+	p->nr = d->sc.nr;
 	p->idx = idx;
-	p->args_read = d->sc_args_read;
+	p->args_read = d->sc.args_read;
 	vec_push(&dirs[d->is_return], p);
 }
 
