@@ -2,7 +2,7 @@
 /*
  * A CO-RE relocation libbpf could not resolve, said in the script's
  * terms: the object was built against one kernel's types (translator/
- * bpf/gen_core.c's ___stpc flavours) and the running kernel's struct
+ * btf/btf_core.c's ___stpc flavours) and the running kernel's struct
  * lacks a member the script reads.  libbpf's line names the local
  * flavour: "failed to resolve CO-RE relocation <byte_off> [38] struct
  * task_struct___stpc.tgid (0:1 @ offset 8)".

@@ -155,18 +155,6 @@ void bx_kentry_take(struct bx *x, struct derived_probe *d);
 /* an @entry's saved value, or NULL when n is not in a kernel .return */
 const char *bx_kentry_find(const struct node *n);
 
-/* gen_core.c: CO-RE offsets of kernel member chains (pass 2 asks) */
-struct btf;
-int bx_core_wanted(const struct session *s);	/* under --runtime=bpf */
-/* root's member path "a.b.c" (off bytes in the build's BTF) as C */
-const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off);
-/* whether the running kernel's root has member path, as C; NULL when
- * root has no name to match by */
-const char *bx_core_exists(const struct btf *b, uint32_t root, const char *path);
-void bx_core_decls(struct sbuf *o);	/* the local flavours they name */
-/* btf_cast.c: @cast of a kernel type by BTF (pass 2, from dw_target) */
-int bx_btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n);
-int bx_btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
 
 /* gen_entry.c: @entry in a uprobe's .return: a program at the entry
  * saves the values (kern_probe calls the first two) */

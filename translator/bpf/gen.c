@@ -279,7 +279,7 @@ void bx_kern_file(struct bx *x, struct sbuf *o)
 	bx_sketch_defines(x->e, o);
 	sb_puts(o, "struct stp_globals stp_g;\n\n#include \"kern.h\"\n\n");
 	kern_maps(x->e, o);
-	bx_core_decls(o);
+	btf_core_decls(o);
 	bx_entry_decls(o);
 	bx_sorted_decls(o);
 	bx_ctx_struct(x, o);

@@ -14,6 +14,9 @@
  *                   function a tracepoint handler calls (btf_var.h)
  *   btf_pretty.c    values as text: $x$, $$parms
  *   btf_kfunc.c     a kernel function's parameters, for $var without DWARF
+ *   btf_cast.c      @cast(p, "type") by BTF under --runtime=bpf
+ *   btf_core.c      CO-RE: member offsets as relocations, recorded for
+ *                   the BPF backend to declare (btf_core_decls)
  *
  * kernel.trace("[SYSTEM:]NAME") points, which use it, are a family
  * (../families/tracepoints.c).
@@ -98,5 +101,19 @@ const struct tracepoint_info *btf_kfunc_info(const struct session *s, struct der
 
 /* btf_var.c: $name... in tracepoint probe d, as dw_target() does. */
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
+
+/* btf_core.c: CO-RE offsets of kernel member chains under --runtime=bpf
+ * (pass 2 asks; the BPF backend declares the flavours they name) */
+struct btf;
+int btf_core_wanted(const struct session *s);	/* under --runtime=bpf */
+/* root's member path "a.b.c" (off bytes in the build's BTF) as C */
+const char *btf_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off);
+/* whether the running kernel's root has member path, as C; NULL when
+ * root has no name to match by */
+const char *btf_core_exists(const struct btf *b, uint32_t root, const char *path);
+void btf_core_decls(struct sbuf *o);	/* the local flavours they name */
+/* btf_cast.c: @cast of a kernel type by BTF (pass 2, from dw_target) */
+int btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n);
+int btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
 
 #endif

@@ -3,7 +3,7 @@
  * @cast(p, "type"[, "module"])->member... of a kernel type under
  * --runtime=bpf: typed by the kernel's BTF rather than its DWARF (which a
  * machine without modules rarely has), each member's offset a CO-RE
- * relocation (gen_core.c) as for a tracepoint's $arguments.  Pass 2 calls
+ * relocation (btf_core.c) as for a tracepoint's $arguments.  Pass 2 calls
  * it from dw_target(); the chain itself is btf_var.c's.
  *
  * "type" is "task_struct", "struct task_struct", "union u" or a typedef;
@@ -12,8 +12,8 @@
  * kernel, so it is not needed) or a module's name, whose split BTF then
  * holds the type.
  */
-#include "bpf.h"
-#include "../btf/btf_var.h"
+#include "btf.h"
+#include "btf_var.h"
 
 #include <bpf/btf.h>
 #include <string.h>
@@ -30,11 +30,11 @@ static const char *module_name(const struct node *n)
 	return lt ? ar_strndup(m, (size_t)(lt - m)) : m;
 }
 
-int bx_btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n)
+int btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const struct node *n)
 {
 	const char *m;
 
-	if (!bx_core_wanted(e->s) || n->kind != N_AT || n->at != ATOP_CAST)
+	if (!btf_core_wanted(e->s) || n->kind != N_AT || n->at != ATOP_CAST)
 		return 0;
 	m = module_name(n);
 	/* a process probe's @cast without a module names the program's type */
@@ -67,7 +67,7 @@ static int fail(const struct node *at, int quiet, const char *msg)
 	return 0;
 }
 
-int bx_btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
+int btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
 {
 	const char *m = module_name(n), *why = NULL;
 	struct node *tn = n->args.len > 1 ? n->args.v[1] : n;

@@ -16,12 +16,14 @@
  * void * for pointers, anonymous enums, arrays of those, and anonymous
  * composites for embedded ones.
  *
- * Pass 2 (btf_var.c, and the fentry arguments' code) asks for an offset
- * through bx_core_offset(); the kernel side's file declares the flavours
- * with bx_core_decls() before the functions that use them.
+ * Pass 2 (btf_var.c, btf_pretty.c, btf_cast.c) asks for an offset
+ * through btf_core_offset(), which records the chain: data the BPF
+ * backend reads (btf_core_decls(), from bpf/gen.c) to declare the
+ * flavours before the functions that use them.  Pass 2 calls nothing
+ * of the backends.
  */
-#include "bpf.h"
-#include "../btf/btf.h"
+#include "btf.h"
+#include "../front/session.h"
 
 #include <bpf/btf.h>
 #include <string.h>
@@ -104,12 +106,12 @@ static int record(struct core_root *r, const char *path)
 	return 1;
 }
 
-int bx_core_wanted(const struct session *s)
+int btf_core_wanted(const struct session *s)
 {
 	return s && s->runtime && !strcmp(s->runtime, "bpf");
 }
 
-const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off)
+const char *btf_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off)
 {
 	struct core_root *r = root_of(b, root);
 
@@ -119,7 +121,7 @@ const char *bx_core_offset(const struct btf *b, uint32_t root, const char *path,
 			 "BPF_CORE_FIELD_BYTE_OFFSET)", r->is_union ? "union" : "struct", r->name, path);
 }
 
-const char *bx_core_exists(const struct btf *b, uint32_t root, const char *path)
+const char *btf_core_exists(const struct btf *b, uint32_t root, const char *path)
 {
 	struct core_root *r = root_of(b, root);
 
@@ -166,7 +168,7 @@ static void decl_member(const struct btf *b, struct core_member *m, struct sbuf 
 	sb_puts(o, ";");
 }
 
-void bx_core_decls(struct sbuf *o)
+void btf_core_decls(struct sbuf *o)
 {
 	for (int i = 0; i < roots.len; i++) {
 		struct core_root *r = roots.v[i];

@@ -9,7 +9,7 @@
  * text is for people to read.
  */
 #include "btf_var.h"
-#include "../bpf/bpf.h"
+#include "btf.h"
 
 #include <bpf/btf.h>
 #include <string.h>
@@ -56,7 +56,7 @@ static void scalar(struct bv *v, int mem, const char *expr, const struct btf_typ
 static void member(struct bv *v, const char *addr, uint32_t agg, const char *name, unsigned off,
 		   uint32_t type, int depth, int strings, const char *out)
 {
-	const char *exists = v->core && name ? bx_core_exists(v->b, agg, name) : NULL;
+	const char *exists = v->core && name ? btf_core_exists(v->b, agg, name) : NULL;
 
 	if (!exists) {
 		bv_pretty(v, 1, ar_printf("((unsigned long)%s + %u)", addr, off), type, depth + 1,
@@ -65,7 +65,7 @@ static void member(struct bv *v, const char *addr, uint32_t agg, const char *nam
 	}
 	sb_printf(&v->c, "\tif (!%s) {\n\tstp_str_append(%s, \"?\");\n\t} else {\n", exists, out);
 	bv_pretty(v, 1, ar_printf("((unsigned long)%s + %s)", addr,
-				  bx_core_offset(v->b, agg, name, off)), type, depth + 1, strings, out);
+				  btf_core_offset(v->b, agg, name, off)), type, depth + 1, strings, out);
 	sb_puts(&v->c, "\t}\n");
 }
 

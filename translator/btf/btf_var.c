@@ -12,7 +12,7 @@
  * pointer is a script error, never a crash.
  */
 #include "btf_var.h"
-#include "../bpf/bpf.h"
+#include "btf.h"
 
 #include <bpf/btf.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ static void core_member(struct bv *v, const char *name, int64_t off, int bits)
 	v->core_path = v->core_path ? ar_printf("%s.%s", v->core_path, name) : name;
 	v->core_off += off;
 	v->expr = ar_printf("((unsigned long)%s + %s)", v->core_base,
-			    bx_core_offset(v->b, v->core_root, v->core_path, v->core_off));
+			    btf_core_offset(v->b, v->core_root, v->core_path, v->core_off));
 }
 
 /* ->name (or .name): through a pointer, into a struct or union. */
@@ -275,7 +275,7 @@ int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int writ
 	struct bv v = { 0 };
 
 	d->tp_args_read = 1;
-	v.core = bx_core_wanted(e->s);
+	v.core = btf_core_wanted(e->s);
 	v.b = d->tp->btf;
 	v.d = d;
 	v.n = n;

@@ -25,7 +25,7 @@ struct bv {
 	const char *expr;
 	uint32_t type;
 	int bit, bits;		/* a bitfield */
-	/* --runtime=bpf's CO-RE (translator/bpf/gen_core.c): the piece of
+	/* --runtime=bpf's CO-RE (btf_core.c): the piece of
 	 * the chain since its last pointer, one relocation */
 	int core;
 	const char *core_base, *core_path;

@@ -11,7 +11,7 @@
  * when it is a char array (dwarf_type.c).
  */
 #include "dwarf_var.h"
-#include "../bpf/bpf.h"
+#include "../btf/btf.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -739,8 +739,8 @@ int dw_target(struct elab *e, struct derived_probe *d, struct node *n,
 	struct tv t = { 0 };
 	const char *why = NULL;
 
-	if (bx_btf_cast_wanted(e, d, n))	/* --runtime=bpf: BTF and CO-RE */
-		return bx_btf_cast(e, d, n, write, quiet);
+	if (btf_cast_wanted(e, d, n))	/* --runtime=bpf: BTF and CO-RE */
+		return btf_cast(e, d, n, write, quiet);
 	t.e = e;
 	t.d = d;
 	t.n = n;
