@@ -142,7 +142,7 @@ probe end { printf("%d ticks of 100 ms; the last hit ran in %s (pid %d)\n", n, e
 
 echo
 echo "=== a one-liner on this machine's own kernel ($(uname -r)), as BPF: stp --runtime=bpf -e '...'"
-echo "(stp picks --runtime=bpf itself on a kernel that loads no modules; it needs root, or CAP_BPF and CAP_PERFMON)"
+echo "(stp picks --runtime=bpf itself on a kernel that loads no modules; it runs as root)"
 ./stp --runtime=bpf -e 'global n
 probe kernel.trace("sys_enter") { n[execname()]++ }
 probe timer.ms(500) { exit() }
