@@ -14,6 +14,7 @@ CORPUS=/usr/share/systemtap/tapset
 total_pass=0
 total_fail=0
 failed_lines=()	# every FAIL line again at the end: CI keeps the log's tail
+fail_re='^(FAIL|not ok|.*: FAIL)'	# how a suite says a test failed
 
 run_suite() {
 	local name=$1
@@ -25,12 +26,12 @@ run_suite() {
 	local took=$((SECONDS - t0))
 	# show what failed (with the indented lines that say how: a diff, a
 	# log) and the figures a suite reports, not the whole log
-	printf '%s\n' "$out" | awk '/^(FAIL|not ok|.*: FAIL)/ { show = 1; print; next }
+	printf '%s\n' "$out" | awk -v re="$fail_re" '$0 ~ re { show = 1; print; next }
 		show && /^(    |\t)/ { print; next } { show = 0 } /^figures / { print }' | head -120
 	local l
 	while IFS= read -r l; do
 		failed_lines+=("$name: ${l:0:300}")
-	done < <(printf '%s\n' "$out" | grep -E '^(FAIL|not ok|.*: FAIL)' | head -20)
+	done < <(printf '%s\n' "$out" | grep -E "$fail_re" | head -20)
 	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 	if [ -z "$summary" ]; then
 		printf '%s\n' "$out" | tail -20

@@ -79,6 +79,9 @@ void bx_kern_file(struct bx *x, struct sbuf *o);
 
 /* gen_expr.c: a long's C expression; a string's pointer expression */
 const char *bx_long(struct bx *x, struct node *n);
+/* An aggregate's index in the runtime's order (count, sum, min, max,
+ * avg: runtime/bpf's stat reads), or -1 for one it has not (variance). */
+int bx_agg_index(int at);
 const char *bx_str(struct bx *x, struct node *n);
 const char *bx_str_into(struct bx *x, struct node *n, const char *dst);
 int bx_string_len(const struct elab *e);
@@ -138,7 +141,7 @@ struct bpf_family {
 	const char *(*section)(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
 	enum bx_ctx ctx;
 	void (*prologue)(struct bx *x, struct derived_probe *d);
-	void (*epilogue)(struct bx *x, struct derived_probe *d, int i);
+	void (*epilogue)(struct bx *x, const struct derived_probe *d, int i);
 	const char *why;
 };
 /* pf's row, or NULL for a family with none (begin, end, ...). */

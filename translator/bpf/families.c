@@ -61,15 +61,10 @@ static const char *perf_section(struct bx *x, struct derived_probe *d, int i, st
 	return "perf_event";
 }
 
-static void syscall_epilogue(struct bx *x, struct derived_probe *d, int i)
-{
-	bx_sys_epilogue(x, d, i);
-}
-
 static const struct bpf_family families[] = {
 	{ PF_TRACE, trace_section, BX_CTX_RAW, NULL, NULL, NULL },
 	{ PF_TIMER, timer_section, BX_CTX_VOID, NULL, NULL, NULL },
-	{ PF_SYSCALL, syscall_section, BX_CTX_RAW, NULL, syscall_epilogue, NULL },
+	{ PF_SYSCALL, syscall_section, BX_CTX_RAW, NULL, bx_sys_epilogue, NULL },
 	{ PF_PROFILE, profile_section, BX_CTX_VOID, NULL, NULL, NULL },
 	{ PF_UPROBE, uprobe_section, BX_CTX_REGS, NULL, NULL, NULL },
 	{ PF_PERF, perf_section, BX_CTX_VOID, NULL, NULL,

@@ -267,13 +267,17 @@ static const char *assign(struct bx *x, struct node *n)
 	return update(x, n, n->lhs, n->op, bx_long(x, n->rhs), 0);
 }
 
+int bx_agg_index(int at)
+{
+	return at >= ATOP_COUNT && at <= ATOP_AVG ? at - ATOP_COUNT : -1;
+}
+
 /* @count(s) and friends: the CPUs' shares added up (user space). */
 static const char *aggregate(struct bx *x, struct node *n)
 {
 	const char *key;
 	const struct symbol *s;
-	/* the runtime's order: count, sum, min, max, avg (no variance) */
-	int a = n->at >= ATOP_COUNT && n->at <= ATOP_AVG ? n->at - ATOP_COUNT : -1, u = uniq++;
+	int a = bx_agg_index(n->at), u = uniq++;
 
 	if (bx_is_hist_bucket(n))
 		return bx_hist_get(x, n);

@@ -144,8 +144,8 @@ static const char *in_value(const struct foreach *fe, const struct symbol *s)
 		       "\tbpf_probe_read_kernel_str(b->in.s, MAXSTRINGLEN, val);\n";
 	if (s->type != T_STATS)
 		return "\tb->in.v = *(int64_t *)val;\n";
-	if (fe->sort_at >= ATOP_COUNT && fe->sort_at <= ATOP_AVG)
-		agg = fe->sort_at - ATOP_COUNT;	/* of[]'s order */
+	if (bx_agg_index(fe->sort_at) >= 0)
+		agg = bx_agg_index(fe->sort_at);	/* of[] is in that order */
 	return ar_printf("\t{\n\t\tstruct stp_bstat st;\n\n\t\tstp_stat_read(map, key, &st);\n"
 			 "\t\tb->in.v = %s;\n\t}\n", of[agg]);
 }

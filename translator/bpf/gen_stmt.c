@@ -121,8 +121,8 @@ static void foreach(struct bx *x, struct node *n, int d)
 			col = i;
 			dir = fe->key_sort[i];
 		}
-	if (fe->sort_at >= ATOP_COUNT && fe->sort_at <= ATOP_AVG)
-		agg = fe->sort_at - ATOP_COUNT;	/* the runtime's order */
+	if (bx_agg_index(fe->sort_at) >= 0)
+		agg = bx_agg_index(fe->sort_at);
 	sb_printf(&x->code, "{ void *_keys; int _n = stp_sorted_keys(%d, %d, %d, %d, %s, &_keys);\n",
 		  g, col, dir, agg, fe->limit ? bx_long(x, fe->limit) : "-1");
 	ind(x, d);
