@@ -28,10 +28,14 @@ run_suite() {
 	# log) and the figures a suite reports, not the whole log
 	printf '%s\n' "$out" | awk -v re="$fail_re" '$0 ~ re { show = 1; print; next }
 		show && /^(    |\t)/ { print; next } { show = 0 } /^figures / { print }' | head -120
+	# again at the end: each FAIL line with the first lines of how it
+	# failed (CI's log keeps only its tail)
 	local l
 	while IFS= read -r l; do
-		failed_lines+=("$name: ${l:0:300}")
-	done < <(printf '%s\n' "$out" | grep -E "$fail_re" | head -20)
+		failed_lines+=("${l:0:300}")
+	done < <(printf '%s\n' "$out" | awk -v re="$fail_re" -v name="$name" '
+		$0 ~ re { if (++nf > 20) exit; print name ": " $0; shown = 0; show = 1; next }
+		show && /^(    |\t)/ { if (++shown <= 12) print; next } { show = 0 }')
 	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 	if [ -z "$summary" ]; then
 		printf '%s\n' "$out" | tail -20

@@ -87,7 +87,7 @@ check() {	# dir name
 	   diff -u "$1/$2.expect" - >/tmp/stp-bpf-test.diff; then
 		echo "ok   $2"
 	else
-		echo "FAIL $2"; cat /tmp/stp-bpf-test.diff; fail=$((fail + 1))
+		echo "FAIL $2"; sed 's/^/    /' /tmp/stp-bpf-test.diff | head -60; fail=$((fail + 1))
 	fi
 }
 
