@@ -39,33 +39,33 @@ STP_LIBS += -lreadline
 PARSER_SRC = lib/mem.c lib/intern.c lib/pmap.c lib/vec.c lib/sbuf.c lib/text.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/front/options.c translator/front/target.c translator/elab/tapset.c \
-	translator/front/pass1.c translator/front/script_find.c translator/elab/library.c translator/elab/libscan.c translator/elab/clone.c translator/elab/genfn.c \
-	translator/symbols/ksyms.c translator/symbols/modsyms.c translator/symbols/cache.c translator/symbols/cache_key.c translator/elab/walk.c translator/symbols/bigmem.c translator/elab/probes.c \
-	translator/elab/resolve.c translator/dwarf/dwarf_find.c translator/dwarf/dwarf_index.c translator/dwarf/dwarf_scan.c translator/dwarf/dwarf_cfa.c \
-	translator/dwarf/dwarf_probe.c translator/dwarf/dwarf_loc.c translator/dwarf/dwarf_type.c translator/dwarf/dwarf_var.c translator/families/uprobes.c translator/families/uprobe_syms.c \
-	translator/families/sdt.c translator/families/sdt_var.c translator/symbols/elfsec.c \
-	translator/btf/btf_image.c translator/btf/btf_load.c translator/btf/btf_type.c translator/btf/btf_var.c translator/btf/btf_pretty.c translator/btf/btf_module.c translator/btf/btf_kfunc.c translator/btf/btf_core.c translator/btf/btf_cast.c \
-	translator/families/tracepoints.c translator/kmod/emit_trace.c translator/families/process.c translator/kmod/emit_process.c \
-	translator/families/netfilter.c translator/families/netfilter_var.c translator/kmod/emit_netfilter.c \
-	translator/families/procfs.c translator/kmod/emit_procfs.c translator/elab/probe_types.c \
-	translator/families/perf.c translator/kmod/emit_perf.c translator/kmod/emit_hoist.c \
-	translator/families/hwbkpt.c translator/kmod/emit_hwbkpt.c \
-	translator/families/sysdispatch.c translator/kmod/emit_sysdispatch.c translator/elab/dump_names.c \
-	translator/elab/infer.c translator/elab/deadstore.c translator/elab/prune.c translator/elab/frozen.c translator/elab/hoist.c translator/elab/dump.c \
-	translator/elab/pass2.c translator/kmod/access.c translator/kmod/emit.c translator/kmod/emit_expr.c \
-	translator/kmod/emit_stmt.c translator/kmod/emit_uprobe.c translator/kmod/build.c translator/kmod/run.c translator/kmod/passes.c translator/kmod/families.c translator/kmod/emit_timer.c translator/kmod/emit_kprobe.c translator/front/driver.c \
-	staprun/cmdline.c staprun/rotate.c \
-	translator/front/interactive.c translator/front/interactive_script.c translator/front/interactive_scan.c \
+	translator/front/pass1.c translator/front/script_find.c translator/elab/library.c \
+	translator/elab/libscan.c translator/elab/clone.c translator/elab/genfn.c \
+	translator/symbols/ksyms.c translator/symbols/modsyms.c translator/symbols/cache.c \
+	translator/symbols/cache_key.c translator/elab/walk.c translator/symbols/bigmem.c \
+	translator/elab/probes.c translator/elab/resolve.c translator/dwarf/dwarf_find.c \
+	translator/dwarf/dwarf_index.c translator/dwarf/dwarf_scan.c translator/dwarf/dwarf_cfa.c \
+	translator/dwarf/dwarf_probe.c translator/dwarf/dwarf_loc.c translator/dwarf/dwarf_type.c \
+	translator/dwarf/dwarf_var.c translator/symbols/elfsec.c translator/btf/btf_image.c \
+	translator/btf/btf_load.c translator/btf/btf_type.c translator/btf/btf_var.c \
+	translator/btf/btf_pretty.c translator/btf/btf_module.c translator/btf/btf_kfunc.c \
+	translator/btf/btf_core.c translator/btf/btf_cast.c translator/elab/probe_types.c \
+	translator/kmod/emit_hoist.c translator/elab/dump_names.c translator/elab/infer.c \
+	translator/elab/deadstore.c translator/elab/prune.c translator/elab/frozen.c \
+	translator/elab/hoist.c translator/elab/dump.c translator/elab/pass2.c translator/kmod/access.c \
+	translator/kmod/emit.c translator/kmod/emit_expr.c translator/kmod/emit_stmt.c \
+	translator/kmod/build.c translator/kmod/run.c translator/kmod/passes.c translator/front/driver.c \
+	staprun/cmdline.c staprun/rotate.c translator/front/interactive.c \
+	translator/front/interactive_script.c translator/front/interactive_scan.c \
 	translator/front/interactive_set.c translator/front/interactive_complete.c
 # SDT markers at SystemTap's points of the pipeline (tapsets/stap_markers.stp)
 DRIVER_SRC += translator/front/markers.c
-# SystemTap's python3.module(...).function(...) points (tapsets/python.stp)
-DRIVER_SRC += translator/families/python.c
-# process(...).plt points
-DRIVER_SRC += translator/families/plt.c
+# The probe families (families/list.h): each in a folder of its own, its
+# pass-2 matcher, kmod emitter and BPF generator; a new one needs no line here
+DRIVER_SRC += $(wildcard translator/families/*.c translator/families/*/*.c)
 PARSER_OBJ = $(PARSER_SRC:%.c=$(B)/%.o)
 DRIVER_OBJ = $(DRIVER_SRC:%.c=$(B)/%.o)
-HEADERS = $(wildcard lib/*.h parser/*.h translator/*/*.h)
+HEADERS = $(wildcard lib/*.h parser/*.h translator/*/*.h translator/*/*/*.h)
 
 # The runtime's data structures, built for the host (unit tests, fuzzing).
 RT_HOST_SRC = runtime/out.c runtime/map.c runtime/stat.c runtime/format.c runtime/sketch.c

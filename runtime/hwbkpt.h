@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kernel.data(...) probes (hwbkpt.c); the generated code fills a table
- * of these, each with its handler (translator/kmod/emit_hwbkpt.c).
+ * of these, each with its handler (translator/families/hwbkpt/hwbkpt_kmod.c).
  */
 #ifndef STP_HWBKPT_H
 #define STP_HWBKPT_H

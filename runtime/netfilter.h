@@ -2,7 +2,7 @@
 /*
  * netfilter.hook(...).pf(...) probes (netfilter.c); the generated code
  * fills stp_nf_ops[] with a hook function each
- * (translator/kmod/emit_netfilter.c).
+ * (translator/families/netfilter/netfilter_kmod.c).
  */
 #ifndef STP_NETFILTER_H
 #define STP_NETFILTER_H

@@ -2,7 +2,7 @@
 /*
  * perf.* probes: a kernel counter (perf_event_create_kernel_counter)
  * per online CPU, or one that follows the -c/-x target and the tasks it
- * forks (.process), whose overflow handler is the probe's (emit_perf.c).
+ * forks (.process), whose overflow handler is the probe's (perf_kmod.c).
  * CPUs brought online after the session started get no counter.
  *
  * An event the kernel refuses (QEMU's TCG has no PMU: every hardware

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf.* probes (perf.c); the generated code fills a table of these,
- * each with its overflow handler (translator/kmod/emit_perf.c).
+ * each with its overflow handler (translator/families/perf/perf_kmod.c).
  */
 #ifndef STP_PERF_H
 #define STP_PERF_H

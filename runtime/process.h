@@ -10,7 +10,7 @@
 
 #include <linux/fs.h>
 
-/* ORDER: translator/kmod/emit_process.c names them */
+/* ORDER: translator/families/process/process_kmod.c names them */
 enum stp_proc_event {
 	STP_PE_BEGIN,
 	STP_PE_END,

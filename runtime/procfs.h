@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * procfs("PATH").read/.write probes (procfs.c): the files the generated
- * code lists (translator/kmod/emit_procfs.c), and the buffer a hit's $value
- * reads or fills (translator/families/procfs.c).
+ * code lists (translator/families/procfs/procfs_kmod.c), and the buffer a hit's $value
+ * reads or fills (translator/families/procfs/procfs.c).
  */
 #ifndef STP_PROCFS_H
 #define STP_PROCFS_H

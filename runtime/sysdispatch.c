@@ -3,7 +3,7 @@
  * kernel.syscall(NR) and kernel.syscall(NR).return: one callback on the
  * raw_syscalls sys_enter tracepoint when some entry probe exists, one
  * on sys_exit when some return probe does, however many probes; each
- * hit is dispatched by number (emit_sysdispatch.c's bitmap, then
+ * hit is dispatched by number (syscall_kmod.c's bitmap, then
  * switch).  Only native x86-64 calls fire them: a 32-bit (ia32) call
  * and an x32 one (whose number has __X32_SYSCALL_BIT set) are skipped,
  * as their numbers name other calls.

@@ -2,7 +2,7 @@
 /*
  * kernel.trace(...) probes (tracepoints.c); the generated code fills a
  * table of these, each with its callback of the tracepoint's prototype
- * (translator/kmod/emit_trace.c).
+ * (translator/families/trace/trace_kmod.c).
  */
 #ifndef STP_TRACEPOINTS_H
 #define STP_TRACEPOINTS_H

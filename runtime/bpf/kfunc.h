@@ -3,7 +3,7 @@
  * A BPF trampoline program's (fentry, fexit) arguments laid out as the
  * registers x86-64's calling convention passes them in, so that pass
  * 2's $var code, which reads CONTEXT->regs, is the same for them as for
- * a kprobe (translator/bpf/gen_kfunc.c).  bpf_get_func_arg and
+ * a kprobe (translator/families/kprobe/kprobe_bpf.c).  bpf_get_func_arg and
  * bpf_get_func_ret: Linux 5.17.
  */
 #ifndef STP_BPF_KFUNC_H

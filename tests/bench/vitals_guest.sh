@@ -14,7 +14,7 @@
 # stp -p2 lists, so the floor follows the script when its hooks change.
 # A point the script hooks more than once (sched_switch: vitals.sched,
 # vitals.blck and vitals.blio) the floor hooks once, as stp registers it
-# once (one callback calling each probe's: emit_trace.c).
+# once (one callback calling each probe's: trace_kmod.c).
 #
 # One boot per kernel line (STP_LINES, default "6.1 6.12") under QEMU
 # with 2 vCPUs, -accel tcg,thread=single and -icount shift=0,sleep=off:

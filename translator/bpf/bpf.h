@@ -123,48 +123,15 @@ int bx_hist_nbuckets(struct bx *x, const struct symbol *s);
 const char *bx_hist_print_call(struct bx *x, struct node *h);
 const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key);
 
-/* gen_kfunc.c: kernel.function, kprobe.function (fentry/fexit or kprobes) */
 /*
- * A probe family's kernel program (families.c): section, which writes
- * probe i's row of the attach table into att and returns its program's
- * section, NULL when it cannot (why says what the kernel lacks); what the
- * program's ctx is; what runs before the body and after it.
+ * The probe families' BPF generators are in ../families/NAME/NAME_bpf*.c,
+ * each family's row (family.h) naming its section, context, prologue and
+ * epilogue; what the rest of the backend calls of them is declared in
+ * their headers, included here.
  */
-enum bx_ctx {
-	BX_CTX_VOID,	/* no arguments read through ctx */
-	BX_CTX_RAW,	/* struct bpf_raw_tracepoint_args */
-	BX_CTX_REGS,	/* struct pt_regs */
-	BX_CTX_KFUNC,	/* pt_regs on a kprobe, else none (gen_kfunc.c) */
-};
-struct bpf_family {
-	enum probe_family pf;
-	const char *(*section)(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
-	enum bx_ctx ctx;
-	void (*prologue)(struct bx *x, struct derived_probe *d);
-	void (*epilogue)(struct bx *x, const struct derived_probe *d, int i);
-	const char *why;
-};
-/* pf's row, or NULL for a family with none (begin, end, ...). */
-const struct bpf_family *bx_family_of(enum probe_family pf);
-
-int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d);
-const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
-void bx_kfunc_prologue(struct bx *x, struct derived_probe *d);
-void bx_kfunc_context(struct bx *x, int is_return, int kprobe);
-/* gen_kentry.c: @entry in their .return */
-void bx_kentry_program(struct bx *x, struct derived_probe *d, int idx, const char *sec,
-		       struct sbuf *att);
-void bx_kentry_take(struct bx *x, struct derived_probe *d);
-/* an @entry's saved value, or NULL when n is not in a kernel .return */
-const char *bx_kentry_find(const struct node *n);
-
-
-/* gen_entry.c: @entry in a uprobe's .return: a program at the entry
- * saves the values (kern_probe calls the first two) */
-void bx_entry_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
-void bx_entry_fetch(struct bx *x, struct derived_probe *d, int i);
-const char *bx_entry_value(struct bx *x, struct node *n);
-void bx_entry_decls(struct sbuf *o);
+#include "../families/kprobe/kprobe.h"
+#include "../families/uprobe/uprobes.h"
+#include "../families/syscall/sysdispatch.h"
 
 /* gen_sorted.c: a sorted or limited foreach in a kernel probe */
 void bx_kern_sorted_foreach(struct bx *x, struct node *n);
@@ -183,13 +150,6 @@ void bx_prefix_functions(struct bx *x, struct sbuf *o);
 /* tapset.c: what the tapsets' BPF functions read of their probe, set
  * at the start of probe i's handler */
 void bx_probe_prologue(struct bx *x, const struct derived_probe *d, int i);
-/* sysd.c: kernel.syscall(NR)[.return], dispatched by number */
-const char *bx_sys_section(struct bx *x, struct derived_probe *d, int i);
-void bx_sys_prologue(struct bx *x, const struct derived_probe *d, int i);
-void bx_sys_epilogue(struct bx *x, const struct derived_probe *d, int i);
-void bx_sys_maps(struct bx *x, struct sbuf *o);	/* before the probes */
-void bx_sys_dispatch(struct bx *x, struct sbuf *o, struct sbuf *att);	/* after */
-
 /* frames.c: the fields a kernel probe adds to struct stp_ctx after
  * bx_frame_begin become its struct in a union of them all (bx_frames) */
 size_t bx_frame_begin(struct bx *x);

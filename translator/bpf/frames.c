@@ -21,7 +21,7 @@ size_t bx_frame_begin(struct bx *x)
 
 /* Fields every probe that has them shares, kept outside the union: the
  * histogram record, and a kernel function probe's registers and
- * arguments (gen_kfunc.c adds them once, by name). */
+ * arguments (kprobe_bpf.c adds them once, by name). */
 static int shared_field(const char *line, size_t n)
 {
 	static const char *const shared[] = {

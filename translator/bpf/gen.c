@@ -176,26 +176,26 @@ void bx_probe_body(struct bx *x, struct derived_probe *d)
  */
 static const char *kern_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
-	const struct bpf_family *f = bx_family_of(d->family);
-	const char *sec = f && f->section ? f->section(x, d, i, att) : NULL;
+	const struct family_ops *f = family_row(d->family);
+	const char *sec = f && f->bpf_section ? f->bpf_section(x, d, i, att) : NULL;
 
-	if (!sec && (!f || !f->section || f->why))
+	if (!sec && (!f || !f->bpf_section || f->bpf_why))
 		bx_refuse(x, &d->loc, "probe point %s cannot run under --runtime=bpf: %s", d->name,
-			  f && f->why ? f->why : "this probe type has no BPF program in stp");
+			  f && f->bpf_why ? f->bpf_why : "this probe type has no BPF program in stp");
 	return sec;
 }
 
 static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
 {
 	const char *sec = kern_section(x, d, i, att);
-	const struct bpf_family *f = bx_family_of(d->family);
+	const struct family_ops *f = family_row(d->family);
 	size_t frame = bx_frame_begin(x);
 	int raw, regs;
 
 	if (!sec)
 		return;
-	raw = f->ctx == BX_CTX_RAW;
-	regs = f->ctx == BX_CTX_REGS || (f->ctx == BX_CTX_KFUNC && bx_kfunc_is_kprobe(x, d));
+	raw = f->bpf_ctx == BX_CTX_RAW;
+	regs = f->bpf_ctx == BX_CTX_REGS || (f->bpf_ctx == BX_CTX_KFUNC && bx_kfunc_is_kprobe(x, d));
 	x->pfx = ar_printf("p%d", i);
 	x->pp = d->name;
 	bx_entry_probe(x, d, i, att);
@@ -214,13 +214,13 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		"\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"
 		"\t\treturn 0;\n\t}\n\tc->busy = 1;\n");
 	bx_probe_prologue(x, d, i);
-	if (f->prologue)
-		f->prologue(x, d);
+	if (f->bpf_prologue)
+		f->bpf_prologue(x, d);
 	bx_entry_fetch(x, d, i);
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n");
-	if (f->epilogue)
-		f->epilogue(x, d, i);
+	if (f->bpf_epilogue)
+		f->bpf_epilogue(x, d, i);
 	sb_puts(&x->code, "\treturn 0;\n}\n\n");
 	bx_frame_end(x, frame, i);
 }

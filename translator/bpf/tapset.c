@@ -4,7 +4,7 @@
  * probe they run in: its point for pp(), the point as named for pn(),
  * and the probed function for probefunc(), set in the handler's
  * struct stp_kctx as the kmod runtime's probe descriptor has them; a
- * kernel.syscall probe's variables (sysd.c).
+ * kernel.syscall probe's variables (syscall_bpf.c).
  */
 #include "bpf.h"
 

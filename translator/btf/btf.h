@@ -19,7 +19,7 @@
  *                   the BPF backend to declare (btf_core_decls)
  *
  * kernel.trace("[SYSTEM:]NAME") points, which use it, are a family
- * (../families/tracepoints.c).
+ * (../families/trace/tracepoints.c).
  */
 #ifndef STP_BTF_H
 #define STP_BTF_H
@@ -88,9 +88,6 @@ struct tracepoint_info {
 	int by_value;		/* an argument is a struct or float: the
 				 * callback cannot take it as a u64 */
 };
-/* kernel.trace(...) points: -1 when pp is none; 0 after an error; 1
- * when out holds the derived probe templates (pp, family, tracepoint). */
-int tracepoints_match(struct elab *e, struct probe_point *pp, struct vec *out);
 /* -L: " $prev:struct task_struct* ..." */
 const char *tracepoint_list_vars(const struct derived_probe *d);
 

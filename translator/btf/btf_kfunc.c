@@ -7,7 +7,7 @@
  * btf_var.c compiles $param->member... and $$parms as it does for
  * tracepoints: the arguments are an array of u64 at CONTEXT->entry,
  * which is what a BPF trampoline program gets, and what a kprobe
- * program makes of its registers (translator/bpf/gen_kfunc.c).
+ * program makes of its registers (translator/families/kprobe/kprobe_bpf.c).
  */
 #include "btf.h"
 #include "../elab/elab.h"

@@ -5,7 +5,7 @@
  * DWARF's (dwarf_var.c), each expression compiles to an embedded-C
  * function the handler calls.
  *
- * The tracepoint's callback (emit_trace.c) keeps its arguments as u64s
+ * The tracepoint's callback (trace_kmod.c) keeps its arguments as u64s
  * in an array CONTEXT->entry points to while the handler runs; argument
  * i is element i, cut to its type's size and sign.  Through a pointer,
  * memory is read with the runtime's fault-safe stp_tv_read(): a bad

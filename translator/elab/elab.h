@@ -96,24 +96,8 @@ struct function {
 	int resolved, used;
 };
 
-enum probe_family {
-	PF_NONE = -1,		/* no family's (kmod/families.c) */
-	PF_BEGIN,
-	PF_END,
-	PF_ERROR,
-	PF_NEVER,
-	PF_TIMER,		/* timer.ms(N) ...; interval_ns, randomize */
-	PF_PROFILE,		/* timer.profile */
-	PF_KPROBE,		/* kprobe.function / kernel.function by symbol */
-	PF_UPROBE,		/* process("PATH").function/.statement */
-	PF_PROCESS,		/* process.begin / process.end */
-	PF_TRACE,		/* kernel.trace("[SYSTEM:]NAME"); tp */
-	PF_NETFILTER,		/* netfilter.hook(H).pf(F); nf_* */
-	PF_PROCFS,		/* procfs("PATH").read/.write; procfs_* */
-	PF_PERF,		/* perf.*; the perf_ fields */
-	PF_HWBKPT,		/* kernel.data(...).write/.rw; hw_* */
-	PF_SYSCALL,		/* kernel.syscall(NR)[.return]; sc_nr */
-};
+/* enum probe_family: PF_BEGIN ... (../families/list.h) */
+#include "../families/family.h"
 
 struct dwarf_file;
 struct tracepoint_info;
@@ -222,6 +206,9 @@ struct derived_probe {
 		int args_read;		/* a $var reads the registers */
 	} sc;
 	struct hoist *hoist;		/* hoist.c: its prefix, or NULL */
+	void *data;			/* a family's own probe data, when it
+					 * has no struct above: the struct
+					 * its folder's header declares */
 };
 
 /* Begin, end and error probes run while no event probe can: the
@@ -269,11 +256,6 @@ void probes_expand_file(struct elab *e, struct lib_file *f);
 /* pp as the script writes it, without its condition, '?' or '!' */
 const char *pp_text(const struct probe_point *pp);
 
-/* uprobes.c: process(...) points.  -1 when pp is none; 0 after an
- * error; 1 when out holds the points found (struct derived_probe *
- * templates: pp, family and the uprobe fields), none for an optional
- * point that names nothing there is. */
-int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out);
 /* "FILE has none: install PKG-dbg ...": why uprobe d, found by symbol
  * table, has no $vars. */
 const char *uprobes_no_debuginfo(const struct derived_probe *d);

@@ -7,7 +7,7 @@
  * transitively (lib_include).
  */
 #include "elab.h"
-#include "../families/python.h"
+#include "../families/uprobe/python.h"
 
 #include <errno.h>
 #include <stdio.h>

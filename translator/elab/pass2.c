@@ -8,10 +8,10 @@
 #include "elab.h"
 #include "../dwarf/dw.h"
 #include "../btf/btf.h"
-#include "../families/netfilter.h"
-#include "../families/sdt.h"
-#include "../families/process.h"
-#include "../families/sysdispatch.h"
+#include "../families/netfilter/netfilter.h"
+#include "../families/uprobe/sdt.h"
+#include "../families/process/process.h"
+#include "../families/syscall/sysdispatch.h"
 
 #include <stdio.h>
 #include <stdlib.h>

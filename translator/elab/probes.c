@@ -18,12 +18,6 @@
 #include "elab.h"
 #include "../dwarf/dw.h"
 #include "../btf/btf.h"
-#include "../families/netfilter.h"
-#include "../families/procfs.h"
-#include "../families/perf.h"
-#include "../families/process.h"
-#include "../families/hwbkpt.h"
-#include "../families/sysdispatch.h"
 
 #include <fnmatch.h>
 #include <stdint.h>
@@ -918,27 +912,17 @@ static int dw_kernel_point(struct expansion *x, struct probe_point *pp, struct n
 }
 
 /*
- * The probe types whose matcher (a file of their own) gives templates:
- * -1 when pp is none of its points; 0 after an error; 1 with out holding
- * the templates, each the fields of its type set, made a probe as it is.
+ * The families whose matcher (../families/NAME/) gives templates, in
+ * list.h's order: each says -1 when pp is none of its points, 0 after
+ * an error, 1 with out holding the templates, each the fields of its
+ * family set, made a probe as it is.
  */
-static int (*const template_types[])(struct elab *e, struct probe_point *pp,
-				     struct vec *out) = {
-	tracepoints_match,	/* kernel.trace: one a tracepoint */
-	process_match,		/* process.begin, .syscall, ... */
-	uprobes_match,		/* process(...): one an address */
-	netfilter_match,	/* netfilter.hook().pf() */
-	procfs_match,		/* procfs(...).read/.write */
-	perf_match,		/* perf.*: one an event */
-	hwbkpt_match,		/* kernel.data(...).write/.rw */
-	sysdispatch_match,	/* kernel.syscall(NR)[.return] */
-};
-
 static int template_point(struct expansion *x, struct probe_point *pp, struct node *cond)
 {
-	for (size_t k = 0; k < sizeof(template_types) / sizeof(template_types[0]); k++) {
+	for (int pf = 0; pf < PF_N; pf++) {
+		const struct family_ops *f = family_row(pf);
 		struct vec found = { 0 };
-		int r = template_types[k](x->e, pp, &found);
+		int r = f->match ? f->match(x->e, pp, &found) : -1;
 
 		if (r < 0)
 			continue;
@@ -1002,22 +986,6 @@ static void closer(const char *have, const char *cand, const char **best,
 
 static const char *suggest(struct expansion *x, const struct probe_point *pp)
 {
-	static const char *const builtins[] = {
-		"begin", "end", "error", "never", "timer.ms", "timer.s",
-		"timer.us", "timer.ns", "timer.jiffies", "timer.hz",
-		"timer.profile", "kprobe.function", "kernel.function",
-		"module.function", "kprobe.module.function",
-		"process.function", "process.statement", "process.begin",
-		"process.end", "kernel.trace", "netfilter.hook.pf",
-		"netfilter.pf.hook", "procfs.read", "procfs.write", "process.mark",
-		"process.provider.mark",
-		"perf.sw", "perf.hw", "perf.hw_cache", "perf.type.config",
-		"process.thread.begin",
-		"process.thread.end", "process.syscall", "process.syscall.return",
-		"kernel.data.write", "kernel.data.rw", "kernel.data.length.write",
-		"kernel.data.length.rw",
-		"kernel.syscall", "kernel.syscall.return",
-	};
 	const char *best = NULL;
 	int best_d = 3;
 
@@ -1027,13 +995,14 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 		closer(shape(pp, a->alias_names[0]->ncomps),
 		       shape(a->alias_names[0], 99), &best, &best_d);
 	}
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-		int n = 1;	/* components: one more than the dots */
+	for (int pf = 0; pf < PF_N; pf++)
+		for (const char *const *b = family_row(pf)->shapes; b && *b; b++) {
+			int n = 1;	/* components: one more than the dots */
 
-		for (const char *c = builtins[i]; *c; c++)
-			n += *c == '.';
-		closer(shape(pp, n), builtins[i], &best, &best_d);
-	}
+			for (const char *c = *b; *c; c++)
+				n += *c == '.';
+			closer(shape(pp, n), *b, &best, &best_d);
+		}
 	return best && best_d > 0 ? ar_printf(" (did you mean '%s'?)", best) : "";
 }
 

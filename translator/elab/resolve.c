@@ -14,14 +14,14 @@
  * by the parser, as SystemTap does in pass 1.)
  */
 #include "elab.h"
-#include "../families/perf.h"
+#include "../families/perf/perf.h"
 #include "../dwarf/dw.h"
 #include "../btf/btf.h"
-#include "../families/netfilter.h"
-#include "../families/sdt.h"
-#include "../families/procfs.h"
-#include "../families/process.h"
-#include "../families/sysdispatch.h"
+#include "../families/netfilter/netfilter.h"
+#include "../families/uprobe/sdt.h"
+#include "../families/procfs/procfs.h"
+#include "../families/process/process.h"
+#include "../families/syscall/sysdispatch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,29 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * translator/families/: the probe families, what pass 2 matches and
- * which variables each point has (pass 3's code for each is in
- * ../kmod/emit_FAMILY.c and ../bpf/).  A family's matcher is a row of
- * the table in ../elab/probes.c.
+ * translator/families/: the probe families, a folder each holding all
+ * of the family: what pass 2 matches and which variables its points
+ * have, the kmod backend's part of the module (NAME_kmod.c) and the BPF
+ * backend's program (NAME_bpf.c), each folder's header its map.  A
+ * family's operations are one struct, its row (family.h); list.h names
+ * every family once, in the order the kmod backend writes their tables
+ * and pass 2 tries their matchers.  Adding a family is a folder and a
+ * row in list.h: the Makefile builds every .c here.
  *
- *   tracepoints.c   kernel.trace("[SYSTEM:]NAME"), via BTF (../btf/)
- *   process.c       process.begin/.end/.thread.*, .syscall (process.h)
- *   uprobes.c       process(...).function/.statement/.library (uprobes.h)
- *   uprobe_syms.c   a program's functions by its ELF symbol table
- *   plt.c           process(...).plt: PLT stubs (plt.h)
- *   sdt.c           process(...).mark: SDT markers (sdt.h)
- *   sdt_var.c       a marker's $argN, $$name, $$parms
- *   python.c        python3.module(...).function(...): aliases over
- *                   CPython's markers (python.h)
- *   perf.c          perf.*: perf events (perf.h)
- *   procfs.c        procfs("PATH").read/.write (procfs.h)
- *   netfilter.c     netfilter.hook(...).pf(...) (netfilter.h)
- *   netfilter_var.c a netfilter hook's variables
- *   hwbkpt.c        kernel.data(...): hardware breakpoints (hwbkpt.h)
- *   sysdispatch.c   kernel.syscall(NR)[.return] (sysdispatch.h)
+ *   family.h   struct family_ops, enum probe_family (from list.h)
+ *   list.h     FAMILY(ID, name): every family, once
+ *   table.c    family_row(PF_...): the rows, by family
  *
- * kernel.function, module().function and kprobe.* are DWARF's and the
- * kernel symbols' (../dwarf/, ../symbols/ksyms.c); timers, begin, end
- * and never are matched in ../elab/probes.c itself.
+ *   session/   begin, end, error, never (session.h)
+ *   timer/     timer.ms(N) and its kin, timer.profile (timer.h)
+ *   kprobe/    kernel.function, module().function, kprobe.* (kprobe.h);
+ *              matched by DWARF (../dwarf/) and kernel symbols
+ *              (../symbols/ksyms.c) in ../elab/probes.c
+ *   uprobe/    process("PATH").function/.statement/.plt/.mark,
+ *              python3.module().function() (uprobes.h)
+ *   trace/     kernel.trace("[SYSTEM:]NAME"), via BTF (trace.h)
+ *   netfilter/ netfilter.hook(...).pf(...) (netfilter.h)
+ *   procfs/    procfs("PATH").read/.write (procfs.h)
+ *   perf/      perf.*: perf events (perf.h)
+ *   hwbkpt/    kernel.data(...): hardware breakpoints (hwbkpt.h)
+ *   process/   process.begin/.end/.thread.*, .syscall (process.h)
+ *   syscall/   kernel.syscall(NR)[.return] (sysdispatch.h)
+ *
+ * begin, end, error, never and timers are matched in ../elab/probes.c
+ * itself (their rows have no match).  A family's own probe data is a
+ * struct of its own inside struct derived_probe (../elab/elab.h), or,
+ * for a family that adds none there, behind derived_probe's data.
  */
 #ifndef STP_FAMILIES_H
 #define STP_FAMILIES_H

@@ -6,6 +6,7 @@
  */
 #include "emit.h"
 #include "build.h"
+#include "../families/uprobe/uprobes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -727,6 +728,41 @@ static void sort_probes(struct elab *e, struct vec *sorted)
 	free(v);
 }
 
+/* After probe idx's handler: its family's part (../families/list.h). */
+static void family_entry(struct emit *m, int idx, const struct derived_probe *d)
+{
+	const struct family_ops *f = family_row(d->family);
+
+	if (f && f->kmod_entry)
+		f->kmod_entry(m, idx, d);
+}
+
+/* The hit functions behind hoisted prefixes (emit_hoist.c). */
+static void prefix_hits(struct emit *m, struct sbuf *o)
+{
+	sb_printf(o, "%s", m->pre_hits.s ? m->pre_hits.s : "");
+	free(m->pre_hits.s);
+	m->pre_hits.s = NULL;
+}
+
+/* Every family's tables, in list.h's order; the prefixes' hits before
+ * the first family whose callbacks may call them. */
+static void family_tables(struct emit *m, struct sbuf *o)
+{
+	int hits = 0;
+
+	for (int pf = 0; pf < PF_N; pf++) {
+		const struct family_ops *f = family_row(pf);
+
+		if (f->kmod_hoists && !hits++)
+			prefix_hits(m, o);
+		if (f->kmod_tables)
+			f->kmod_tables(m, o);
+	}
+	if (!hits)
+		prefix_hits(m, o);
+}
+
 /* Every function and probe handler, and each probe's table entry. */
 static void handlers(struct emit *m, struct parts *p)
 {
@@ -744,7 +780,7 @@ static void handlers(struct emit *m, struct parts *p)
 		struct derived_probe *d = p->sorted.v[i];
 
 		probe(m, i, d, &p->types, &p->code, &p->tables);
-		kmod_family_entry(m, i, d);
+		family_entry(m, i, d);
 	}
 	display_probe(m, &p->code, &p->tables, &m->end);
 }
@@ -797,7 +833,7 @@ static void write_tables(struct emit *m, struct parts *p, struct sbuf *o)
 	sb_printf(o, "%s", p->code.s ? p->code.s : "");
 	sb_puts(o, "/* ---- probe tables ---- */\n");
 	sb_printf(o, "%s", p->tables.s ? p->tables.s : "");
-	kmod_family_tables(m, o);
+	family_tables(m, o);
 }
 
 /* stp_gen_free() and stp_gen_alloc(): the globals and scratch. */

@@ -41,28 +41,28 @@ struct emit {
 	struct vec entries;		/* this probe's @entry nodes */
 	struct vec extra_locals;	/* more members of the locals union */
 	int nkprobes;
-	struct sbuf kprobes, kp_hits;	/* emit_kprobe.c's entries, hits */
-	struct sbuf timers;		/* emit_timer.c's entries */
+	struct sbuf kprobes, kp_hits;	/* kprobe_kmod.c's entries, hits */
+	struct sbuf timers;		/* timer_kmod.c's entries */
 	int ntimers;
-	struct vec begin, end, err;	/* families.c: "&stp_probe_N" */
-	struct sbuf uprobes, procs;	/* emit_uprobe.c's, emit_process.c's
+	struct vec begin, end, err;	/* session_kmod.c: "&stp_probe_N" */
+	struct sbuf uprobes, procs;	/* uprobe_kmod.c's, process_kmod.c's
 					 * table entries */
-	struct sbuf proc_hits;		/* emit_process.c's dispatch cases */
+	struct sbuf proc_hits;		/* process_kmod.c's dispatch cases */
 	int nuprobes, nprocs;
-	struct sbuf traces, trace_cbs;	/* emit_trace.c's entries, callbacks */
+	struct sbuf traces, trace_cbs;	/* trace_kmod.c's entries, callbacks */
 	int ntraces;
-	struct vec trace_pts;		/* emit_trace.c: each tracepoint probe
+	struct vec trace_pts;		/* trace_kmod.c: each tracepoint probe
 					 * (struct em_trace_pt), for its table */
 	const char *script_name;	/* for error positions */
 	int act_total;			/* the probe's handler: its statements
 					 * when counted at compile time, or -1 */
-	/* netfilter probes (emit_netfilter.c): */
+	/* netfilter probes (netfilter_kmod.c): */
 	struct sbuf nf_hooks, nf_ops;	/* hook functions; stp_nf_ops[] */
 	int nnf;
-	/* emit_procfs.c: */
+	/* procfs_kmod.c: */
 	struct vec procfs;		/* procfs probes, in table order */
 	struct vec procfs_idx;		/* each one's index (intptr_t) */
-	struct sbuf perfs, perf_cbs;	/* emit_perf.c's entries, handlers */
+	struct sbuf perfs, perf_cbs;	/* perf_kmod.c's entries, handlers */
 	struct sbuf pre_hits;		/* emit_hoist.c's hits after a prefix,
 					 * out of the callbacks' line */
 	int nperfs;
@@ -74,26 +74,17 @@ struct emit {
 	int nearly;			/* how many the prefix has */
 	int replay;			/* the hit's copy of the prefix: an
 					 * early call is its e_K */
+	void *family_state[PF_N];	/* a family's own state while the
+					 * module is written, when it has no
+					 * fields above (its NAME_kmod.c's) */
 };
 
 /*
- * A probe family's part of the module (families.c holds the rows, in the
- * order their tables are written): entry, once probe idx's handler is
- * emitted; tables, after every handler.  Either may be NULL.
+ * The probe families' parts of the module are in ../families/NAME/
+ * NAME_kmod.c: each family's row (family.h) names its entry, which
+ * emit.c calls once probe idx's handler is emitted, and its tables,
+ * written after every handler in ../families/list.h's order.
  */
-struct kmod_family {
-	enum probe_family pf;
-	void (*entry)(struct emit *m, int idx, const struct derived_probe *d);
-	void (*tables)(struct emit *m, struct sbuf *o);
-};
-/* Probe idx's family's entry; every family's tables. */
-void kmod_family_entry(struct emit *m, int idx, const struct derived_probe *d);
-void kmod_family_tables(struct emit *m, struct sbuf *o);
-/* emit_timer.c, emit_kprobe.c: their families' rows */
-void em_timer_entry(struct emit *m, int idx, const struct derived_probe *d);
-void em_timer_tables(struct emit *m, struct sbuf *o);
-void em_kprobe_entry(struct emit *m, int idx, const struct derived_probe *d);
-void em_kprobe_tables(struct emit *m, struct sbuf *o);
 /* emit.c: a probe whose point was a wildcard is not required to arm */
 int em_from_wildcard(const struct derived_probe *d);
 
@@ -141,39 +132,6 @@ const char *em_map(struct emit *m, const struct symbol *s);
 const char *em_stat(struct emit *m, struct node *arg, const char **desc);
 /* A call of a script function (value: its return, or 0). */
 void em_call(struct emit *m, struct node *n);
-
-/* emit_uprobe.c: process(...) probes */
-/* What probefunc() and probemod() read, in its struct stp_probe. */
-void em_uprobe_fields(struct sbuf *o, const struct derived_probe *d);
-/* Its entry in the uprobe or process table (probe idx, just emitted). */
-void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d);
-/* The tables, stp_uprobes[] and stp_procprobes[], even when empty. */
-void em_uprobe_tables(struct emit *m, struct sbuf *o);
-
-/* emit_trace.c: kernel.trace(...) probes */
-/* Probe idx's callback, with the tracepoint's prototype, and its entry
- * in the tracepoint table. */
-void em_trace_entry(struct emit *m, int idx, const struct derived_probe *d);
-/* stp_tracepoints[], even when empty. */
-void em_trace_tables(struct emit *m, struct sbuf *o);
-
-/* emit_procfs.c: procfs("PATH").read/.write probes */
-/* Note probe idx (just emitted) for its file's entry. */
-void em_procfs_entry(struct emit *m, int idx, const struct derived_probe *d);
-/* stp_procfs_files[] and stp_procfs_dirs[], even when empty. */
-void em_procfs_tables(struct emit *m, struct sbuf *o);
-/* emit_perf.c: perf.* probes */
-/* Probe idx's overflow handler and its entry in the perf table. */
-void em_perf_entry(struct emit *m, int idx, const struct derived_probe *d);
-/* @perf("NAME"): the counter's value now. */
-void em_perf_read(struct emit *m, struct node *n);
-/* stp_perfs[] and stp_perf_counters[], even when empty. */
-void em_perf_tables(struct emit *m, struct sbuf *o);
-/* emit_process.c: process.begin / .end probes */
-/* Probe idx's entry in the process table. */
-void em_process_entry(struct emit *m, int idx, const struct derived_probe *d);
-/* stp_procprobes[], even when empty. */
-void em_process_tables(struct emit *m, struct sbuf *o);
 
 /* emit_hoist.c: the prefixes hoist.c split off */
 /* Whether probe d's callback runs its prefix (d->hoist). */

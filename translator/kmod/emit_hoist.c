@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Pass 3 of the prefixes hoist.c splits off a probe's handler: they run
- * in the probe's callback (emit_trace.c, emit_perf.c, a kprobe's hit in
+ * in the probe's callback (trace_kmod.c, perf_kmod.c, a kprobe's hit in
  * emit.c) before stp_probe_hit(), so a hit its filter turns down never
  * disables interrupts, claims the CPU's context or takes a lock.  The
  * shape:

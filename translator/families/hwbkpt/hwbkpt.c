@@ -122,3 +122,16 @@ int hwbkpt_match(struct elab *e, struct probe_point *pp, struct vec *out)
 		    "a kernel.data probe point ends in .write or .rw, as in "
 		    "kernel.data(\"jiffies\").write");
 }
+
+/* ---- the family's row (family.h) ---- */
+
+static const char *const shapes[] = {
+	"kernel.data.write", "kernel.data.rw", "kernel.data.length.write",
+	"kernel.data.length.rw", NULL,
+};
+
+const struct family_ops hwbkpt_family = {
+	.name = "kernel.data", .match = hwbkpt_match, .shapes = shapes,
+	.kmod_entry = em_hwbkpt_entry, .kmod_tables = em_hwbkpt_tables,
+	.bpf_why = "BPF has no hardware watchpoint hook (use the kmod runtime)",
+};

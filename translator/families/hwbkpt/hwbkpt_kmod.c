@@ -5,8 +5,8 @@
  * registers of the code that made it; and the table runtime/hwbkpt.c
  * arms.  A symbol's address is placed at run time, relative to _printk.
  */
-#include "../families/hwbkpt.h"
-#include "emit.h"
+#include "hwbkpt.h"
+#include "../../kmod/emit.h"
 
 #include <stdlib.h>
 

@@ -15,9 +15,9 @@
  * (kfunc.h), the return value in ax for fexit.  So one body serves
  * both, and the kmod runtime's $var code is the BPF one too.
  */
-#include "bpf.h"
-#include "../btf/btf.h"
-#include "../front/session.h"
+#include "../../bpf/bpf.h"
+#include "../../btf/btf.h"
+#include "../../front/session.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>

@@ -8,8 +8,8 @@
  * (and does nothing for a call whose entry it did not see).  Keyed by
  * thread, a function that recurses keeps its innermost call's values.
  */
-#include "bpf.h"
-#include "../elab/walk.h"
+#include "../../bpf/bpf.h"
+#include "../../elab/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +136,7 @@ void bx_kentry_take(struct bx *x, struct derived_probe *d)
 
 /* @entry(expr) n: its value, as the return program took it. */
 /* The saved value of n, an @entry in a kernel function's .return, or
- * NULL when n is not one of those (a uprobe's: gen_entry.c). */
+ * NULL when n is not one of those (a uprobe's: uprobe_bpf_entry.c). */
 const char *bx_kentry_find(const struct node *n)
 {
 	for (int i = 0; i < probes.len; i++) {

@@ -270,3 +270,15 @@ int netfilter_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	return 1;
 }
 
+
+/* ---- the family's row (family.h) ---- */
+
+static const char *const shapes[] = { "netfilter.hook.pf", "netfilter.pf.hook", NULL };
+
+const struct family_ops netfilter_family = {
+	.name = "netfilter", .match = netfilter_match, .shapes = shapes,
+	.kmod_entry = em_netfilter_entry, .kmod_tables = em_netfilter_tables,
+	.bpf_why = "netfilter hooks as BPF programs (BPF_PROG_TYPE_NETFILTER) need Linux 6.4 "
+		   "and cannot change a packet's verdict as the kmod runtime's do "
+		   "(use the kmod runtime)",
+};

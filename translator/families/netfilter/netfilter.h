@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * netfilter.hook("HOOK").pf("FAMILY")[.priority(N)] probes: the points
- * (netfilter.c), their variables (netfilter_var.c) and their pass 3
- * (emit_netfilter.c).
+ * netfilter.hook("HOOK").pf("FAMILY")[.priority(N)] probes:
  *
- * ORDER: the hook function's argument array, as emit_netfilter.c fills
+ *   netfilter.c       the points, and the family's row (family.h)
+ *   netfilter_var.c   their variables
+ *   netfilter_kmod.c  each one's hook function and nf_hook_ops entry
+ *
+ * No BPF generator: the row says why.
+ *
+ * ORDER: the hook function's argument array, as netfilter_kmod.c fills
  * it and netfilter_var.c reads it through CONTEXT->entry.
  */
 #ifndef STP_NETFILTER_H
 #define STP_NETFILTER_H
 
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
 
 enum nf_arg {
 	NF_ARG_HOOKNUM,		/* state->hook */
@@ -35,9 +39,7 @@ int netfilter_target(struct elab *e, struct derived_probe *d, struct node *n, in
 /* -L: " $hooknum:unsigned int $skb:struct sk_buff* ..." */
 const char *netfilter_list_vars(struct elab *e, const struct derived_probe *d);
 
-/* emit_netfilter.c */
-struct emit;
-struct sbuf;
+/* netfilter_kmod.c */
 /* Probe idx's hook function and its entry in the hook table. */
 void em_netfilter_entry(struct emit *m, int idx, const struct derived_probe *d);
 /* stp_nf_ops[], even when empty. */

@@ -10,8 +10,8 @@
  * $verdict.  The hit goes through stp_probe_hit(), as a tracepoint's
  * does; a hit the session skips (not running, CPU busy) accepts.
  */
-#include "emit.h"
-#include "../families/netfilter.h"
+#include "../../kmod/emit.h"
+#include "netfilter.h"
 
 #include <limits.h>
 #include <stdlib.h>

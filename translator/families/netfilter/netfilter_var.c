@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A netfilter probe's variables.  The hook function (emit_netfilter.c)
+ * A netfilter probe's variables.  The hook function (netfilter_kmod.c)
  * keeps its arguments as u64s in an array (netfilter.h's enum nf_arg)
  * that CONTEXT->entry points to while the handler runs, as a
  * tracepoint's callback does; so the typed ones ($hooknum, $skb,
@@ -15,7 +15,7 @@
  * for none, read at the offset BTF gives struct net_device's name.
  */
 #include "netfilter.h"
-#include "../btf/btf.h"
+#include "../../btf/btf.h"
 
 #include <bpf/btf.h>
 #include <string.h>

@@ -16,7 +16,7 @@
  * Without .sample or .hz an event overflows every 1000000 counts, as
  * in SystemTap.
  */
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
 #include "perf.h"
 
 #include <fnmatch.h>
@@ -329,7 +329,7 @@ int perf_match(struct elab *e, struct probe_point *pp, struct vec *out)
 }
 
 /* The index of counter name among the program's counters (the order of
- * e->probes: emit_perf.c's table), or -1. */
+ * e->probes: perf_kmod.c's table), or -1. */
 int perf_counter_index(const struct elab *e, const char *name)
 {
 	int k = 0;
@@ -358,3 +358,17 @@ void perf_at_check(struct elab *e, const struct derived_probe *in, struct node *
 		sem_error(&arg->loc, "no perf counter '%s': declare one with "
 			  "probe perf.sw.NAME.process.counter(\"%s\") {}", arg->str, arg->str);
 }
+
+/* ---- the family's row (family.h) ---- */
+
+static const char *const shapes[] = {
+	"perf.sw", "perf.hw", "perf.hw_cache", "perf.type.config", NULL,
+};
+
+const struct family_ops perf_family = {
+	.name = "perf", .match = perf_match, .shapes = shapes,
+	.kmod_entry = em_perf_entry, .kmod_tables = em_perf_tables, .kmod_hoists = 1,
+	.bpf_section = bx_perf_section, .bpf_ctx = BX_CTX_VOID,
+	.bpf_why = "a perf counter of one process, or read with @perf, is not attached by "
+		   "the BPF runner (perf.* on every CPU is)",
+};

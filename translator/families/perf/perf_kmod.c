@@ -12,8 +12,8 @@
  * the program's probes, perf_counter_index()), which @perf("NAME")
  * reads by index.
  */
-#include "emit.h"
-#include "../families/perf.h"
+#include "../../kmod/emit.h"
+#include "perf.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,6 +17,7 @@
  * made here that the handler calls, as a tracepoint's $vars are read.
  */
 #include "process.h"
+#include "../uprobe/uprobes.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -127,6 +128,11 @@ static int path_points(struct elab *e, struct probe_point *pp, unsigned events,
 	return r;
 }
 
+int process_claims(const struct probe_point *pp)
+{
+	return events_of(pp) != 0;
+}
+
 int process_match(struct elab *e, struct probe_point *pp, struct vec *out)
 {
 	unsigned events = events_of(pp);
@@ -223,3 +229,18 @@ const char *process_list_vars(const struct derived_probe *d)
 	free(sb.s);
 	return s;
 }
+
+/* ---- the family's row (family.h) ---- */
+
+static const char *const shapes[] = {
+	"process.begin", "process.end", "process.thread.begin", "process.thread.end",
+	"process.syscall", "process.syscall.return", NULL,
+};
+
+const struct family_ops process_family = {
+	.name = "process", .match = process_match, .shapes = shapes,
+	.kmod_entry = em_process_entry, .kmod_tables = em_process_tables,
+	.bpf_why = "BPF has no hook on a process's start or end of this kind; use "
+		   "kernel.trace(\"sched:sched_process_exec\") or "
+		   "kernel.trace(\"sched:sched_process_exit\")",
+};

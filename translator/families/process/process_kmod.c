@@ -4,8 +4,8 @@
  * runtime/process.c arms, one entry per process.begin, .end,
  * .thread.begin, .thread.end, .syscall or .syscall.return probe.
  */
-#include "emit.h"
-#include "../families/process.h"
+#include "../../kmod/emit.h"
+#include "process.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,7 +22,7 @@
  * target variable does) reading or filling the buffer the runtime hands
  * the hit in CONTEXT->entry (runtime/procfs.h).
  */
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
 #include "procfs.h"
 
 #include <fnmatch.h>
@@ -289,3 +289,13 @@ int procfs_assign(struct elab *e, struct derived_probe *d, struct node *a)
 		"\tSTAP_RETURN(STAP_ARG_value);\n", append));
 	return 1;
 }
+
+/* ---- the family's row (family.h) ---- */
+
+static const char *const shapes[] = { "procfs.read", "procfs.write", NULL };
+
+const struct family_ops procfs_family = {
+	.name = "procfs", .match = procfs_match, .shapes = shapes,
+	.kmod_entry = em_procfs_entry, .kmod_tables = em_procfs_tables,
+	.bpf_why = "a BPF program cannot serve a file in /proc (use the kmod runtime)",
+};

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * procfs("PATH").read/.write probes (procfs.c): the points, and their
- * $value; pass 3 in emit_procfs.c.
+ * procfs("PATH").read/.write: files under /proc/systemtap/MODULE/.
+ *
+ *   procfs.c       the points, their $value, and the family's row
+ *                  (family.h)
+ *   procfs_kmod.c  the module's files and directories
+ *
+ * A BPF program cannot serve a file in /proc: no BPF generator.
  */
 #ifndef STP_PROCFS_H
 #define STP_PROCFS_H
 
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
 
 /* pp as a procfs point: -1 when it is none, 0 after an error, 1 with
  * its template (family and the procfs fields) in out. */
@@ -21,5 +26,11 @@ int procfs_defined(const struct derived_probe *d, const struct node *n);
 /* "$value = x" or "$value .= x", assignment a: 1 with a->lhs->ref the
  * setter taking x, 0 after an error. */
 int procfs_assign(struct elab *e, struct derived_probe *d, struct node *a);
+
+/* procfs_kmod.c */
+/* Note probe idx (just emitted) for its file's entry. */
+void em_procfs_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* stp_procfs_files[] and stp_procfs_dirs[], even when empty. */
+void em_procfs_tables(struct emit *m, struct sbuf *o);
 
 #endif

@@ -8,7 +8,7 @@
  * A hit passes the file's buffer (struct stp_procfs_data) in
  * CONTEXT->entry, which $value's functions use (procfs.c).
  */
-#include "emit.h"
+#include "../../kmod/emit.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -14,8 +14,8 @@
  * CONTEXT->entry[SD_*]) come from an array in the probe's struct stp_ctx,
  * filled from the tracepoint's arguments and the user registers.
  */
-#include "bpf.h"
-#include "../families/sysdispatch.h"
+#include "../../bpf/bpf.h"
+#include "sysdispatch.h"
 
 #include <stdlib.h>
 
@@ -170,4 +170,10 @@ void bx_sys_dispatch(struct bx *x, struct sbuf *o, struct sbuf *att)
 		if (dirs[r].len)
 			direction_prog(o, att, r);
 	laid_out = NULL;
+}
+
+const char *bx_syscall_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)
+{
+	(void)att;
+	return bx_sys_section(x, d, i);
 }

@@ -8,8 +8,8 @@
  * The kernel is built without jump tables (retpolines), so the switch
  * is a tree of compares: no indirect call or jump on the hit path.
  */
-#include "emit.h"
-#include "../families/sysdispatch.h"
+#include "../../kmod/emit.h"
+#include "sysdispatch.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -105,3 +105,14 @@ const char *sysdispatch_list_vars(const struct derived_probe *d)
 			    : " $id:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long "
 			      "$arg6:long $regs:long";
 }
+
+/* ---- the family's row (family.h) ---- */
+
+static const char *const shapes[] = { "kernel.syscall", "kernel.syscall.return", NULL };
+
+const struct family_ops syscall_family = {
+	.name = "kernel.syscall", .match = sysdispatch_match, .shapes = shapes,
+	.kmod_entry = em_sysdispatch_entry, .kmod_tables = em_sysdispatch_tables,
+	.bpf_section = bx_syscall_section, .bpf_ctx = BX_CTX_RAW,
+	.bpf_epilogue = bx_sys_epilogue,
+};

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * kernel.syscall(NR) and kernel.syscall(NR).return (sysdispatch.c):
- * native x86-64 system call NR, at entry and at exit, however many such
- * probes dispatched from one raw_syscalls sys_enter and one sys_exit
- * callback (runtime/sysdispatch.c).
+ * kernel.syscall(NR) and kernel.syscall(NR).return: native x86-64
+ * system call NR, at entry and at exit, however many such probes
+ * dispatched from one raw_syscalls sys_enter and one sys_exit callback
+ * (runtime/sysdispatch.c).
+ *
+ *   sysdispatch.c   the points, their $vars, and the family's row
+ *                   (family.h)
+ *   syscall_kmod.c  the module's dispatch tables and functions
+ *   syscall_bpf.c   the same under --runtime=bpf: one program on each
+ *                   raw tracepoint, dispatching by number
  */
 #ifndef STP_SYSDISPATCH_H
 #define STP_SYSDISPATCH_H
 
-#include "../elab/elab.h"
-
-struct emit;
-struct sbuf;
+#include "../../elab/elab.h"
 
 /* The numbers a probe may name: 0 .. SD_MAX_NR - 1.
  * ORDER: runtime/sysdispatch.h's STP_SD_MAX_NR */
@@ -30,10 +33,18 @@ int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int q
 /* -L: " $id:long $arg1:long ... $regs:long [$ret:long]" */
 const char *sysdispatch_list_vars(const struct derived_probe *d);
 
-/* emit_sysdispatch.c: probe idx (pass 3's number) into the dispatch,
+/* syscall_kmod.c: probe idx (pass 3's number) into the dispatch,
  * then the tables and dispatch functions runtime/sysdispatch.c calls. */
-struct emit;
 void em_sysdispatch_entry(struct emit *m, int idx, const struct derived_probe *d);
 void em_sysdispatch_tables(struct emit *m, struct sbuf *o);
+
+/* syscall_bpf.c: kernel.syscall(NR)[.return], dispatched by number */
+const char *bx_sys_section(struct bx *x, struct derived_probe *d, int i);
+void bx_sys_prologue(struct bx *x, const struct derived_probe *d, int i);
+void bx_sys_epilogue(struct bx *x, const struct derived_probe *d, int i);
+void bx_sys_maps(struct bx *x, struct sbuf *o);	/* before the probes */
+void bx_sys_dispatch(struct bx *x, struct sbuf *o, struct sbuf *att);	/* after */
+/* the row's section: bx_sys_section's (it writes no attach row) */
+const char *bx_syscall_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
 
 #endif

@@ -18,8 +18,9 @@
  * of indirect calls; under -icount a second callback on sched_switch
  * cost 45 instructions a switch, more than the floor's whole hit.
  */
-#include "emit.h"
-#include "../btf/btf.h"
+#include "../../kmod/emit.h"
+#include "trace.h"
+#include "../../btf/btf.h"
 
 #include <stdlib.h>
 #include <string.h>

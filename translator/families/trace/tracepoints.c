@@ -16,7 +16,8 @@
  * kernel.trace("NAME") the core kernel lacks is looked for in the
  * modules; wildcards in kernel.trace match the core kernel's only.
  */
-#include "../btf/btf.h"
+#include "trace.h"
+#include "../../btf/btf.h"
 
 #include <bpf/btf.h>
 #include <fnmatch.h>
@@ -54,7 +55,7 @@ static void named_protos(const struct btf *b, struct pmap *out)
 }
 
 /* A number or a pointer: what the callback can take as a u64
- * (emit_trace.c). */
+ * (trace_kmod.c). */
 static int passed_in_register(const struct btf *b, uint32_t id)
 {
 	const struct btf_type *t = btf_peel(b, id, NULL);
@@ -358,3 +359,13 @@ const char *tracepoint_list_vars(const struct derived_probe *d)
 	free(sb.s);
 	return s;
 }
+
+/* ---- the family's row (family.h) ---- */
+
+static const char *const shapes[] = { "kernel.trace", NULL };
+
+const struct family_ops trace_family = {
+	.name = "kernel.trace", .match = tracepoints_match, .shapes = shapes,
+	.kmod_entry = em_trace_entry, .kmod_tables = em_trace_tables, .kmod_hoists = 1,
+	.bpf_section = bx_trace_section, .bpf_ctx = BX_CTX_RAW,
+};

@@ -14,7 +14,7 @@
  * .rela.dyn fills, and that relocation's symbol names the entry.
  */
 #include "plt.h"
-#include "../symbols/elfsec.h"
+#include "../../symbols/elfsec.h"
 
 #include <fnmatch.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <gelf.h>
 #include <stdint.h>
 
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
 
 struct plt_stub {
 	const char *name;	/* the function it calls (interned) */

@@ -6,7 +6,7 @@
 #ifndef STP_PYTHON_H
 #define STP_PYTHON_H
 
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
 
 /* The library of aliases the user's Python points need (one each, named
  * as the point is), as a script's text; NULL when it has none. */

@@ -17,7 +17,7 @@
  * of the probe's registers or of the process's memory.
  */
 #include "sdt.h"
-#include "../symbols/elfsec.h"
+#include "../../symbols/elfsec.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

@@ -10,7 +10,7 @@
 #include <gelf.h>
 #include <stdint.h>
 
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
 
 /* One argument, from its operand text: "-4@%eax", "8@-24(%rbp)",
  * "8@$5", "4@16(%rsp,%rax,4)", "8@8+sym(%rip)". */

@@ -11,9 +11,9 @@
  * before its body runs, and does not run when the entry was not seen
  * (a call already under way when the probes were attached).
  */
-#include "bpf.h"
-#include "../elab/walk.h"
-#include "../dwarf/dw.h"
+#include "../../bpf/bpf.h"
+#include "../../elab/walk.h"
+#include "../../dwarf/dw.h"
 
 #include <stdlib.h>
 #include <string.h>

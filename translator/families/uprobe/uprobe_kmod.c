@@ -4,8 +4,8 @@
  * per uprobe (a file, an offset in it, entry or return), and what
  * probefunc() and probemod() read in each process probe's descriptor.
  */
-#include "emit.h"
-#include "../dwarf/dw.h"
+#include "../../kmod/emit.h"
+#include "../../dwarf/dw.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -28,10 +28,11 @@
  * through the PT_LOAD segment that maps it.  The runtime's half is
  * runtime/uprobes.c.
  */
-#include "../dwarf/dw.h"
-#include "../symbols/elfsec.h"
-#include "../elab/elab.h"
+#include "../../dwarf/dw.h"
+#include "../../symbols/elfsec.h"
+#include "../../elab/elab.h"
 #include "uprobes.h"
+#include "../process/process.h"
 #include "sdt.h"
 #include "plt.h"
 
@@ -1085,3 +1086,22 @@ int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out)
 	return ok;
 }
 
+
+/* ---- the family's row (family.h) ---- */
+
+/* process.begin, process("PATH").end, ... are the process family's
+ * (tried after this one in list.h's order): not this one's to refuse. */
+static int family_match(struct elab *e, struct probe_point *pp, struct vec *out)
+{
+	return process_claims(pp) ? -1 : uprobes_match(e, pp, out);
+}
+
+static const char *const shapes[] = {
+	"process.function", "process.statement", "process.mark", "process.provider.mark", NULL,
+};
+
+const struct family_ops uprobe_family = {
+	.name = "uprobe", .match = family_match, .shapes = shapes,
+	.kmod_entry = em_uprobe_entry, .kmod_tables = em_uprobe_tables,
+	.bpf_section = bx_uprobe_section, .bpf_ctx = BX_CTX_REGS,
+};

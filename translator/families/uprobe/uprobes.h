@@ -1,8 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Between the files of process(...) points: uprobes.c (the points),
- * uprobe_syms.c (functions by ELF symbol table) and dwarf_find.c (a
- * program's separate debuginfo, and what to install without it).
+ * process("PATH").function/.statement/.library/.plt/.mark and
+ * python3.module(...).function(...): user-space probes.
+ *
+ *   uprobes.c           the points, and the family's row (family.h)
+ *   uprobe_syms.c       a program's functions by its ELF symbol table
+ *   plt.c               process(...).plt: PLT stubs (plt.h)
+ *   sdt.c               process(...).mark: SDT markers (sdt.h)
+ *   sdt_var.c           a marker's $argN, $$name, $$parms
+ *   python.c            python3.module(...).function(...): aliases over
+ *                       CPython's markers (python.h)
+ *   uprobe_kmod.c       each one's entry in the module's stp_uprobes[]
+ *   uprobe_bpf.c        a uprobe or uretprobe program
+ *   uprobe_bpf_entry.c  @entry in a .return under BPF
+ *
+ * and ../../dwarf/dwarf_find.c (a program's separate debuginfo, and what
+ * to install without it).
  */
 #ifndef STP_UPROBES_H
 #define STP_UPROBES_H
@@ -10,7 +23,31 @@
 #include <stdint.h>
 #include <gelf.h>
 
-#include "../elab/elab.h"
+#include "../../elab/elab.h"
+
+/* uprobes.c: process(...) points.  -1 when pp is none (or the process
+ * family's: process.begin, ...); 0 after an error; 1 when out holds the
+ * points found (struct derived_probe * templates: pp, family and the
+ * uprobe fields), none for an optional point that names nothing there
+ * is. */
+int uprobes_match(struct elab *e, struct probe_point *pp, struct vec *out);
+
+/* uprobe_kmod.c */
+/* What probefunc() and probemod() read, in its struct stp_probe. */
+void em_uprobe_fields(struct sbuf *o, const struct derived_probe *d);
+/* Its entry in the uprobe or process table (probe idx, just emitted). */
+void em_uprobe_entry(struct emit *m, int idx, const struct derived_probe *d);
+/* The tables, stp_uprobes[] and stp_procprobes[], even when empty. */
+void em_uprobe_tables(struct emit *m, struct sbuf *o);
+
+/* uprobe_bpf.c: the program's section, its attach row */
+const char *bx_uprobe_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
+/* uprobe_bpf_entry.c: @entry in a uprobe's .return: a program at the
+ * entry saves the values (kern_probe calls the first two) */
+void bx_entry_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
+void bx_entry_fetch(struct bx *x, struct derived_probe *d, int i);
+const char *bx_entry_value(struct bx *x, struct node *n);
+void bx_entry_decls(struct sbuf *o);
 
 /* uprobe_syms.c */
 struct up_sym {

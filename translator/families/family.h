@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A probe family's operations: what each pass does with its points, in
+ * one struct (the kernel's struct dyn_event_operations is the model).
+ * Each family defines its row, NAME_family, in its folder; list.h names
+ * every family once, and the enum probe_family and the table
+ * (family_of) are made from it.  Pass 2 calls match; the backends call
+ * their own members and know nothing of the others'.  The backends'
+ * structs are incomplete here: a family's row points at functions, it
+ * does not see their insides.
+ */
+#ifndef STP_FAMILY_H
+#define STP_FAMILY_H
+
+#include <stddef.h>
+
+struct elab;
+struct probe_point;
+struct derived_probe;
+struct vec;
+struct sbuf;
+struct emit;	/* kmod/emit.h */
+struct bx;	/* bpf/bpf.h */
+
+enum probe_family {
+	PF_NONE = -1,		/* no family's */
+#define FAMILY(ID, name) PF_##ID,
+#include "list.h"
+#undef FAMILY
+	PF_N
+};
+
+/* What a BPF program of the family gets as its context. */
+enum bx_ctx {
+	BX_CTX_VOID,	/* no arguments read through ctx */
+	BX_CTX_RAW,	/* struct bpf_raw_tracepoint_args */
+	BX_CTX_REGS,	/* struct pt_regs */
+	BX_CTX_KFUNC,	/* pt_regs on a kprobe, else none (kprobe_bpf.c) */
+};
+
+struct family_ops {
+	const char *name;
+	/*
+	 * Pass 2: the templates of pp (struct derived_probe *, each with
+	 * its pp, family and the family's fields): -1 when pp is none of
+	 * the family's points, 0 after an error, 1 with out filled.  NULL:
+	 * the elaboration core matches them (begin, end, timers, DWARF's
+	 * kernel.function).  Tried in list.h's order.
+	 */
+	int (*match)(struct elab *e, struct probe_point *pp, struct vec *out);
+	/* its points' shapes ("perf.sw"), for "did you mean" */
+	const char *const *shapes;
+	/*
+	 * kmod: entry, once probe idx's handler is emitted; tables, after
+	 * every handler, in list.h's order.  kmod_hoists: its callbacks
+	 * may call the hit behind a hoisted prefix (emit_hoist.c), whose
+	 * functions go before the first such family's tables.
+	 */
+	void (*kmod_entry)(struct emit *m, int idx, const struct derived_probe *d);
+	void (*kmod_tables)(struct emit *m, struct sbuf *o);
+	int kmod_hoists;
+	/*
+	 * BPF: the program's section, its row in the runner's attach table
+	 * written into att (NULL when it cannot: why says so, unless the
+	 * section function said it); its context; what goes before the
+	 * handler and after it.
+	 */
+	const char *(*bpf_section)(struct bx *x, struct derived_probe *d, int i,
+				   struct sbuf *att);
+	enum bx_ctx bpf_ctx;
+	void (*bpf_prologue)(struct bx *x, struct derived_probe *d);
+	void (*bpf_epilogue)(struct bx *x, const struct derived_probe *d, int i);
+	const char *bpf_why;
+};
+
+#define FAMILY(ID, name) extern const struct family_ops name##_family;
+#include "list.h"
+#undef FAMILY
+
+/* pf's row (PF_NONE: NULL). */
+const struct family_ops *family_row(int pf);
+
+#endif
