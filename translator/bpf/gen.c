@@ -70,8 +70,7 @@ const char *bx_cstr(const char *s)
 
 int bx_side_of(const struct derived_probe *d)
 {
-	return d->family == PF_BEGIN || d->family == PF_END || d->family == PF_ERROR ||
-	       d->family == PF_NEVER ? BX_USER : BX_KERN;
+	return family_row(d->family)->session ? BX_USER : BX_KERN;
 }
 
 static const char *c_type(enum type t)

@@ -27,7 +27,7 @@
 
 int bx_hoisted(const struct derived_probe *d)
 {
-	return d->hoist && (d->family == PF_TRACE || d->family == PF_PERF);
+	return d->hoist && family_row(d->family)->bpf_hoists;
 }
 
 /* The program's head when it has a prefix: the context comes after. */

@@ -215,8 +215,7 @@ struct derived_probe {
  * runtimes arm event probes after begin and disarm them before end. */
 static inline int probe_at_event_time(const struct derived_probe *d)
 {
-	return d->family != PF_BEGIN && d->family != PF_END && d->family != PF_ERROR &&
-	       d->family != PF_NEVER;
+	return !family_row(d->family)->session;
 }
 
 /* The kernel's symbol table, for probe points resolved by symbol. */

@@ -504,12 +504,14 @@ static struct hoist *build(struct hz *z)
 	return h;
 }
 
-/* Hits that come through a callback a backend generates: a kretprobe's
- * (and a uprobe's) come through the runtime's own handler. */
+/* Hits that come through a callback a backend generates (the family
+ * says): a kretprobe's (and a uprobe's) come through the runtime's own
+ * handler. */
 static int hoistable(const struct derived_probe *d)
 {
-	return (d->family == PF_TRACE && d->tp) || (d->family == PF_PERF && !d->perf.counter) ||
-	       (d->family == PF_KPROBE && !d->is_return);
+	const struct family_ops *f = family_row(d->family);
+
+	return f->hoistable && f->hoistable(d);
 }
 
 /* A probe point's condition the prefix can test: no local in it. */

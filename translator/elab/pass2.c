@@ -8,10 +8,7 @@
 #include "elab.h"
 #include "../dwarf/dw.h"
 #include "../btf/btf.h"
-#include "../families/netfilter/netfilter.h"
 #include "../families/uprobe/sdt.h"
-#include "../families/process/process.h"
-#include "../families/syscall/sysdispatch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,16 +103,10 @@ const char *elab_list_line(struct elab *e, int i, int with_vars)
 		sb_puts(&sb, dw_list_vars(e, d));
 	if (with_vars && d->tp)
 		sb_puts(&sb, tracepoint_list_vars(d));
-	if (with_vars && d->family == PF_NETFILTER)
-		sb_puts(&sb, netfilter_list_vars(e, d));
 	if (with_vars && d->sdt)
 		sb_puts(&sb, sdt_list_vars(d));
-	if (with_vars && d->family == PF_PROCFS)
-		sb_puts(&sb, " $value:string");
-	if (with_vars && d->family == PF_PROCESS)
-		sb_puts(&sb, process_list_vars(d));
-	if (with_vars && d->family == PF_SYSCALL)
-		sb_puts(&sb, sysdispatch_list_vars(d));
+	if (with_vars && family_row(d->family)->list_vars)
+		sb_puts(&sb, family_row(d->family)->list_vars(e, d));
 	for (int k = 0; with_vars && k < d->locals.len; k++) {
 		struct symbol *s = d->locals.v[k];
 

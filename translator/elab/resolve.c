@@ -17,11 +17,7 @@
 #include "../families/perf/perf.h"
 #include "../dwarf/dw.h"
 #include "../btf/btf.h"
-#include "../families/netfilter/netfilter.h"
 #include "../families/uprobe/sdt.h"
-#include "../families/procfs/procfs.h"
-#include "../families/process/process.h"
-#include "../families/syscall/sysdispatch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -398,9 +394,12 @@ static void histogram(struct node *n)
 
 /* ---- DWARF: $vars, @cast, @var ---- */
 
-static int procfs_probe(const struct scope *sc)
+/* The probe's family, when its $vars are its own (family.h) */
+static const struct family_ops *own_vars(const struct scope *sc)
 {
-	return sc->probe && sc->probe->family == PF_PROCFS;
+	const struct family_ops *f = sc->probe ? family_row(sc->probe->family) : NULL;
+
+	return f && f->target ? f : NULL;
 }
 
 static int has_dwarf(const struct scope *sc)
@@ -411,8 +410,8 @@ static int has_dwarf(const struct scope *sc)
 /* A place DWARF says how to write: $x in a DWARF probe, @cast, @var. */
 static int dw_lvalue(const struct scope *sc, const struct node *n)
 {
-	return (n->kind == N_TARGET && (has_dwarf(sc) || (sc->probe &&
-						       sc->probe->family == PF_NETFILTER))) ||
+	return (n->kind == N_TARGET && (has_dwarf(sc) || (own_vars(sc) &&
+							       own_vars(sc)->vars_lvalue))) ||
 	       is_cast_or_var(n);
 }
 
@@ -481,8 +480,8 @@ static int entry_wrap(struct scope *sc, struct node *n)
 
 static void target(struct scope *sc, struct node *n, int write)
 {
-	if (sc->probe && sc->probe->family == PF_NETFILTER) {
-		if (netfilter_target(sc->e, sc->probe, n, write, 0))
+	if (own_vars(sc)) {
+		if (own_vars(sc)->target(sc->e, sc->probe, n, write, 0))
 			dw_call(sc, n);
 		return;
 	}
@@ -513,13 +512,8 @@ static int dw_defined(struct scope *sc, struct node *arg)
 	}
 	if (arg->kind != N_TARGET && !is_cast_or_var(arg))
 		return -1;
-	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_NETFILTER) {
-		probe_copy = *arg;
-		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
-		return netfilter_target(sc->e, sc->probe, &probe_copy, 0, 1);
-	}
-	if (arg->kind == N_TARGET && procfs_probe(sc))
-		return procfs_defined(sc->probe, arg);
+	if (arg->kind == N_TARGET && own_vars(sc))
+		return own_vars(sc)->defined(sc->e, sc->probe, arg);
 	if (arg->kind == N_TARGET && sc->probe && sc->probe->tp) {
 		probe_copy = *arg;
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
@@ -529,14 +523,6 @@ static int dw_defined(struct scope *sc, struct node *arg)
 		probe_copy = *arg;
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));
 		return sdt_target(sc->probe, &probe_copy, 0, 1);
-	}
-	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_PROCESS) {
-		probe_copy = *arg;
-		return process_target(sc->probe, &probe_copy, 0, 1);
-	}
-	if (arg->kind == N_TARGET && sc->probe && sc->probe->family == PF_SYSCALL) {
-		probe_copy = *arg;
-		return sysdispatch_target(sc->probe, &probe_copy, 0, 1);
 	}
 	if (arg->kind == N_TARGET && !has_dwarf(sc))
 		return -1;
@@ -648,12 +634,7 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 {
 	if (n->ref)
 		return;
-	if (procfs_probe(sc)) {
-		if (procfs_target(sc->e, sc->probe, n, write, 0))
-			dw_call(sc, n);
-		return;
-	}
-	if (sc->probe && sc->probe->family == PF_NETFILTER) {
+	if (own_vars(sc)) {	/* the family's own: $value, $verdict, $syscall ... */
 		target(sc, n, write);
 		return;
 	}
@@ -664,16 +645,6 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 	}
 	if (sc->probe && sc->probe->sdt) {	/* a marker's operands */
 		if (sdt_target(sc->probe, n, write, 0))
-			dw_call(sc, n);
-		return;
-	}
-	if (sc->probe && sc->probe->family == PF_PROCESS) {	/* $syscall ... */
-		if (process_target(sc->probe, n, write, 0))
-			dw_call(sc, n);
-		return;
-	}
-	if (sc->probe && sc->probe->family == PF_SYSCALL) {	/* $id, $argN ... */
-		if (sysdispatch_target(sc->probe, n, write, 0))
 			dw_call(sc, n);
 		return;
 	}
@@ -809,10 +780,10 @@ static void assign_expr(struct scope *sc, struct node *n)
 {
 	if (cast_assign(sc, n))
 		return;
-	if (procfs_probe(sc) && n->lhs->kind == N_TARGET) {
+	if (own_vars(sc) && own_vars(sc)->assign && n->lhs->kind == N_TARGET) {
 		/* $value = x: a call of its setter with x */
 		expr(sc, n->rhs, 0);
-		if (!procfs_assign(sc->e, sc->probe, n))
+		if (!own_vars(sc)->assign(sc->e, sc->probe, n))
 			return;
 		dw_call(sc, n->lhs);
 		vec_push_ar(&n->lhs->args, n->rhs);
@@ -836,8 +807,8 @@ static void assign_expr(struct scope *sc, struct node *n)
 
 static void incdec_expr(struct scope *sc, struct node *n)
 {
-	if (procfs_probe(sc) && n->lhs->kind == N_TARGET) {
-		procfs_target(sc->e, sc->probe, n->lhs, 1, 0);
+	if (own_vars(sc) && own_vars(sc)->assign && n->lhs->kind == N_TARGET) {
+		own_vars(sc)->target(sc->e, sc->probe, n->lhs, 1, 0);
 		return;
 	}
 	if (dw_lvalue(sc, n->lhs)) {

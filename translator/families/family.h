@@ -17,6 +17,7 @@
 struct elab;
 struct probe_point;
 struct derived_probe;
+struct node;
 struct vec;
 struct sbuf;
 struct emit;	/* kmod/emit.h */
@@ -40,6 +41,9 @@ enum bx_ctx {
 
 struct family_ops {
 	const char *name;
+	/* its probes run at the session's start or end, or never: not at
+	 * an event (begin, end, error, never) */
+	int session;
 	/*
 	 * Pass 2: the templates of pp (struct derived_probe *, each with
 	 * its pp, family and the family's fields): -1 when pp is none of
@@ -51,19 +55,42 @@ struct family_ops {
 	/* its points' shapes ("perf.sw"), for "did you mean" */
 	const char *const *shapes;
 	/*
+	 * Pass 2, its own $vars (NULL: DWARF's, BTF's or a marker's, as the
+	 * probe has them): target resolves $var n (n->ref its reader, or
+	 * its writer with write), 1, or 0 after an error (said unless
+	 * quiet); defined is @defined(n); list_vars -L's " $a:long ...";
+	 * vars_lvalue: a $var is a place guru mode writes as DWARF's are;
+	 * assign: "$var = x" (or .=) outside guru mode, 1 with a->lhs->ref
+	 * the setter taking x, 0 after an error (NULL: none is written so).
+	 */
+	int (*target)(struct elab *e, struct derived_probe *d, struct node *n, int write,
+		      int quiet);
+	int (*assign)(struct elab *e, struct derived_probe *d, struct node *a);
+	int (*defined)(struct elab *e, struct derived_probe *d, const struct node *n);
+	const char *(*list_vars)(struct elab *e, const struct derived_probe *d);
+	int vars_lvalue;
+	/* Pass 2: whether probe d's hits come through a callback a backend
+	 * generates, where hoist.c's prefix can run (NULL: none do) */
+	int (*hoistable)(const struct derived_probe *d);
+	/*
 	 * kmod: entry, once probe idx's handler is emitted; tables, after
 	 * every handler, in list.h's order.  kmod_hoists: its callbacks
 	 * may call the hit behind a hoisted prefix (emit_hoist.c), whose
-	 * functions go before the first such family's tables.
+	 * functions go before the first such family's tables, and it runs
+	 * the prefix there.  kmod_kind: the runtime's STP_PK_* (NULL:
+	 * STP_PK_EVENT); kmod_fields: what its struct stp_probe has more.
 	 */
 	void (*kmod_entry)(struct emit *m, int idx, const struct derived_probe *d);
 	void (*kmod_tables)(struct emit *m, struct sbuf *o);
 	int kmod_hoists;
+	const char *kmod_kind;
+	void (*kmod_fields)(struct sbuf *o, const struct derived_probe *d);
 	/*
 	 * BPF: the program's section, its row in the runner's attach table
 	 * written into att (NULL when it cannot: why says so, unless the
 	 * section function said it); its context; what goes before the
-	 * handler and after it.
+	 * handler and after it; bpf_hoists: its program runs a hoisted
+	 * prefix (gen_prefix.c).
 	 */
 	const char *(*bpf_section)(struct bx *x, struct derived_probe *d, int i,
 				   struct sbuf *att);
@@ -71,6 +98,7 @@ struct family_ops {
 	void (*bpf_prologue)(struct bx *x, struct derived_probe *d);
 	void (*bpf_epilogue)(struct bx *x, const struct derived_probe *d, int i);
 	const char *bpf_why;
+	int bpf_hoists;
 };
 
 #define FAMILY(ID, name) extern const struct family_ops name##_family;

@@ -6,7 +6,6 @@
  */
 #include "emit.h"
 #include "build.h"
-#include "../families/uprobe/uprobes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -297,12 +296,9 @@ static void function(struct emit *m, struct function *f, struct sbuf *types,
 
 static const char *probe_kind(const struct derived_probe *d)
 {
-	switch (d->family) {
-	case PF_BEGIN: return "STP_PK_BEGIN";
-	case PF_END: return "STP_PK_END";
-	case PF_ERROR: return "STP_PK_ERROR";
-	default: return "STP_PK_EVENT";
-	}
+	const char *kind = family_row(d->family)->kmod_kind;
+
+	return kind ? kind : "STP_PK_EVENT";
 }
 
 /* A handler's lock set, in the order the access pass put it in. */
@@ -439,14 +435,8 @@ static void probe(struct emit *m, int idx, struct derived_probe *d,
 	if (!calls)
 		sb_puts(tables, "\t.quiet = 1,\n");
 	m->act_total = -1;
-	if (d->family == PF_KPROBE)
-		sb_printf(tables, "\t.func = %s, .module = %s, .is_return = %d, .syscall = %d,\n",
-			  em_cstr_raw(d->symbol), em_cstr_raw(d->module ? d->module : "kernel"),
-			  d->is_return, !strncmp(d->symbol, "__x64_sys_", 10));
-	else if (d->family == PF_UPROBE || d->family == PF_PROCESS)
-		em_uprobe_fields(tables, d);
-	else if (d->family == PF_SYSCALL)	/* the regs: the call's own */
-		sb_printf(tables, "\t.is_return = %d, .syscall = 2,\n", d->is_return);
+	if (family_row(d->family)->kmod_fields)
+		family_row(d->family)->kmod_fields(tables, d);
 	sb_puts(tables, "};\n\n");
 	free(frame.s);
 	free(body.s);

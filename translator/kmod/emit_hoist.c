@@ -43,8 +43,7 @@
 
 int em_hoisted(const struct derived_probe *d)
 {
-	return d->hoist && (d->family == PF_TRACE || d->family == PF_PERF ||
-			    (d->family == PF_KPROBE && !d->is_return));
+	return d->hoist && family_row(d->family)->kmod_hoists;
 }
 
 /* How many arguments pN_pre holds: a tracepoint's, when a $var reads them. */

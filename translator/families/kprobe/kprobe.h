@@ -19,6 +19,8 @@
 /* kprobe_kmod.c: probe idx's entry; stp_kprobes[] and the hits */
 void em_kprobe_entry(struct emit *m, int idx, const struct derived_probe *d);
 void em_kprobe_tables(struct emit *m, struct sbuf *o);
+/* what probefunc() and probemod() read, in its struct stp_probe */
+void em_kprobe_fields(struct sbuf *o, const struct derived_probe *d);
 
 /* kprobe_bpf.c */
 int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d);

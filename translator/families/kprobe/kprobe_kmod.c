@@ -4,9 +4,11 @@
  * the module: each one's kprobe or kretprobe entry, and the hit function
  * of a kprobe (runtime/kprobes.c registers them).
  */
+#include "kprobe.h"
 #include "../../kmod/emit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * Each kprobe's own entry: handler and locks known here, so the hit path
@@ -60,4 +62,11 @@ void em_kprobe_tables(struct emit *m, struct sbuf *o)
 		  m->kprobes.s ? m->kprobes.s : "\t{ .probe = NULL },\n", m->nkprobes);
 	free(m->kp_hits.s);
 	free(m->kprobes.s);
+}
+
+void em_kprobe_fields(struct sbuf *o, const struct derived_probe *d)
+{
+	sb_printf(o, "\t.func = %s, .module = %s, .is_return = %d, .syscall = %d,\n",
+		  em_cstr_raw(d->symbol), em_cstr_raw(d->module ? d->module : "kernel"),
+		  d->is_return, !strncmp(d->symbol, "__x64_sys_", 10));
 }

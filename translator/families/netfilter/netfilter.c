@@ -277,6 +277,8 @@ static const char *const shapes[] = { "netfilter.hook.pf", "netfilter.pf.hook", 
 
 const struct family_ops netfilter_family = {
 	.name = "netfilter", .match = netfilter_match, .shapes = shapes,
+	.target = netfilter_target, .defined = netfilter_defined,
+	.list_vars = netfilter_list_vars, .vars_lvalue = 1,
 	.kmod_entry = em_netfilter_entry, .kmod_tables = em_netfilter_tables,
 	.bpf_why = "netfilter hooks as BPF programs (BPF_PROG_TYPE_NETFILTER) need Linux 6.4 "
 		   "and cannot change a packet's verdict as the kmod runtime's do "

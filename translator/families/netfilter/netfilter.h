@@ -38,6 +38,8 @@ int netfilter_target(struct elab *e, struct derived_probe *d, struct node *n, in
 		     int quiet);
 /* -L: " $hooknum:unsigned int $skb:struct sk_buff* ..." */
 const char *netfilter_list_vars(struct elab *e, const struct derived_probe *d);
+/* @defined(n): whether n is one of them */
+int netfilter_defined(struct elab *e, struct derived_probe *d, const struct node *n);
 
 /* netfilter_kmod.c */
 /* Probe idx's hook function and its entry in the hook table. */

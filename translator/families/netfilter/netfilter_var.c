@@ -183,3 +183,11 @@ const char *netfilter_list_vars(struct elab *e, const struct derived_probe *d)
 			 t[NF_ARG_HOOKNUM], t[NF_ARG_SKB], t[NF_ARG_INDEV], t[NF_ARG_OUTDEV],
 			 t[NF_ARG_INDEV], t[NF_ARG_OUTDEV], t[NF_ARG_OKFN]);
 }
+
+int netfilter_defined(struct elab *e, struct derived_probe *d, const struct node *n)
+{
+	struct node copy = *n;
+
+	memset(&copy.args, 0, sizeof(copy.args));
+	return netfilter_target(e, d, &copy, 0, 1);
+}

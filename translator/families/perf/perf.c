@@ -365,10 +365,16 @@ static const char *const shapes[] = {
 	"perf.sw", "perf.hw", "perf.hw_cache", "perf.type.config", NULL,
 };
 
+/* a counter read with @perf has no hits of its own */
+static int hoistable(const struct derived_probe *d)
+{
+	return !d->perf.counter;
+}
+
 const struct family_ops perf_family = {
-	.name = "perf", .match = perf_match, .shapes = shapes,
+	.name = "perf", .match = perf_match, .shapes = shapes, .hoistable = hoistable,
 	.kmod_entry = em_perf_entry, .kmod_tables = em_perf_tables, .kmod_hoists = 1,
-	.bpf_section = bx_perf_section, .bpf_ctx = BX_CTX_VOID,
+	.bpf_section = bx_perf_section, .bpf_ctx = BX_CTX_VOID, .bpf_hoists = 1,
 	.bpf_why = "a perf counter of one process, or read with @perf, is not attached by "
 		   "the BPF runner (perf.* on every CPU is)",
 };

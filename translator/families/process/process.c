@@ -197,12 +197,13 @@ static const char *refusal(const struct derived_probe *d, const struct node *n)
 	return NULL;
 }
 
-int process_target(struct derived_probe *d, struct node *n, int write, int quiet)
+int process_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
 {
 	const char *why = n->kind == N_TARGET ? refusal(d, n) :
 			  ar_printf("%s needs debuginfo (DWARF), which process probes do without",
 				    n->name);
 
+	(void)e;
 	if (!why)
 		why = genfn_entry_slot(n, "__procvar", slot_of(d, n->name), write);
 	if (why) {
@@ -213,11 +214,12 @@ int process_target(struct derived_probe *d, struct node *n, int write, int quiet
 	return 1;
 }
 
-const char *process_list_vars(const struct derived_probe *d)
+const char *process_list_vars(struct elab *e, const struct derived_probe *d)
 {
 	struct sbuf sb = { 0 };
 	const char *s;
 
+	(void)e;
 	if (!is_syscall(d))
 		return "";
 	sb_puts(&sb, " $syscall:long");
@@ -230,6 +232,13 @@ const char *process_list_vars(const struct derived_probe *d)
 	return s;
 }
 
+int process_defined(struct elab *e, struct derived_probe *d, const struct node *n)
+{
+	struct node copy = *n;
+
+	return process_target(e, d, &copy, 0, 1);
+}
+
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = {
@@ -239,7 +248,9 @@ static const char *const shapes[] = {
 
 const struct family_ops process_family = {
 	.name = "process", .match = process_match, .shapes = shapes,
+	.target = process_target, .defined = process_defined, .list_vars = process_list_vars,
 	.kmod_entry = em_process_entry, .kmod_tables = em_process_tables,
+	.kmod_fields = em_uprobe_fields,
 	.bpf_why = "BPF has no hook on a process's start or end of this kind; use "
 		   "kernel.trace(\"sched:sched_process_exec\") or "
 		   "kernel.trace(\"sched:sched_process_exit\")",

@@ -45,8 +45,10 @@ void em_process_tables(struct emit *m, struct sbuf *o);
 /* $syscall, $argN, $return of a process probe d: n->ref becomes the
  * function that reads it; 0 (with an error unless quiet) when d has
  * no such variable. */
-int process_target(struct derived_probe *d, struct node *n, int write, int quiet);
+int process_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
+/* @defined(n): whether n is one of them */
+int process_defined(struct elab *e, struct derived_probe *d, const struct node *n);
 /* -L: " $syscall:long $arg1:long ..." */
-const char *process_list_vars(const struct derived_probe *d);
+const char *process_list_vars(struct elab *e, const struct derived_probe *d);
 
 #endif

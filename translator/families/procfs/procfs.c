@@ -238,8 +238,9 @@ static const char *misuse(const struct derived_probe *d, const struct node *n)
 	return NULL;
 }
 
-int procfs_defined(const struct derived_probe *d, const struct node *n)
+int procfs_defined(struct elab *e, struct derived_probe *d, const struct node *n)
 {
+	(void)e;
 	return !misuse(d, n);
 }
 
@@ -290,12 +291,21 @@ int procfs_assign(struct elab *e, struct derived_probe *d, struct node *a)
 	return 1;
 }
 
+const char *procfs_list_vars(struct elab *e, const struct derived_probe *d)
+{
+	(void)e;
+	(void)d;
+	return " $value:string";
+}
+
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "procfs.read", "procfs.write", NULL };
 
 const struct family_ops procfs_family = {
 	.name = "procfs", .match = procfs_match, .shapes = shapes,
+	.target = procfs_target, .defined = procfs_defined, .list_vars = procfs_list_vars,
+	.assign = procfs_assign,
 	.kmod_entry = em_procfs_entry, .kmod_tables = em_procfs_tables,
 	.bpf_why = "a BPF program cannot serve a file in /proc (use the kmod runtime)",
 };

@@ -22,7 +22,9 @@ int procfs_match(struct elab *e, struct probe_point *pp, struct vec *out);
 int procfs_target(struct elab *e, struct derived_probe *d, struct node *n, int write,
 		  int quiet);
 /* @defined(n) in procfs probe d: whether n is $value. */
-int procfs_defined(const struct derived_probe *d, const struct node *n);
+int procfs_defined(struct elab *e, struct derived_probe *d, const struct node *n);
+/* -L: " $value:string" */
+const char *procfs_list_vars(struct elab *e, const struct derived_probe *d);
 /* "$value = x" or "$value .= x", assignment a: 1 with a->lhs->ref the
  * setter taking x, 0 after an error. */
 int procfs_assign(struct elab *e, struct derived_probe *d, struct node *a);

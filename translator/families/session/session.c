@@ -10,20 +10,23 @@ static const char *const error_shapes[] = { "error", NULL };
 static const char *const never_shapes[] = { "never", NULL };
 
 const struct family_ops begin_family = {
-	.name = "begin", .shapes = begin_shapes,
+	.name = "begin", .shapes = begin_shapes, .session = 1,
+	.kmod_kind = "STP_PK_BEGIN",
 	.kmod_entry = em_session_entry, .kmod_tables = em_begin_tables,
 };
 
 const struct family_ops end_family = {
-	.name = "end", .shapes = end_shapes,
+	.name = "end", .shapes = end_shapes, .session = 1,
+	.kmod_kind = "STP_PK_END",
 	.kmod_entry = em_session_entry, .kmod_tables = em_end_tables,
 };
 
 const struct family_ops error_family = {
-	.name = "error", .shapes = error_shapes,
+	.name = "error", .shapes = error_shapes, .session = 1,
+	.kmod_kind = "STP_PK_ERROR",
 	.kmod_entry = em_session_entry, .kmod_tables = em_error_tables,
 };
 
 const struct family_ops never_family = {
-	.name = "never", .shapes = never_shapes,
+	.name = "never", .shapes = never_shapes, .session = 1,
 };

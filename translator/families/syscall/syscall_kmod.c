@@ -123,3 +123,8 @@ void em_sysdispatch_tables(struct emit *m, struct sbuf *o)
 	}
 	sb_puts(o, "\n");
 }
+
+void em_sysdispatch_fields(struct sbuf *o, const struct derived_probe *d)
+{
+	sb_printf(o, "\t.is_return = %d, .syscall = 2,\n", d->is_return);
+}

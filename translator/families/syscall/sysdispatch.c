@@ -83,10 +83,12 @@ static const char *refusal(const struct derived_probe *d, const struct node *n)
 	return NULL;
 }
 
-int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int quiet)
+int sysdispatch_target(struct elab *e, struct derived_probe *d, struct node *n, int write,
+		       int quiet)
 {
 	const char *why = refusal(d, n);
 
+	(void)e;
 	if (!why)
 		why = genfn_entry_slot(n, "__sysvar", slot_of(d, n->name), write);
 	if (why) {
@@ -98,12 +100,20 @@ int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int q
 	return 1;
 }
 
-const char *sysdispatch_list_vars(const struct derived_probe *d)
+const char *sysdispatch_list_vars(struct elab *e, const struct derived_probe *d)
 {
+	(void)e;
 	return d->is_return ? " $id:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long "
 			      "$arg6:long $regs:long $ret:long"
 			    : " $id:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long "
 			      "$arg6:long $regs:long";
+}
+
+int sysdispatch_defined(struct elab *e, struct derived_probe *d, const struct node *n)
+{
+	struct node copy = *n;
+
+	return sysdispatch_target(e, d, &copy, 0, 1);
 }
 
 /* ---- the family's row (family.h) ---- */
@@ -112,7 +122,10 @@ static const char *const shapes[] = { "kernel.syscall", "kernel.syscall.return",
 
 const struct family_ops syscall_family = {
 	.name = "kernel.syscall", .match = sysdispatch_match, .shapes = shapes,
+	.target = sysdispatch_target, .defined = sysdispatch_defined,
+	.list_vars = sysdispatch_list_vars,
 	.kmod_entry = em_sysdispatch_entry, .kmod_tables = em_sysdispatch_tables,
+	.kmod_fields = em_sysdispatch_fields,
 	.bpf_section = bx_syscall_section, .bpf_ctx = BX_CTX_RAW,
 	.bpf_epilogue = bx_sys_epilogue,
 };

@@ -29,14 +29,19 @@ enum { SD_ID = 0, SD_ARG1 = 1, SD_REGS = 7, SD_RET = 8 };
 int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out);
 /* $id, $argN, $regs, $ret of d: n->ref becomes the function that reads
  * it; 0 (with an error unless quiet) when d has no such variable. */
-int sysdispatch_target(struct derived_probe *d, struct node *n, int write, int quiet);
+int sysdispatch_target(struct elab *e, struct derived_probe *d, struct node *n, int write,
+		       int quiet);
+/* @defined(n): whether n is one of them */
+int sysdispatch_defined(struct elab *e, struct derived_probe *d, const struct node *n);
 /* -L: " $id:long $arg1:long ... $regs:long [$ret:long]" */
-const char *sysdispatch_list_vars(const struct derived_probe *d);
+const char *sysdispatch_list_vars(struct elab *e, const struct derived_probe *d);
 
 /* syscall_kmod.c: probe idx (pass 3's number) into the dispatch,
  * then the tables and dispatch functions runtime/sysdispatch.c calls. */
 void em_sysdispatch_entry(struct emit *m, int idx, const struct derived_probe *d);
 void em_sysdispatch_tables(struct emit *m, struct sbuf *o);
+/* its struct stp_probe's is_return, and the registers: the call's own */
+void em_sysdispatch_fields(struct sbuf *o, const struct derived_probe *d);
 
 /* syscall_bpf.c: kernel.syscall(NR)[.return], dispatched by number */
 const char *bx_sys_section(struct bx *x, struct derived_probe *d, int i);

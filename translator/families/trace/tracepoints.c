@@ -364,8 +364,14 @@ const char *tracepoint_list_vars(const struct derived_probe *d)
 
 static const char *const shapes[] = { "kernel.trace", NULL };
 
+static int hoistable(const struct derived_probe *d)
+{
+	return d->tp != NULL;
+}
+
 const struct family_ops trace_family = {
 	.name = "kernel.trace", .match = tracepoints_match, .shapes = shapes,
+	.hoistable = hoistable,
 	.kmod_entry = em_trace_entry, .kmod_tables = em_trace_tables, .kmod_hoists = 1,
-	.bpf_section = bx_trace_section, .bpf_ctx = BX_CTX_RAW,
+	.bpf_section = bx_trace_section, .bpf_ctx = BX_CTX_RAW, .bpf_hoists = 1,
 };

@@ -1103,5 +1103,6 @@ static const char *const shapes[] = {
 const struct family_ops uprobe_family = {
 	.name = "uprobe", .match = family_match, .shapes = shapes,
 	.kmod_entry = em_uprobe_entry, .kmod_tables = em_uprobe_tables,
+	.kmod_fields = em_uprobe_fields,
 	.bpf_section = bx_uprobe_section, .bpf_ctx = BX_CTX_REGS,
 };
