@@ -169,6 +169,17 @@ notrace int stp_run_probe(const struct stp_probe *p, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(stp_run_probe);
 
+/*
+ * A probe family whose part of the module arms its probes itself (the
+ * translator's families/NAME/NAME_kmod.c, with no file here) has the
+ * module define stp_family_arm() and stp_family_disarm(), calling each
+ * such family's; disarm copes with what arm did not do.
+ */
+#ifndef STP_FAMILY_ARM
+static inline int stp_family_arm(void) { return 0; }
+static inline void stp_family_disarm(void) { }
+#endif
+
 static int stp_arm(void)
 {
 	int rc = stp_kprobes_arm();
@@ -189,6 +200,8 @@ static int stp_arm(void)
 		rc = stp_perf_arm();
 	if (!rc)
 		rc = stp_hwbkpt_arm();
+	if (!rc)
+		rc = stp_family_arm();
 	return rc ? rc : stp_timers_arm();
 }
 
@@ -198,6 +211,7 @@ static void stp_disarm(void)
 	stp_timers_disarm();
 	stp_perf_disarm();
 	stp_hwbkpt_disarm();
+	stp_family_disarm();
 	stp_procprobes_disarm();
 	stp_uprobes_disarm();
 	stp_netfilter_disarm();

@@ -83,6 +83,10 @@ struct family_ops {
 	void (*kmod_entry)(struct emit *m, int idx, const struct derived_probe *d);
 	void (*kmod_tables)(struct emit *m, struct sbuf *o);
 	int kmod_hoists;
+	/* the C functions its tables define to arm and disarm its probes,
+	 * "int NAME(void)" and "void NAME(void)", when runtime/ has no part
+	 * of its own for it (NULL: runtime/session.c arms it) */
+	const char *kmod_arm, *kmod_disarm;
 	const char *kmod_kind;
 	void (*kmod_fields)(struct sbuf *o, const struct derived_probe *d);
 	/*

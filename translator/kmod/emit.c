@@ -723,8 +723,35 @@ static void family_entry(struct emit *m, int idx, const struct derived_probe *d)
 {
 	const struct family_ops *f = family_row(d->family);
 
+	m->family_probes[d->family]++;
 	if (f && f->kmod_entry)
 		f->kmod_entry(m, idx, d);
+}
+
+/* stp_family_arm() and _disarm() (runtime/session.c): the families with
+ * probes here that arm their own, in list.h's order (disarmed in the
+ * reverse); nothing when none does. */
+static void family_arming(struct emit *m, struct sbuf *o)
+{
+	struct sbuf arm = { 0 }, disarm = { 0 };
+
+	for (int pf = 0; pf < PF_N; pf++) {
+		const struct family_ops *f = family_row(pf);
+
+		if (!m->family_probes[pf] || !f->kmod_arm)
+			continue;
+		sb_printf(&arm, "\tif (!rc)\n\t\trc = %s();\n", f->kmod_arm);
+	}
+	for (int pf = PF_N - 1; pf >= 0; pf--)
+		if (m->family_probes[pf] && family_row(pf)->kmod_disarm)
+			sb_printf(&disarm, "\t%s();\n", family_row(pf)->kmod_disarm);
+	if (arm.s)
+		sb_printf(o, "\n#define STP_FAMILY_ARM 1\nstatic int stp_family_arm(void)\n{\n"
+			  "\tint rc = 0;\n\n%s\treturn rc;\n}\n\n"
+			  "static void stp_family_disarm(void)\n{\n%s}\n", arm.s,
+			  disarm.s ? disarm.s : "");
+	free(arm.s);
+	free(disarm.s);
 }
 
 /* The hit functions behind hoisted prefixes (emit_hoist.c). */
@@ -751,6 +778,7 @@ static void family_tables(struct emit *m, struct sbuf *o)
 	}
 	if (!hits)
 		prefix_hits(m, o);
+	family_arming(m, o);
 }
 
 /* Every function and probe handler, and each probe's table entry. */

@@ -77,6 +77,7 @@ struct emit {
 	void *family_state[PF_N];	/* a family's own state while the
 					 * module is written, when it has no
 					 * fields above (its NAME_kmod.c's) */
+	int family_probes[PF_N];	/* how many probes each family has */
 };
 
 /*
