@@ -13,20 +13,8 @@
  *   list.h     FAMILY(ID, name): every family, once
  *   table.c    family_row(PF_...): the rows, by family
  *
- *   session/   begin, end, error, never (session.h)
- *   timer/     timer.ms(N) and its kin, timer.profile (timer.h)
- *   kprobe/    kernel.function, module().function, kprobe.* (kprobe.h);
- *              matched by DWARF (../dwarf/) and kernel symbols
- *              (../symbols/ksyms.c) in ../elab/probes.c
- *   uprobe/    process("PATH").function/.statement/.plt/.mark,
- *              python3.module().function() (uprobes.h)
- *   trace/     kernel.trace("[SYSTEM:]NAME"), via BTF (trace.h)
- *   netfilter/ netfilter.hook(...).pf(...) (netfilter.h)
- *   procfs/    procfs("PATH").read/.write (procfs.h)
- *   perf/      perf.*: perf events (perf.h)
- *   hwbkpt/    kernel.data(...): hardware breakpoints (hwbkpt.h)
- *   process/   process.begin/.end/.thread.*, .syscall (process.h)
- *   syscall/   kernel.syscall(NR)[.return] (sysdispatch.h)
+ * list.h is also the map of the folders: a row each, with the points
+ * it has; each folder's header is the map of its files.
  *
  * begin, end, error, never and timers are matched in ../elab/probes.c
  * itself (their rows have no match).  A family's own probe data is a

@@ -6,19 +6,19 @@
  * backend writes the families' tables in, and the one pass 2 tries the
  * matchers in.  No include guard: family.h includes it once per use.
  */
-FAMILY(BEGIN, begin)
+FAMILY(BEGIN, begin)		/* session/: begin, end, error, never */
 FAMILY(END, end)
 FAMILY(ERROR, error)
-FAMILY(TIMER, timer)
-FAMILY(PROFILE, profile)
-FAMILY(KPROBE, kprobe)
-FAMILY(UPROBE, uprobe)
-FAMILY(TRACE, trace)
-FAMILY(NETFILTER, netfilter)
-FAMILY(PROCFS, procfs)
-FAMILY(PERF, perf)
-FAMILY(HWBKPT, hwbkpt)
-FAMILY(PROCESS, process)
-FAMILY(SYSCALL, syscall)
-FAMILY(CPUHP, cpuhp)
-FAMILY(NEVER, never)
+FAMILY(TIMER, timer)		/* timer/: timer.ms(N) and its kin */
+FAMILY(PROFILE, profile)	/* timer/: timer.profile */
+FAMILY(KPROBE, kprobe)		/* kprobe/: kernel.function, kprobe.* */
+FAMILY(UPROBE, uprobe)		/* uprobe/: process("PATH").function ... */
+FAMILY(TRACE, trace)		/* trace/: kernel.trace("NAME") */
+FAMILY(NETFILTER, netfilter)	/* netfilter/: netfilter.hook().pf() */
+FAMILY(PROCFS, procfs)		/* procfs/: procfs("PATH").read, .write */
+FAMILY(PERF, perf)		/* perf/: perf.* */
+FAMILY(HWBKPT, hwbkpt)		/* hwbkpt/: kernel.data(...).write */
+FAMILY(PROCESS, process)	/* process/: process.begin, .syscall ... */
+FAMILY(SYSCALL, syscall)	/* syscall/: kernel.syscall(NR) */
+FAMILY(CPUHP, cpuhp)		/* cpuhp/: kernel.cpu.online, .offline */
+FAMILY(NEVER, never)		/* session/ */
