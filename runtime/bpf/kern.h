@@ -395,6 +395,33 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 	((user) ? bpf_probe_read_user_str((dst), (n), (src)) \
 		: bpf_probe_read_kernel_str((dst), (n), (src)))
 
+/*
+ * What the tapsets' BPF flavours call (their embedded C marked bpf and
+ * bpf-user: translator/bpf/flavour.c): one name each, this side's C
+ * here and user space's in user.h, so a flavour is written once for
+ * both sides.
+ */
+#define stp_pid() ((int64_t)(bpf_get_current_pid_tgid() >> 32))
+#define stp_tid() ((int64_t)(u32)bpf_get_current_pid_tgid())
+#define stp_uid() ((int64_t)(u32)bpf_get_current_uid_gid())
+#define stp_gid() ((int64_t)(bpf_get_current_uid_gid() >> 32))
+#define stp_cpu() ((int64_t)bpf_get_smp_processor_id())
+#define stp_time_ns() ((int64_t)(bpf_ktime_get_boot_ns() + stp_g.stp_wall_off))
+#define stp_execname(dst) bpf_get_current_comm(dst, 16)
+#define stp_probefunc(dst) stp_strcpy(dst, stp_k->func ? stp_k->func : "")
+/* a stack or an address, marked for the runner to symbolize */
+#define stp_sprint_stack(dst, stk) stp_bmark(dst, 'K', stk, 0)
+#define stp_sprint_ustack(dst, stk) stp_bmark(dst, 'V', stk, bpf_get_current_pid_tgid() >> 32)
+#define stp_symname(dst, addr) stp_bmark_addr(dst, 'N', addr)
+#define stp_symdata(dst, addr) stp_bmark_addr(dst, 'D', addr)
+#define stp_errno_known(e) (stp_errno_name(e) != 0)
+/* the runner starts the epochs; the hardware counters are asked for
+ * in user space */
+#define stp_chopstix_start(epoch_ms, hi, lo) ((void)0)
+#define stp_chopstix_unavailable(vital, why) stp_cx_unavail(vital, why)
+#define stp_chopstix_declare(vital) stp_cx_declare(vital)
+#define stp_hw_unavailable(dst, what) ((dst)[0] = 0)
+
 #include "clear.h"
 #include "text.h"
 #include "stack.h"

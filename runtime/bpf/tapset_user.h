@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tapset functions of embedded C that user space (begin, end and error
- * probes) runs under --runtime=bpf, in staprun/bpf/names.c; gen_call.c's
- * table of user functions names them.  Strings go to dst
- * (MAXSTRINGLEN bytes).
+ * probes) runs under --runtime=bpf, in staprun/bpf/names.c; the tapsets'
+ * flavours marked bpf-user call them (user.h names them as kern.h
+ * does).  Strings go to dst (MAXSTRINGLEN bytes).
  */
 #ifndef STP_BPF_TAPSET_USER_H
 #define STP_BPF_TAPSET_USER_H

@@ -160,4 +160,19 @@ int64_t stp_u_warn(const char *msg);	/* staprun/bpf/warn.c */
 
 #include "tapset_user.h"
 
+/* What the tapsets' BPF flavours call, user space's side (kern.h has
+ * the kernel's, under the same names). */
+#define stp_probefunc(dst) ((dst)[0] = 0)
+#define stp_sprint_stack stp_u_sprint_stack
+#define stp_sprint_ustack stp_u_sprint_ustack
+#define stp_symname stp_u_symname
+#define stp_symdata stp_u_symdata
+#define stp_errno_str stp_u_errno_str
+#define stp_errno_known stp_u_errno_known
+#define stp_signal_name stp_u_signal_str
+#define stp_chopstix_start stp_u_cx_start
+#define stp_chopstix_unavailable stp_u_cx_unavailable
+#define stp_chopstix_declare stp_u_cx_declare
+#define stp_hw_unavailable stp_u_hw_unavailable
+
 #endif

@@ -133,6 +133,13 @@ const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key
 #include "../families/uprobe/uprobes.h"
 #include "../families/syscall/sysdispatch.h"
 
+/* flavour.c: a tapset function's BPF flavour, by its pragmas: the C
+ * runs in a kernel probe, in user space, and calls the sampler */
+enum { BXF_KERN = 1, BXF_USER = 2, BXF_SKETCH = 4 };
+unsigned bx_flavour(const struct function *f);
+/* call n of f's flavour written in place (a string into dst), or NULL */
+const char *bx_inline_call(struct bx *x, struct node *n, struct function *f, const char *dst);
+
 /* gen_sorted.c: a sorted or limited foreach in a kernel probe */
 void bx_kern_sorted_foreach(struct bx *x, struct node *n);
 void bx_sorted_decls(struct sbuf *o);
