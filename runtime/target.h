@@ -9,6 +9,15 @@
 
 #include <linux/uaccess.h>
 
+/*
+ * A kernel member's offset in a chain pass 2 resolved by BTF
+ * (translator/btf/btf_core.c): the module is built for one kernel, so
+ * the number the build's BTF gave; the BPF runtime relocates it
+ * instead (runtime/bpf/kern.h).
+ */
+#define STP_CORE_OFFSET(kind, type, path, off) (off)
+#define STP_CORE_EXISTS(kind, type, path) 1
+
 /* 0, or non-zero when addr cannot be read. */
 static inline int stp_tv_read(void *dst, unsigned long addr, size_t n, int user)
 {

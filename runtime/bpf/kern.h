@@ -388,6 +388,15 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 
 /* What the tapsets' embedded C of $target reads calls. */
 #define CONTEXT stp_k
+/* A kernel member's offset in a chain pass 2 resolved by BTF
+ * (translator/btf/btf_core.c): a CO-RE relocation on the local flavour
+ * the object declares, which libbpf fixes against the running kernel's
+ * BTF at load (off is the build's number, kept for the module's). */
+#define STP_CORE_OFFSET(kind, type, path, off) \
+	((unsigned long)__builtin_preserve_field_info(((kind type##___stpc *)0)->path, \
+						      BPF_CORE_FIELD_BYTE_OFFSET))
+#define STP_CORE_EXISTS(kind, type, path) \
+	__builtin_preserve_field_info(((kind type##___stpc *)0)->path, BPF_CORE_FIELD_EXISTS)
 #define stp_tv_read(dst, addr, n, user) \
 	((user) ? bpf_probe_read_user((dst), (n), (const void *)(addr)) \
 		: bpf_probe_read_kernel((dst), (n), (const void *)(addr)))

@@ -46,4 +46,7 @@ static int run_bpf_passes(struct session *s, struct elab *e)
 	return bpf_run(s, key);
 }
 
-const struct backend bpf_backend = { "bpf", run_bpf_passes };
+/* BPF programs read the kernel's types as BTF has them (CO-RE) */
+const struct backend bpf_backend = {
+	.name = "bpf", .types_by_btf = 1, .passes = run_bpf_passes,
+};

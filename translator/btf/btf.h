@@ -99,10 +99,11 @@ const struct tracepoint_info *btf_kfunc_info(const struct session *s, struct der
 /* btf_var.c: $name... in tracepoint probe d, as dw_target() does. */
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
 
-/* btf_core.c: CO-RE offsets of kernel member chains under --runtime=bpf
- * (pass 2 asks; the BPF backend declares the flavours they name) */
+/* btf_core.c: the offsets of kernel member chains, as data each
+ * runtime reads its way (STP_CORE_OFFSET: the number in a module, a
+ * relocation under --runtime=bpf, whose backend declares the flavours
+ * they name) */
 struct btf;
-int btf_core_wanted(const struct session *s);	/* under --runtime=bpf */
 /* root's member path "a.b.c" (off bytes in the build's BTF) as C */
 const char *btf_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off);
 /* whether the running kernel's root has member path, as C; NULL when

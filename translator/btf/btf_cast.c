@@ -34,7 +34,7 @@ int btf_cast_wanted(const struct elab *e, const struct derived_probe *d, const s
 {
 	const char *m;
 
-	if (!btf_core_wanted(e->s) || n->kind != N_AT || n->at != ATOP_CAST)
+	if (!e->s->types_by_btf || n->kind != N_AT || n->at != ATOP_CAST)
 		return 0;
 	m = module_name(n);
 	/* a process probe's @cast without a module names the program's type */
@@ -92,7 +92,6 @@ int btf_cast(struct elab *e, struct derived_probe *d, struct node *n, int write,
 	v.d = d;
 	v.n = n;
 	v.what = ar_printf("@cast(..., \"%s\")", tn->str);
-	v.core = 1;
 	v.mem = 1;
 	v.expr = v.core_base = "(unsigned long)STAP_ARG_i0";
 	v.type = (uint32_t)id;

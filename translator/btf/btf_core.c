@@ -17,13 +17,14 @@
  * composites for embedded ones.
  *
  * Pass 2 (btf_var.c, btf_pretty.c, btf_cast.c) asks for an offset
- * through btf_core_offset(), which records the chain: data the BPF
- * backend reads (btf_core_decls(), from bpf/gen.c) to declare the
- * flavours before the functions that use them.  Pass 2 calls nothing
- * of the backends.
+ * through btf_core_offset(), which records the chain and writes
+ * STP_CORE_OFFSET(struct, T, a.b.c, OFF): data each runtime reads its
+ * way, the module as the number OFF (runtime/target.h), the BPF object
+ * as the relocation (runtime/bpf/kern.h), whose flavours the BPF backend
+ * declares from the chains recorded (btf_core_decls(), from bpf/gen.c).
+ * Pass 2 calls nothing of the backends and asks no runtime's name.
  */
 #include "btf.h"
-#include "../front/session.h"
 
 #include <bpf/btf.h>
 #include <string.h>
@@ -106,19 +107,14 @@ static int record(struct core_root *r, const char *path)
 	return 1;
 }
 
-int btf_core_wanted(const struct session *s)
-{
-	return s && s->runtime && !strcmp(s->runtime, "bpf");
-}
-
 const char *btf_core_offset(const struct btf *b, uint32_t root, const char *path, int64_t off)
 {
 	struct core_root *r = root_of(b, root);
 
 	if (!r || !record(r, path))
 		return ar_printf("%lld", (long long)off);
-	return ar_printf("(unsigned long)__builtin_preserve_field_info(((%s %s___stpc *)0)->%s, "
-			 "BPF_CORE_FIELD_BYTE_OFFSET)", r->is_union ? "union" : "struct", r->name, path);
+	return ar_printf("STP_CORE_OFFSET(%s, %s, %s, %lld)", r->is_union ? "union" : "struct",
+			 r->name, path, (long long)off);
 }
 
 const char *btf_core_exists(const struct btf *b, uint32_t root, const char *path)
@@ -127,8 +123,8 @@ const char *btf_core_exists(const struct btf *b, uint32_t root, const char *path
 
 	if (!r || !record(r, path))
 		return NULL;
-	return ar_printf("__builtin_preserve_field_info(((%s %s___stpc *)0)->%s, "
-			 "BPF_CORE_FIELD_EXISTS)", r->is_union ? "union" : "struct", r->name, path);
+	return ar_printf("STP_CORE_EXISTS(%s, %s, %s)", r->is_union ? "union" : "struct", r->name,
+			 path);
 }
 
 static void decl_member(const struct btf *b, struct core_member *m, struct sbuf *o);

@@ -51,12 +51,13 @@ static void scalar(struct bv *v, int mem, const char *expr, const struct btf_typ
 		  bits, x, x, expr, size, out, out, sgn ? ar_printf("(s64)(s%d)", bits) : "", x);
 }
 
-/* Member name (NULL: anonymous) of agg at addr, off bytes in; under
- * --runtime=bpf a CO-RE offset, and "?" on a kernel without it. */
+/* Member name (NULL: anonymous) of agg at addr, off bytes in: "?" on a
+ * kernel without it (a module's kernel has it; under --runtime=bpf the
+ * object may load on another: btf_core.c). */
 static void member(struct bv *v, const char *addr, uint32_t agg, const char *name, unsigned off,
 		   uint32_t type, int depth, int strings, const char *out)
 {
-	const char *exists = v->core && name ? btf_core_exists(v->b, agg, name) : NULL;
+	const char *exists = name ? btf_core_exists(v->b, agg, name) : NULL;
 
 	if (!exists) {
 		bv_pretty(v, 1, ar_printf("((unsigned long)%s + %u)", addr, off), type, depth + 1,

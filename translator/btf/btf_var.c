@@ -56,11 +56,12 @@ const char *bv_scalar(struct bv *v, const struct btf_type *t, int size)
 	return ar_printf("(int64_t)(%s%d)(%s)", sgn ? "s" : "u", size * 8, v->expr);
 }
 
-/* The address of member name, off bytes into the value: under bpf, by
- * a CO-RE relocation of the chain since the last pointer. */
+/* The address of member name, off bytes into the value: the offset of
+ * the chain since the last pointer (btf_core.c: a relocation under
+ * --runtime=bpf, a number in a module). */
 static void core_member(struct bv *v, const char *name, int64_t off, int bits)
 {
-	if (!v->core || !v->core_root || bits) {
+	if (!v->core_root || bits) {
 		v->core_root = 0;
 		v->expr = ar_printf("((unsigned long)%s + %lld)", v->expr, (long long)off);
 		return;
@@ -274,8 +275,8 @@ int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int writ
 {
 	struct bv v = { 0 };
 
+	(void)e;
 	d->tp_args_read = 1;
-	v.core = btf_core_wanted(e->s);
 	v.b = d->tp->btf;
 	v.d = d;
 	v.n = n;

@@ -25,9 +25,8 @@ struct bv {
 	const char *expr;
 	uint32_t type;
 	int bit, bits;		/* a bitfield */
-	/* --runtime=bpf's CO-RE (btf_core.c): the piece of
-	 * the chain since its last pointer, one relocation */
-	int core;
+	/* the piece of the chain since its last pointer: one offset, a
+	 * relocation under --runtime=bpf (btf_core.c) */
 	const char *core_base, *core_path;
 	uint32_t core_root;
 	int64_t core_off;

@@ -665,8 +665,9 @@ static void target_expr(struct scope *sc, struct node *n, int write)
 		sem_error(&n->loc, "'$return' is only available in .return probes");
 		return;
 	}
-	/* --runtime=bpf: a kernel function's parameters by BTF */
-	if (sc->probe && sc->probe->family == PF_KPROBE && !strcmp(sc->e->s->env.runtime, "bpf") &&
+	/* a backend that reads BTF's types (bpf): a kernel function's
+	 * parameters by BTF */
+	if (sc->probe && sc->probe->family == PF_KPROBE && sc->e->s->types_by_btf &&
 	    (sc->probe->tp || (sc->probe->tp = btf_kfunc_info(sc->e->s, sc->probe)))) {
 		if (!write && entry_wrap(sc, n))
 			return;	/* a .return reads the parameter's value on entry */

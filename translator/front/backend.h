@@ -17,6 +17,9 @@ struct elab;
 
 struct backend {
 	const char *name;	/* --runtime=NAME */
+	/* kernel types from BTF, not DWARF: @cast, and a kernel function's
+	 * parameters without debuginfo (pass 2 reads it in the session) */
+	int types_by_btf;
 	/* Passes 3 to s->last_pass of e: 0, or the exit status (1) after
 	 * saying what failed. */
 	int (*passes)(struct session *s, struct elab *e);

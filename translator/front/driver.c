@@ -215,8 +215,10 @@ static int wants_bpf(struct session *s)
  * stp -i's run (interactive_script.c), in a child of its own. */
 int driver_after_pass1(struct session *s)
 {
+	const struct backend *be = wants_bpf(s) ? &bpf_backend : &kmod_backend;
 	struct elab *e;
 
+	s->types_by_btf = be->types_by_btf;
 	if (s->timeout_ms && !s->list_probe && pass1_timeout_probe(s))
 		return 1;
 	if (run_pass2(s, &e))
@@ -227,7 +229,7 @@ int driver_after_pass1(struct session *s)
 		pass2_print(e);
 		return diag_errors() ? 1 : 0;
 	}
-	return (wants_bpf(s) ? &bpf_backend : &kmod_backend)->passes(s, e);
+	return be->passes(s, e);
 }
 
 /* Passes 1 to 5 (or the listing a session asks for instead). */

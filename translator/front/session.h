@@ -49,6 +49,7 @@ struct session {
 	const char *compatible;	/* --compatible */
 	const char *remote;	/* --remote */
 	const char *runtime;	/* --runtime: "kmod", "bpf", or NULL */
+	int types_by_btf;	/* the backend's wish (backend.h), for pass 2 */
 	int smp;		/* --smp: the guest's CPUs (--remote=qemu) */
 	const char *sysroot;	/* --sysroot: the target's root directory */
 	const char *vmlinux;	/* --vmlinux: the kernel's debuginfo */

@@ -125,4 +125,4 @@ static int run_passes_3_to_5(struct session *s, struct elab *e)
 	return rc;
 }
 
-const struct backend kmod_backend = { "kmod", run_passes_3_to_5 };
+const struct backend kmod_backend = { .name = "kmod", .passes = run_passes_3_to_5 };
