@@ -156,7 +156,7 @@ void bx_prefix_functions(struct bx *x, struct sbuf *o);
 
 /* tapset.c: what the tapsets' BPF functions read of their probe, set
  * at the start of probe i's handler */
-void bx_probe_prologue(struct bx *x, const struct derived_probe *d, int i);
+void bx_probe_prologue(struct bx *x, const struct derived_probe *d);
 /* frames.c: the fields a kernel probe adds to struct stp_ctx after
  * bx_frame_begin become its struct in a union of them all (bx_frames) */
 size_t bx_frame_begin(struct bx *x);

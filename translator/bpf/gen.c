@@ -212,9 +212,9 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 		"\t * its context is in use */\n"
 		"\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"
 		"\t\treturn 0;\n\t}\n\tc->busy = 1;\n");
-	bx_probe_prologue(x, d, i);
+	bx_probe_prologue(x, d);
 	if (f->bpf_prologue)
-		f->bpf_prologue(x, d);
+		f->bpf_prologue(x, d, i);
 	bx_entry_fetch(x, d, i);
 	bx_probe_body(x, d);
 	sb_puts(&x->code, "\tc->busy = 0;\n");

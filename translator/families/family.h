@@ -99,7 +99,7 @@ struct family_ops {
 	const char *(*bpf_section)(struct bx *x, struct derived_probe *d, int i,
 				   struct sbuf *att);
 	enum bx_ctx bpf_ctx;
-	void (*bpf_prologue)(struct bx *x, struct derived_probe *d);
+	void (*bpf_prologue)(struct bx *x, const struct derived_probe *d, int i);
 	void (*bpf_epilogue)(struct bx *x, const struct derived_probe *d, int i);
 	const char *bpf_why;
 	int bpf_hoists;

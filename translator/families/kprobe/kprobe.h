@@ -25,12 +25,12 @@ void em_kprobe_fields(struct sbuf *o, const struct derived_probe *d);
 /* kprobe_bpf.c */
 int bx_kfunc_is_kprobe(struct bx *x, const struct derived_probe *d);
 const char *bx_kfunc_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att);
-void bx_kfunc_prologue(struct bx *x, struct derived_probe *d);
+void bx_kfunc_prologue(struct bx *x, const struct derived_probe *d, int i);
 void bx_kfunc_context(struct bx *x, int is_return, int kprobe);
 /* kprobe_bpf_entry.c: @entry in their .return */
 void bx_kentry_program(struct bx *x, struct derived_probe *d, int idx, const char *sec,
 		       struct sbuf *att);
-void bx_kentry_take(struct bx *x, struct derived_probe *d);
+void bx_kentry_take(struct bx *x, const struct derived_probe *d);
 /* an @entry's saved value, or NULL when n is not in a kernel .return */
 const char *bx_kentry_find(const struct node *n);
 

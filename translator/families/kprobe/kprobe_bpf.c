@@ -241,8 +241,9 @@ void bx_kfunc_context(struct bx *x, int is_return, int kprobe)
 
 /* After the probe's context is claimed: its registers, its function's
  * name (probefunc()). */
-void bx_kfunc_prologue(struct bx *x, struct derived_probe *d)
+void bx_kfunc_prologue(struct bx *x, const struct derived_probe *d, int i)
 {
+	(void)i;
 	if (!x->hoist.s || !strstr(x->hoist.s, "#include \"kfunc.h\"\n"))
 		sb_puts(&x->hoist, "#include \"kfunc.h\"\n\n");
 	bx_kfunc_context(x, d->is_return, bx_kfunc_is_kprobe(x, d));

@@ -33,7 +33,7 @@ static void collect(struct node *n, void *arg)
 		vec_push(&k->nodes, n);
 }
 
-static struct kentry *of_probe(struct derived_probe *d)
+static struct kentry *of_probe(const struct derived_probe *d)
 {
 	for (int i = 0; i < probes.len; i++) {
 		struct kentry *k = probes.v[i];
@@ -121,7 +121,7 @@ void bx_kentry_program(struct bx *x, struct derived_probe *d, int idx, const cha
 
 /* In return probe d's program, once its context is claimed: its
  * call's values, or nothing to do. */
-void bx_kentry_take(struct bx *x, struct derived_probe *d)
+void bx_kentry_take(struct bx *x, const struct derived_probe *d)
 {
 	struct kentry *k = of_probe(d);
 

@@ -127,5 +127,5 @@ const struct family_ops syscall_family = {
 	.kmod_entry = em_sysdispatch_entry, .kmod_tables = em_sysdispatch_tables,
 	.kmod_fields = em_sysdispatch_fields,
 	.bpf_section = bx_syscall_section, .bpf_ctx = BX_CTX_RAW,
-	.bpf_epilogue = bx_sys_epilogue,
+	.bpf_prologue = bx_sys_prologue, .bpf_epilogue = bx_sys_epilogue,
 };
