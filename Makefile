@@ -52,7 +52,7 @@ DRIVER_SRC = translator/front/options.c translator/front/target.c translator/ela
 	translator/btf/btf_core.c translator/btf/btf_cast.c translator/elab/probe_types.c \
 	translator/kmod/emit_hoist.c translator/elab/dump_names.c translator/elab/infer.c \
 	translator/elab/deadstore.c translator/elab/prune.c translator/elab/frozen.c \
-	translator/elab/hoist.c translator/elab/dump.c translator/elab/pass2.c translator/kmod/access.c \
+	translator/elab/hoist.c translator/elab/listing.c translator/elab/pass2.c translator/kmod/access.c \
 	translator/kmod/emit.c translator/kmod/emit_expr.c translator/kmod/emit_stmt.c \
 	translator/kmod/build.c translator/kmod/run.c translator/kmod/passes.c translator/front/driver.c \
 	staprun/cmdline.c staprun/rotate.c translator/front/interactive.c \

@@ -2,7 +2,7 @@
 /*
  * procfs("PATH").read/.write probes (procfs.c): the files the generated
  * code lists (translator/families/procfs/procfs_kmod.c), and the buffer a hit's $value
- * reads or fills (translator/families/procfs/procfs.c).
+ * reads or fills (translator/families/procfs/procfs_points.c).
  */
 #ifndef STP_PROCFS_H
 #define STP_PROCFS_H

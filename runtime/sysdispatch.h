@@ -10,12 +10,12 @@
 
 #include <linux/tracepoint.h>
 
-/* ORDER: translator/families/syscall/sysdispatch.h's SD_MAX_NR */
+/* ORDER: translator/families/syscall/syscall_family.h's SD_MAX_NR */
 #define STP_SD_MAX_NR	1024
 
 /*
  * What a probe's handler reads through CONTEXT->entry: $id, $arg1..$arg6,
- * $regs, and $ret (.return only).  ORDER: translator/families/syscall/sysdispatch.h's SD_*
+ * $regs, and $ret (.return only).  ORDER: translator/families/syscall/syscall_family.h's SD_*
  */
 enum { STP_SD_ID, STP_SD_ARG1, STP_SD_REGS = 7, STP_SD_RET, STP_SD_SLOTS };
 

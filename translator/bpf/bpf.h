@@ -129,9 +129,9 @@ const struct symbol *bx_hist_stat(struct bx *x, struct node *h, const char **key
  * epilogue; what the rest of the backend calls of them is declared in
  * their headers, included here.
  */
-#include "../families/kprobe/kprobe.h"
-#include "../families/uprobe/uprobes.h"
-#include "../families/syscall/sysdispatch.h"
+#include "../families/kprobe/kprobe_family.h"
+#include "../families/uprobe/uprobe_family.h"
+#include "../families/syscall/syscall_family.h"
 
 /* flavour.c: a tapset function's BPF flavour, by its pragmas: the C
  * runs in a kernel probe, in user space, and calls the sampler */
@@ -154,7 +154,7 @@ void bx_prefix_copy(struct bx *x, struct derived_probe *d);	/* its locals into c
 const char *bx_prefix_call(struct bx *x, struct node *n, struct function *f);
 void bx_prefix_functions(struct bx *x, struct sbuf *o);
 
-/* tapset.c: what the tapsets' BPF functions read of their probe, set
+/* gen_prologue.c: what the tapsets' BPF functions read of their probe, set
  * at the start of probe i's handler */
 void bx_probe_prologue(struct bx *x, const struct derived_probe *d);
 /* frames.c: the fields a kernel probe adds to struct stp_ctx after
@@ -173,7 +173,7 @@ const char *bpf_cache_key(struct session *s);
 int bpf_cached(const char *key);
 int bpf_run(struct session *s, const char *key);
 
-/* sketch.c: STP_BPF_SKETCH for scripts that use chopstix.stp/vitals.stp */
+/* gen_sketch.c: STP_BPF_SKETCH for scripts that use chopstix.stp/vitals.stp */
 void bx_sketch_defines(struct elab *e, struct sbuf *o);
 
 #endif

@@ -4,7 +4,7 @@
  * (comments, as SystemTap's pure is): bpf, the C runs in a kernel probe;
  * bpf-user, in user space (begin, end and error probes); bpf-sketch, it
  * calls the Chopstix sampler, whose maps the object then holds
- * (sketch.c).  The C calls what runtime/bpf/kern.h and user.h define
+ * (gen_sketch.c).  The C calls what runtime/bpf/kern.h and user.h define
  * under the same names, so one flavour serves both sides; a tapset
  * keeps it apart from the kmod C with %( runtime == "bpf" %? ... %).
  * This is the one way a function gets a BPF flavour: the generator

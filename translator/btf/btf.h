@@ -19,7 +19,7 @@
  *                   the BPF backend to declare (btf_core_decls)
  *
  * kernel.trace("[SYSTEM:]NAME") points, which use it, are a family
- * (../families/trace/tracepoints.c).
+ * (../families/trace/trace_points.c).
  */
 #ifndef STP_BTF_H
 #define STP_BTF_H
@@ -76,7 +76,7 @@ const char *btf_type_text(const struct btf *b, uint32_t id);
 int btf_find_member(const struct btf *b, uint32_t agg, const char *name, uint32_t *type,
 		    int64_t *off, int *bit, int *bits);
 
-/* tracepoints.c */
+/* ../families/trace/trace_points.c */
 struct tracepoint_info {
 	const struct btf *btf;	/* its types' */
 	const char *name;	/* interned */

@@ -24,7 +24,7 @@
  * kernel's documentation puts it, when it may.  When it may not, the
  * running kernel's image is tried (Debian's is readable by root only),
  * and last the names are kept without systems: kbtf.no_systems says
- * why, and tracepoints.c matches SYSTEM:NAME by NAME with a warning.
+ * why, and trace_points.c matches SYSTEM:NAME by NAME with a warning.
  *
  * Decompressing takes a second or two, so the BTF and the systems are
  * kept in ~/.cache/stp/btf/, named by release and the image's size and

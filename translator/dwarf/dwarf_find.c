@@ -15,7 +15,7 @@
  */
 #include "dw.h"
 #include "../elab/elab.h"
-#include "../families/uprobe/uprobes.h"
+#include "../families/uprobe/uprobe_family.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -20,7 +20,7 @@
  *              context (filters) and the rest; last, so that it sees the
  *              statements every other step left, and its result is only
  *              data the backends read (the handler itself is unchanged)
- *   dump.c     stp -p2's listing
+ *   listing.c  stp -p2's listing
  *
  * and what they use (the rest of translator/elab/):
  *
@@ -172,16 +172,16 @@ struct derived_probe {
 	 * What one family's probes alone have, a struct each (its fields
 	 * are the family's, whatever probe shares the struct).
 	 */
-	struct probe_nf {		/* netfilter.hook(...).pf(...) (netfilter.h) */
+	struct probe_nf {		/* netfilter.hook(...).pf(...) (netfilter_family.h) */
 		int pf, hook, priority;	/* NFPROTO_*, hook, priority */
 	} nf;
-	struct probe_procfs {		/* procfs("PATH").read/.write (procfs.c) */
+	struct probe_procfs {		/* procfs("PATH").read/.write (procfs_points.c) */
 		const char *path;	/* under /proc/systemtap/MODULE/ */
 		int write;		/* .write, else .read */
 		int64_t umask;		/* .umask(N), or -1 */
 		int64_t maxsize;	/* .read.maxsize(N), or 0 */
 	} procfs;
-	struct probe_perf {		/* perf.* (perf.c) */
+	struct probe_perf {		/* perf.* (perf_points.c) */
 		int type;		/* perf_event_attr.type */
 		uint64_t config;	/* perf_event_attr.config */
 		int64_t period;		/* .sample(N), or .hz(N) when freq */
@@ -190,17 +190,17 @@ struct derived_probe {
 		const char *path;	/* .process("PATH") */
 		const char *counter;	/* .counter("NAME"), or NULL */
 	} perf;
-	struct probe_proc {		/* PF_PROCESS (process.c) */
-		int event;		/* enum proc_event (process.h) */
+	struct probe_proc {		/* PF_PROCESS (process_points.c) */
+		int event;		/* enum proc_event (process_family.h) */
 		int64_t pid;		/* process(PID), else 0 */
 	} proc;
-	struct probe_hw {		/* kernel.data(...) (hwbkpt.c) */
+	struct probe_hw {		/* kernel.data(...) (hwbkpt_points.c) */
 		uint64_t addr;		/* the address, or the symbol's at link time */
 		const char *symbol;	/* "SYMBOL", or NULL */
 		uint64_t base;		/* _printk at link time, with a symbol */
 		int len, rw;		/* bytes; .rw, else .write */
 	} hw;
-	struct probe_sc {		/* kernel.syscall(NR)[.return] (sysdispatch.c;
+	struct probe_sc {		/* kernel.syscall(NR)[.return] (syscall_points.c;
 					 * is_return too) */
 		int nr;			/* NR */
 		int args_read;		/* a $var reads the registers */
@@ -299,7 +299,7 @@ void hoist_program(struct elab *e);
  * readers that do); a script function always can. */
 int fn_may_fail(const struct function *f);
 
-/* dump.c */
+/* listing.c */
 void dump_program(struct elab *e, struct sbuf *out);
 
 /* genfn.c: a function of embedded C that pass 2 makes for a target

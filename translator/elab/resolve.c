@@ -14,7 +14,7 @@
  * by the parser, as SystemTap does in pass 1.)
  */
 #include "elab.h"
-#include "../families/perf/perf.h"
+#include "../families/perf/perf_family.h"
 #include "../dwarf/dw.h"
 #include "../btf/btf.h"
 #include "../families/uprobe/sdt.h"
@@ -591,7 +591,7 @@ static void at(struct scope *sc, struct node *n)
 		}
 		return;
 	}
-	if (n->at == ATOP_PERF) {	/* a perf counter's value (perf.c) */
+	if (n->at == ATOP_PERF) {	/* a perf counter's value (perf_points.c) */
 		perf_at_check(sc->e, sc->probe, n);
 		return;
 	}

@@ -2,8 +2,9 @@
 /*
  * translator/families/: the probe families, a folder each holding all
  * of the family: what pass 2 matches and which variables its points
- * have, the kmod backend's part of the module (NAME_kmod.c) and the BPF
- * backend's program (NAME_bpf.c), each folder's header its map.  A
+ * have, and its row (NAME_points.c), the kmod backend's part of the
+ * module (NAME_kmod.c) and the BPF backend's program (NAME_bpf.c); its
+ * header (NAME_family.h) declares them all and is the folder's map.  A
  * family's operations are one struct, its row (family.h); list.h names
  * every family once, in the order the kmod backend writes their tables
  * and pass 2 tries their matchers.  Adding a family is a folder and a

@@ -8,7 +8,7 @@
  * the script's order of side effects is kept.
  */
 #include "emit.h"
-#include "../families/perf/perf.h"
+#include "../families/perf/perf_family.h"
 
 #include <string.h>
 

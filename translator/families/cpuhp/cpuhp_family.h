@@ -4,7 +4,7 @@
  * about to go down (CPU hotplug); $cpu is its number.  The handler runs
  * on that CPU, in its hotplug thread.
  *
- *   cpuhp.c       the points, $cpu, and the family's row (family.h)
+ *   cpuhp_points.c       the points, $cpu, and the family's row (family.h)
  *   cpuhp_kmod.c  a dynamic hotplug state whose callbacks run the
  *                 probes, set up when the probes are armed
  *

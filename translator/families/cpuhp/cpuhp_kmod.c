@@ -6,7 +6,7 @@
  * in the hit's entry.  Set up without calling the callbacks for the
  * CPUs already up: a probe sees changes, not the state at its start.
  */
-#include "cpuhp.h"
+#include "cpuhp_family.h"
 #include "../../kmod/emit.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * kernel.cpu.online, kernel.cpu.offline (cpuhp.h): the points and $cpu.
+ * kernel.cpu.online, kernel.cpu.offline (cpuhp_family.h): the points and $cpu.
  */
-#include "cpuhp.h"
+#include "cpuhp_family.h"
 
 #include <fnmatch.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * kernel.data(ADDRESS|"SYMBOL")[.length(N)].write/.rw: hardware
  * watchpoints on kernel data (runtime/hwbkpt.c arms one per CPU).
  *
- *   hwbkpt.c       the points, and the family's row (family.h)
+ *   hwbkpt_points.c       the points, and the family's row (family.h)
  *   hwbkpt_kmod.c  each one's entry in the module's watchpoint table
  *
  * BPF has no watchpoint hook: no BPF generator.

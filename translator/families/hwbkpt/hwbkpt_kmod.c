@@ -5,7 +5,7 @@
  * registers of the code that made it; and the table runtime/hwbkpt.c
  * arms.  A symbol's address is placed at run time, relative to _printk.
  */
-#include "hwbkpt.h"
+#include "hwbkpt_family.h"
 #include "../../kmod/emit.h"
 
 #include <stdlib.h>

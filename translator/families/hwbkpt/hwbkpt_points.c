@@ -12,7 +12,7 @@
  * to the next, as SystemTap rounds it, and more than 8 is an error.  x86
  * has no read-only watchpoint, so there is no .read.
  */
-#include "hwbkpt.h"
+#include "hwbkpt_family.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * matched in ../../elab/probes.c by the kernel's DWARF (../../dwarf/)
  * or its symbol table (../../symbols/ksyms.c).
  *
- *   kprobe.c            the family's row (family.h)
+ *   kprobe_points.c            the family's row (family.h)
  *   kprobe_kmod.c       each one's kprobe or kretprobe entry, and a
  *                       kprobe's hit function
  *   kprobe_bpf.c        a BPF trampoline program (fentry/fexit) or a

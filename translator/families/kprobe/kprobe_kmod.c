@@ -4,7 +4,7 @@
  * the module: each one's kprobe or kretprobe entry, and the hit function
  * of a kprobe (runtime/kprobes.c registers them).
  */
-#include "kprobe.h"
+#include "kprobe_family.h"
 #include "../../kmod/emit.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /*
  * The row of kernel.function, kprobe.function and their kin (family.h).
  */
-#include "kprobe.h"
+#include "kprobe_family.h"
 
 static const char *const shapes[] = {
 	"kprobe.function", "kernel.function", "module.function", "kprobe.module.function", NULL,

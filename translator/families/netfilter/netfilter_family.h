@@ -2,7 +2,7 @@
 /*
  * netfilter.hook("HOOK").pf("FAMILY")[.priority(N)] probes:
  *
- *   netfilter.c       the points, and the family's row (family.h)
+ *   netfilter_points.c       the points, and the family's row (family.h)
  *   netfilter_var.c   their variables
  *   netfilter_kmod.c  each one's hook function and nf_hook_ops entry
  *
@@ -27,7 +27,7 @@ enum nf_arg {
 	NF_NARGS
 };
 
-/* netfilter.c: -1 when pp is no netfilter point; 0 after an error; 1
+/* netfilter_points.c: -1 when pp is no netfilter point; 0 after an error; 1
  * when out holds the derived probe template (pp, family, nf_*). */
 int netfilter_match(struct elab *e, struct probe_point *pp, struct vec *out);
 

@@ -4,14 +4,14 @@
  * and the struct nf_hook_ops table runtime/netfilter.c registers in
  * every network namespace.
  *
- * The hook keeps its arguments in a u64 array (netfilter.h's enum
+ * The hook keeps its arguments in a u64 array (netfilter_family.h's enum
  * nf_arg) the handler's variables read through CONTEXT->entry, and
  * returns the array's verdict slot: NF_ACCEPT unless the handler wrote
  * $verdict.  The hit goes through stp_probe_hit(), as a tracepoint's
  * does; a hit the session skips (not running, CPU busy) accepts.
  */
 #include "../../kmod/emit.h"
-#include "netfilter.h"
+#include "netfilter_family.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * For -l, glob components (netfilter.*, netfilter.**) list every hook
  * of every family.
  */
-#include "netfilter.h"
+#include "netfilter_family.h"
 
 #include <errno.h>
 #include <fnmatch.h>

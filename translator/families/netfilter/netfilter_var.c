@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A netfilter probe's variables.  The hook function (netfilter_kmod.c)
- * keeps its arguments as u64s in an array (netfilter.h's enum nf_arg)
+ * keeps its arguments as u64s in an array (netfilter_family.h's enum nf_arg)
  * that CONTEXT->entry points to while the handler runs, as a
  * tracepoint's callback does; so the typed ones ($hooknum, $skb,
  * $indev, $outdev, $okfn, with their member chains and $$parms) are
@@ -14,7 +14,7 @@
  * element.  $indev_name and $outdev_name are the devices' names, ""
  * for none, read at the offset BTF gives struct net_device's name.
  */
-#include "netfilter.h"
+#include "netfilter_family.h"
 #include "../../btf/btf.h"
 
 #include <bpf/btf.h>

@@ -3,7 +3,7 @@
  * perf.* under --runtime=bpf: a perf_event program that the runner
  * opens on every CPU; not one process's counter, nor one @perf reads.
  */
-#include "perf.h"
+#include "perf_family.h"
 #include "../../bpf/bpf.h"
 
 const char *bx_perf_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)

@@ -3,7 +3,7 @@
  * perf.*: perf events (software, hardware, cache; on every CPU, or
  * counting for a process, or read with @perf).
  *
- *   perf.c       the points, @perf's check, and the family's row
+ *   perf_points.c       the points, @perf's check, and the family's row
  *                (family.h)
  *   perf_kmod.c  each one's overflow handler and perf table entry
  *   perf_bpf.c   a perf_event program, on every CPU

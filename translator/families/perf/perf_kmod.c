@@ -13,7 +13,7 @@
  * reads by index.
  */
 #include "../../kmod/emit.h"
-#include "perf.h"
+#include "perf_family.h"
 
 #include <stdlib.h>
 #include <string.h>

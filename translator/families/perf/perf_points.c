@@ -17,7 +17,7 @@
  * in SystemTap.
  */
 #include "../../elab/elab.h"
-#include "perf.h"
+#include "perf_family.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * .syscall.return, of any process, of process("PATH") or of
  * process(PID); the runtime's half is runtime/process.c.
  *
- *   process.c       the points, their $vars, and the family's row
+ *   process_points.c       the points, their $vars, and the family's row
  *                   (family.h)
  *   process_kmod.c  each one's entry in the module's process table
  *

@@ -5,7 +5,7 @@
  * .thread.begin, .thread.end, .syscall or .syscall.return probe.
  */
 #include "../../kmod/emit.h"
-#include "process.h"
+#include "process_family.h"
 
 #include <stdlib.h>
 #include <string.h>

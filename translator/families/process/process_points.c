@@ -6,7 +6,7 @@
  *   process.syscall, process.syscall.return
  *
  * each also as process("PATH").… and process(PID).….  PATH is found as
- * for process("PATH").function (uprobes.c, which this asks for it):
+ * for process("PATH").function (uprobe_points.c, which this asks for it):
  * probes of a program fire in the processes running it.  PID is not
  * looked up here: the module looks for that process when it starts, on
  * the machine it runs on (with --remote=qemu, the guest).
@@ -16,8 +16,8 @@
  * (runtime/process.c, STP_SC_* give the slots), through a function
  * made here that the handler calls, as a tracepoint's $vars are read.
  */
-#include "process.h"
-#include "../uprobe/uprobes.h"
+#include "process_family.h"
+#include "../uprobe/uprobe_family.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -96,7 +96,7 @@ static struct derived_probe *templ(struct probe_point *pp, int event, struct vec
 
 /*
  * process("PATH").…: one probe per program PATH names (a glob may name
- * several) and event, found by uprobes.c as for process("PATH").begin.
+ * several) and event, found by uprobe_points.c as for process("PATH").begin.
  */
 static int path_points(struct elab *e, struct probe_point *pp, unsigned events,
 		       struct vec *out)

@@ -2,7 +2,7 @@
 /*
  * procfs("PATH").read/.write: files under /proc/systemtap/MODULE/.
  *
- *   procfs.c       the points, their $value, and the family's row
+ *   procfs_points.c       the points, their $value, and the family's row
  *                  (family.h)
  *   procfs_kmod.c  the module's files and directories
  *

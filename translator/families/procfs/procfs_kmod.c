@@ -6,7 +6,7 @@
  * directories the paths hold, each after its parent.  runtime/procfs.c
  * makes them under /proc/systemtap/MODULE/ when the probes are armed.
  * A hit passes the file's buffer (struct stp_procfs_data) in
- * CONTEXT->entry, which $value's functions use (procfs.c).
+ * CONTEXT->entry, which $value's functions use (procfs_points.c).
  */
 #include "../../kmod/emit.h"
 

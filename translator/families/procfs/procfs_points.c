@@ -23,7 +23,7 @@
  * the hit in CONTEXT->entry (runtime/procfs.h).
  */
 #include "../../elab/elab.h"
-#include "procfs.h"
+#include "procfs_family.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * begin, end, error and never: the points of the session, not of an
  * event (matched in ../../elab/probes.c; runtime/session.c runs them).
  *
- *   session.c       the families' rows (family.h)
+ *   session_points.c       the families' rows (family.h)
  *   session_kmod.c  the module's begin, end and error lists
  *
  * Under --runtime=bpf the runner runs begin and end itself

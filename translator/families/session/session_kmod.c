@@ -4,7 +4,7 @@
  * runtime's session runs (runtime/session.c) at its start, its end and
  * on an error.  never probes have no part in it.
  */
-#include "session.h"
+#include "session_family.h"
 #include "../../kmod/emit.h"
 
 #include <stdlib.h>

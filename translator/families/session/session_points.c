@@ -2,7 +2,7 @@
 /*
  * The rows of begin, end, error and never (family.h).
  */
-#include "session.h"
+#include "session_family.h"
 
 static const char *const begin_shapes[] = { "begin", NULL };
 static const char *const end_shapes[] = { "end", NULL };

@@ -15,7 +15,7 @@
  * filled from the tracepoint's arguments and the user registers.
  */
 #include "../../bpf/bpf.h"
-#include "sysdispatch.h"
+#include "syscall_family.h"
 
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * dispatched from one raw_syscalls sys_enter and one sys_exit callback
  * (runtime/sysdispatch.c).
  *
- *   sysdispatch.c   the points, their $vars, and the family's row
+ *   syscall_points.c   the points, their $vars, and the family's row
  *                   (family.h)
  *   syscall_kmod.c  the module's dispatch tables and functions
  *   syscall_bpf.c   the same under --runtime=bpf: one program on each

@@ -9,7 +9,7 @@
  * is a tree of compares: no indirect call or jump on the hit path.
  */
 #include "../../kmod/emit.h"
-#include "sysdispatch.h"
+#include "syscall_family.h"
 
 #include <stdint.h>
 #include <stdlib.h>

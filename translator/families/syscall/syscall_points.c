@@ -13,7 +13,7 @@
  * read from the array the runtime fills at each hit (SD_* give the
  * slots), through a function made here, as process.syscall's are.
  */
-#include "sysdispatch.h"
+#include "syscall_family.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * a software cpu-clock event, which the runner opens on CPU 0 (a timer)
  * or on every CPU (profile, every 4 ms).
  */
-#include "timer.h"
+#include "timer_family.h"
 #include "../../bpf/bpf.h"
 
 const char *bx_timer_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)

@@ -3,7 +3,7 @@
  * timer.ms(N) and its kin (timer.s, .us, .ns, .jiffies, .hz, with
  * .randomize), and timer.profile: matched in ../../elab/probes.c.
  *
- *   timer.c       the families' rows (family.h)
+ *   timer_points.c       the families' rows (family.h)
  *   timer_kmod.c  each one's entry in the module's stp_timers[]
  *   timer_bpf.c   a perf cpu-clock event on CPU 0 (every CPU: profile)
  */

@@ -3,7 +3,7 @@
  * timer.ms(N) and its kin, and timer.profile, in the module: each one's
  * entry in stp_timers[] (runtime/timer.c runs them).
  */
-#include "timer.h"
+#include "timer_family.h"
 #include "../../kmod/emit.h"
 
 #include <stdlib.h>

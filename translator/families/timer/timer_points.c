@@ -2,7 +2,7 @@
 /*
  * The rows of timer.* and timer.profile (family.h).
  */
-#include "timer.h"
+#include "timer_family.h"
 
 static const char *const timer_shapes[] = {
 	"timer.ms", "timer.s", "timer.us", "timer.ns", "timer.jiffies", "timer.hz", NULL,

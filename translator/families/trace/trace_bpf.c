@@ -3,7 +3,7 @@
  * kernel.trace(...) under --runtime=bpf: a raw tracepoint program, its
  * arguments the tracepoint's as u64s (struct bpf_raw_tracepoint_args).
  */
-#include "trace.h"
+#include "trace_family.h"
 #include "../../bpf/bpf.h"
 #include "../../btf/btf.h"
 

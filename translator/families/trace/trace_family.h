@@ -3,7 +3,7 @@
  * kernel.trace("[SYSTEM:]NAME"): the kernel's tracepoints, with their
  * arguments' types from BTF (../../btf/).
  *
- *   tracepoints.c  the points, their $vars, and the family's row
+ *   trace_points.c  the points, their $vars, and the family's row
  *                  (family.h)
  *   trace_kmod.c   each one's callback and its tracepoint's
  *                  registration, shared by the probes of one tracepoint

@@ -5,7 +5,7 @@
  *
  * The kernel calls a probe as (void *data, args...) with the tracepoint's
  * prototype.  Every argument a tracepoint takes is a number or a pointer
- * (tracepoints.c turns down those passing a struct by value), which the
+ * (trace_points.c turns down those passing a struct by value), which the
  * x86-64 calling convention passes in a register or an 8-byte stack
  * slot: so the callback takes each as a u64 and, when a $argument reads
  * them (btf_var.c, through CONTEXT->entry), keeps them in an array.  The
@@ -19,7 +19,7 @@
  * cost 45 instructions a switch, more than the floor's whole hit.
  */
 #include "../../kmod/emit.h"
-#include "trace.h"
+#include "trace_family.h"
 #include "../../btf/btf.h"
 
 #include <stdlib.h>

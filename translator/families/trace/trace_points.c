@@ -16,7 +16,7 @@
  * kernel.trace("NAME") the core kernel lacks is looked for in the
  * modules; wildcards in kernel.trace match the core kernel's only.
  */
-#include "trace.h"
+#include "trace_family.h"
 #include "../../btf/btf.h"
 
 #include <bpf/btf.h>

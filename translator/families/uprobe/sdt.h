@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * SDT markers (<sys/sdt.h>, "USDT"): what a program's or library's
- * .note.stapsdt notes say (sdt.c), and their arguments as target
- * variables (sdt_var.c).  uprobes.c places the probes.
+ * .note.stapsdt notes say (sdt_points.c), and their arguments as target
+ * variables (sdt_var.c).  uprobe_points.c places the probes.
  */
 #ifndef STP_SDT_H
 #define STP_SDT_H

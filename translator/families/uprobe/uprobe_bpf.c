@@ -4,7 +4,7 @@
  * or uretprobe program, which the runner attaches at the file offset
  * (with the marker's semaphore, if it has one).
  */
-#include "uprobes.h"
+#include "uprobe_family.h"
 #include "../../bpf/bpf.h"
 
 const char *bx_uprobe_section(struct bx *x, struct derived_probe *d, int i, struct sbuf *att)

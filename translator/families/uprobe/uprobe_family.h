@@ -3,10 +3,10 @@
  * process("PATH").function/.statement/.library/.plt/.mark and
  * python3.module(...).function(...): user-space probes.
  *
- *   uprobes.c           the points, and the family's row (family.h)
+ *   uprobe_points.c           the points, and the family's row (family.h)
  *   uprobe_syms.c       a program's functions by its ELF symbol table
  *   plt.c               process(...).plt: PLT stubs (plt.h)
- *   sdt.c               process(...).mark: SDT markers (sdt.h)
+ *   sdt_points.c               process(...).mark: SDT markers (sdt.h)
  *   sdt_var.c           a marker's $argN, $$name, $$parms
  *   python.c            python3.module(...).function(...): aliases over
  *                       CPython's markers (python.h)
@@ -25,7 +25,7 @@
 
 #include "../../elab/elab.h"
 
-/* uprobes.c: process(...) points.  -1 when pp is none (or the process
+/* uprobe_points.c: process(...) points.  -1 when pp is none (or the process
  * family's: process.begin, ...); 0 after an error; 1 when out holds the
  * points found (struct derived_probe * templates: pp, family and the
  * uprobe fields), none for an optional point that names nothing there

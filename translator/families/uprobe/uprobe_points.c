@@ -6,7 +6,7 @@
  *   process("PATH").statement("FUNC@FILE:LINE") or .statement(ADDRESS)
  *   process("PATH").library("LIB").function(...) or .statement(...)
  *   process.begin, process.end, process("PATH").begin, .end
- *   process("PATH").mark("NAME"), .provider("P").mark("NAME")  (sdt.c)
+ *   process("PATH").mark("NAME"), .provider("P").mark("NAME")  (sdt_points.c)
  *
  * PATH is found as a shell finds a command: as given when it holds a
  * '/' (a relative one from here), else in $PATH.  A path names a file of
@@ -31,8 +31,8 @@
 #include "../../dwarf/dw.h"
 #include "../../symbols/elfsec.h"
 #include "../../elab/elab.h"
-#include "uprobes.h"
-#include "../process/process.h"
+#include "uprobe_family.h"
+#include "../process/process_family.h"
 #include "sdt.h"
 #include "plt.h"
 

@@ -12,7 +12,7 @@
  * whose address is a resolver that runs once, when the library is
  * loaded, not the function the name calls.
  */
-#include "uprobes.h"
+#include "uprobe_family.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
