@@ -143,6 +143,7 @@ const char *bx_inline_call(struct bx *x, struct node *n, struct function *f, con
 /* gen_sorted.c: a sorted or limited foreach in a kernel probe */
 void bx_kern_sorted_foreach(struct bx *x, struct node *n);
 void bx_sorted_decls(struct sbuf *o);
+const char *bx_limit(struct bx *x, const struct foreach *fe);	/* "-1": none */
 
 /* gen_prefix.c: a probe's prefix (elab.h's struct hoist) */
 int bx_hoisted(const struct derived_probe *d);

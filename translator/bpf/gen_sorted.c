@@ -234,6 +234,15 @@ static void body_callback(struct bx *x, struct node *n, const struct symbol *s, 
 	bx_callback_body(x, n->body, outer);
 }
 
+/* A foreach's limit as the runtime takes it: -1 for none; a limit of 0
+ * or less runs the body no times (SystemTap's PR24811), so 0. */
+const char *bx_limit(struct bx *x, const struct foreach *fe)
+{
+	if (!fe->limit)
+		return "-1";
+	return ar_printf("({ int64_t _l = %s; _l < 0 ? 0 : _l; })", bx_long(x, fe->limit));
+}
+
 void bx_kern_sorted_foreach(struct bx *x, struct node *n)
 {
 	static int counter;
@@ -256,7 +265,7 @@ void bx_kern_sorted_foreach(struct bx *x, struct node *n)
 		  "_cnt%d = _lim%d >= 0 && _lim%d < _b%d->n ? _lim%d : _b%d->n;\n"
 		  "if (!stp_k->err && _cnt%d > 0) { struct stp_cb _cb%d = { c, stp_k }; "
 		  "bpf_loop(_cnt%d, srtb%d, &_cb%d, 0); } } }\n",
-		  id, id, fe->limit ? bx_long(x, fe->limit) : "-1", id, id, id,
+		  id, id, bx_limit(x, fe), id, id, id,
 		  bx_mapref(x, s), id, id, id, id, id, cap, over,
 		  id, id, id, id, id, id, id, id, id, id, id);
 	body_callback(x, n, s, id, size);

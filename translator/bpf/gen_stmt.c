@@ -124,7 +124,7 @@ static void foreach(struct bx *x, struct node *n, int d)
 	if (bx_agg_index(fe->sort_at) >= 0)
 		agg = bx_agg_index(fe->sort_at);
 	sb_printf(&x->code, "{ void *_keys; int _n = stp_sorted_keys(%d, %d, %d, %d, %s, &_keys);\n",
-		  g, col, dir, agg, fe->limit ? bx_long(x, fe->limit) : "-1");
+		  g, col, dir, agg, bx_limit(x, fe));
 	ind(x, d);
 	sb_printf(&x->code, "for (int _i = 0; _i < _n; _i++) {\n");
 	ind(x, d + 1);
