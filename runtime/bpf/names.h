@@ -86,9 +86,10 @@ STP_INLINE const char *stp_errno_name(int64_t e)
 	return n && n[0] ? n : 0;
 }
 
-/* signal_str(): the names of signals 1-31 (SIGKILL), SIGRTMIN and
+/* _signal_name(): the names of signals 1-31 (SIGKILL), SIGRTMIN and
  * SIGRTMIN+N up to the kernel's _NSIG (64 on x86-64, not in the UAPI
- * headers), else SIG_UNKNOWN(N); from the UAPI macros. */
+ * headers), else SIG_UNKNOWN(N); from the UAPI macros (signal_str()
+ * drops the SIG). */
 #define STP_S(x) [x] = #x
 static const char stp_signal_names[32][24] = {
 	[0] = "SIG_0",

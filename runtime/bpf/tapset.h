@@ -176,4 +176,23 @@ STP_INLINE void stp_signal_name(char *dst, int64_t sig)
 	}
 }
 
+/* SystemTap's signal_str: the name without SIG, "IO/POLL" for SIGIO,
+ * "" for a number no signal has. */
+STP_INLINE void stp_signal_str(char *dst, int64_t sig)
+{
+	u64 d[1] = { (u64)(sig - SIGRTMIN) }, k = (u64)sig;
+
+	dst[0] = 0;
+	/* opaque: clang would index by a copy of sig the check missed */
+	asm volatile("" : "+r"(k));
+	if (sig == SIGIO)
+		stp_kend(dst, stp_kcat(dst, 0, "IO/POLL"));
+	else if (k > 0 && k < 32 && stp_signal_names[k][0])
+		stp_kend(dst, stp_kcat(dst, 0, stp_signal_names[k] + 3));
+	else if (sig == SIGRTMIN)
+		stp_kend(dst, stp_kcat(dst, 0, "RTMIN"));
+	else if (sig > SIGRTMIN && sig <= 64)
+		bpf_snprintf(dst, MAXSTRINGLEN, "RTMIN+%lld", d, sizeof(d));
+}
+
 #endif

@@ -12,6 +12,7 @@
 
 void stp_u_errno_str(char *dst, int64_t err);
 int64_t stp_u_errno_known(int64_t err);
-void stp_u_signal_str(char *dst, int64_t sig);
+void stp_u_signal_name(char *dst, int64_t sig);	/* _signal_name */
+void stp_u_signal_str(char *dst, int64_t sig);	/* signal_str */
 
 #endif

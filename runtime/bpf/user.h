@@ -169,7 +169,8 @@ int64_t stp_u_warn(const char *msg);	/* staprun/bpf/warn.c */
 #define stp_symdata stp_u_symdata
 #define stp_errno_str stp_u_errno_str
 #define stp_errno_known stp_u_errno_known
-#define stp_signal_name stp_u_signal_str
+#define stp_signal_name stp_u_signal_name
+#define stp_signal_str stp_u_signal_str
 #define stp_chopstix_start stp_u_cx_start
 #define stp_chopstix_unavailable stp_u_cx_unavailable
 #define stp_chopstix_declare stp_u_cx_declare

@@ -30,7 +30,7 @@ int64_t stp_u_errno_known(int64_t err)
 
 /* SIGKILL, SIGRTMIN, SIGRTMIN+3 up to the kernel's _NSIG (64), or
  * SIG_UNKNOWN(99). */
-void stp_u_signal_str(char *dst, int64_t sig)
+void stp_u_signal_name(char *dst, int64_t sig)
 {
 	size_t len = (size_t)stp_prog.strlen;
 
@@ -42,4 +42,21 @@ void stp_u_signal_str(char *dst, int64_t sig)
 		snprintf(dst, len, "SIGRTMIN+%lld", (long long)(sig - 32));
 	else
 		snprintf(dst, len, "SIG_UNKNOWN(%lld)", (long long)sig);
+}
+
+/* SystemTap's signal_str: without SIG, "IO/POLL" for SIGIO, "" for a
+ * number no signal has. */
+void stp_u_signal_str(char *dst, int64_t sig)
+{
+	size_t len = (size_t)stp_prog.strlen;
+
+	dst[0] = 0;
+	if (sig == SIGIO)
+		snprintf(dst, len, "IO/POLL");
+	else if (sig > 0 && sig < 32 && stp_signal_names[sig][0])
+		snprintf(dst, len, "%s", stp_signal_names[sig] + 3);
+	else if (sig == 32)
+		snprintf(dst, len, "RTMIN");
+	else if (sig > 32 && sig <= 64)
+		snprintf(dst, len, "RTMIN+%lld", (long long)(sig - 32));
 }

@@ -34,7 +34,7 @@ BEGIN {
 	FS = "[ \t]+"
 	# decoder kind -> "function width": width s32 reads the low 32
 	# bits sign-extended (an int argument), l the whole register
-	split("dfd:_sc_dfd_str:s32 sig:signal_str:s32 clock:_sc_clockid_str:s32 " \
+	split("dfd:_sc_dfd_str:s32 sig:_signal_name:s32 clock:_sc_clockid_str:s32 " \
 	      "oflags:_sc_open_flags_str:s32 atflags:_sc_at_flags_str:s32 " \
 	      "amode:_sc_access_mode_str:s32 prot:_sc_prot_str:l " \
 	      "mapflags:_sc_mmap_flags_str:l clone:_sc_clone_flags_str:l " \
