@@ -292,6 +292,7 @@ struct operand {
 	enum operand_kind kind;
 	int is_ver;			/* ordered as versions */
 	int is_num;			/* num holds its value */
+	int eq_only;			/* compared with == and != only */
 };
 
 /* A symbol of the target or the session into o; 0 if s names none. */
@@ -310,11 +311,15 @@ static int cond_symbol(struct cond_parser *cp, const char *s,
 						   env->systemtap_v;
 	} else if (!strcmp(s, "arch")) {
 		o->str = env->arch;
+		o->eq_only = 1;
 	} else if (!strcmp(s, "runtime")) {
 		o->str = env->runtime;
+		o->eq_only = 1;
 	} else if (!strcmp(s, "systemtap_privilege")) {
 		o->str = env->privilege;
+		o->eq_only = 1;
 	} else if (!strcmp(s, "guru_mode") || !strcmp(s, "$#")) {
+		o->eq_only = s[0] == 'g';
 		/* $# is a literal by evaluation time, but not yet when a
 		 * malformed conditional is parsed to find its end. */
 		o->kind = OPK_NUM;
@@ -435,6 +440,12 @@ static int cond_cmp(struct cond_parser *cp)
 		return 0;
 	}
 	op = cp_peek(cp)->op;
+	/* a name, a runtime, a mode: equal or not, never ordered (as stap) */
+	if (l.eq_only && op != OP_EQ && op != OP_NE) {
+		cp_fail(cp, ar_printf("expected '==' or '!=' after %s, saw %%s", l.tok->str),
+			tok_describe(cp_peek(cp)));
+		return 0;
+	}
 	cp->i++;
 	cond_operand(cp, 1, &r);
 	if (cp->failed || !kinds_agree(cp, &l, &r))
