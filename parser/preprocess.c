@@ -22,6 +22,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #define MAX_DEPTH 64
@@ -860,6 +861,8 @@ static int at_ident(struct walk *w, const struct token *t, int i, int n,
 	}
 	if (!strcmp(name, "@define"))
 		perr(at(w, &t[i]), "@define inside a macro body or conditional branch");
+	else if (isdigit((unsigned char)name[1]))
+		perr(at(w, &t[i]), "malformed script argument '%s': @N takes digits only", name);
 	else
 		perr(at(w, &t[i]), "unknown macro '%s'", name);
 	return i + 1;
@@ -896,6 +899,12 @@ static void walk(struct walk *w, const struct token *t, int n,
 			}
 			if (k->str[0] == '$' && is_arg_ref(k->str)) {
 				script_arg(w, k, out);
+				i++;
+				break;
+			}
+			if (k->str[0] == '$' && isdigit((unsigned char)k->str[1])) {
+				perr(at(w, k), "malformed script argument '%s': $N takes "
+				     "digits only", k->str);
 				i++;
 				break;
 			}
