@@ -163,7 +163,7 @@ exact list-none 1 "stp: no probe point matches 'no.such.point'" -- "$STP" -l 'no
 exact list-star 0 $'begin\nend\nerror\ninit\njson_data\nnever\noneshot\nprometheus\nsyscall_any' -- "$STP" -l '*'
 exact list-e-star 0 $'end\nerror' -- "$STP" -l 'e*'
 exact list-none-L 1 "stp: no probe point matches 'nosuch.*'" -- "$STP" -L 'nosuch.*'
-case_ all-options 0 'probe begin {' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-test -o "$T/out" -c true -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
+case_ all-options 0 'probe begin {' -- "$STP" -p1 -v -I "$T/lib" -D MAXACTION=100 -g -m mymod -r 6.1.0-0-test -o "$T/out" -x 1 -k -B V=1 -G g=1 -u -w -s 4 -e 'probe begin {}'
 case_ bad-G 1 "stp: -G needs VAR=VALUE, not 'novalue'" -- "$STP" -p1 -G novalue -e 'probe begin {}'
 case_ bad-x 1 "stp: -x takes a process id, not 'abc'" -- "$STP" -p1 -x abc -e 'probe begin {}'
 case_ kernel-v 0 $'\tx = 1;' -- "$STP" -p1 -r 6.1.0-0-test -e 'probe begin { x = %( kernel_v >= "6.1" && kernel_v < "6.2" %? 1 %: 2 %) }'
@@ -287,6 +287,7 @@ exact S-text 1 "stp: -S takes SIZE_MB[,COUNT] (a number of megabytes, then of fi
 exact S-no-o 1 "stp: -S 2,3 needs -o FILE" -- "$STP" -p1 -S 2,3 -e 'probe begin {}'
 exact S-missing 1 'stp: option -S needs an argument' -- "$STP" -p1 -e 'probe begin {}' -S
 exact F-c 1 "stp: -F and -c 'ls' exclude each other (a detached run has no command)" -- "$STP" -p1 -F -c ls -e 'probe begin {}'
+exact c-x 1 "stp: -c 'ls' and -x exclude each other (target() is the command's process, or the one -x names)" -- "$STP" -p1 -c ls -x 1 -e 'probe begin {}'
 exact F-remote 1 "stp: -F and --remote=qemu exclude each other (the guest ends with the run)" -- "$STP" -p1 -F --remote=qemu -e 'probe begin {}'
 case_ F-S-ok 0 'probe begin {' -- "$STP" -p1 -F -o out -S 2,3 -e 'probe begin {}'
 case_ help-S 0 '  -S MB[,N]      with -o: FILE.0, FILE.1, ..., each at most MB megabytes,' -- "$STP" --help

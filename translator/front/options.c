@@ -262,6 +262,9 @@ static int finish_opts(struct session *s)
 		return bad("-S %s needs -o FILE", s->rotate);
 	if (s->detach && s->command)
 		return bad("-F and -c '%s' exclude each other (a detached run has no command)", s->command);
+	if (s->command && s->target_pid)
+		return bad("-c '%s' and -x exclude each other (target() is the command's "
+			   "process, or the one -x names)", s->command);
 	if (s->detach && s->remote)
 		return bad("-F and --remote=%s exclude each other (the guest ends with the run)", s->remote);
 	if (!s->command)
