@@ -330,9 +330,10 @@ static int cond_symbol(struct cond_parser *cp, const char *s,
 	} else if (!strcmp(s, "@#")) {
 		o->str = ar_printf("%d", env->argc);
 	} else if (!strncmp(s, "CONFIG_", 7)) {
+		/* an option not set is "" to a string, 0 to a number */
 		o->str = config_value(cp->w, s);
 		o->num = strtoll(o->str, &end, 0);
-		o->is_num = *o->str && !*end;
+		o->is_num = !*end;
 		o->kind = o->is_num || !*o->str ? OPK_ANY : OPK_STR;
 	} else {
 		return 0;
