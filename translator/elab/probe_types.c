@@ -6,58 +6,21 @@
  * component, a component without an argument before one with, so that
  * "process.begin" comes before "process(number).begin".
  *
- * The table holds one row per probe type, with its variants written as
+ * Each family's row (../families/family.h) gives its types, with their
+ * variants written as
  *   [x]      x or nothing
  *   {a|b|c}  one of them
- * (nested freely), so that adding a type is adding a row.  Probe
- * aliases of the tapsets are not listed (SystemTap lists them with
- * --dump-probe-aliases), save oneshot, which is one in both.
+ * (nested freely).
  */
-#include "../front/session.h"
+#include "elab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PERF_SUFFIXES "[.{sample(number)|hz(number)}][.process[(string)][.counter(string)]]"
-#define HW_CACHE(c, ops) "perf.hw_cache." c "." ops ".{access|miss}" PERF_SUFFIXES
-
-static const char *const probe_types[] = {
-	"{begin|end|error}[(number)]",
-	"never",
-	"oneshot",
-	"timer.{ms|msec|s|sec|us|usec|ns|nsec|jiffies}(number)[.randomize(number)]",
-	"timer.hz(number)",
-	"timer.profile[.tick]",
-	"kernel.function(string)[.{call|exported|inline|return|return.maxactive(number)}]",
-	"kernel.statement({number|string})",
-	"kernel.statement(number).absolute",
-	"{kernel|module(string)}.trace(string)",
-	"kernel.syscall(number)[.return]",
-	"kernel.data(number)[.length(number)].{write|rw}",
-	"kernel.data(string).{write|rw}",
-	"module(string).function(string)[.{call|inline|return|return.maxactive(number)}]",
-	"module(string).statement(string)",
-	"kprobe[.module(string)].function(string)[.{call|return|return.maxactive(number)}]",
-	"process(string)[.library(string)].function(string)[.{call|inline|return}]",
-	"process(string)[.library(string)].statement({number|string})",
-	"process[({number|string})].{begin|end|thread.begin|thread.end|syscall|syscall.return}",
-	"process[(string)][.provider(string)].mark(string)",
-	"process[(string)][.library(string)].plt[(string)][.return]",
-	"perf.sw.{cpu_clock|task_clock|page_faults|context_switches|cpu_migrations|"
-		"page_faults_min|page_faults_maj|alignment_faults|emulation_faults}" PERF_SUFFIXES,
-	"perf.hw.{cpu_cycles|instructions|cache_references|cache_misses|branch_instructions|"
-		"branch_misses|bus_cycles|stalled_cycles_frontend|stalled_cycles_backend|"
-		"ref_cpu_cycles}" PERF_SUFFIXES,
-	HW_CACHE("{l1d|ll|dtlb}", "{read|write|prefetch}"),
-	HW_CACHE("l1i", "{read|prefetch}"),
-	HW_CACHE("{itlb|bpu}", "read"),
-	HW_CACHE("node", "{read|write}"),
-	"perf.type(number).config(number)" PERF_SUFFIXES,
-	"netfilter.{hook(string).pf(string)|pf(string).hook(string)}[.priority({number|string})]",
-	"procfs[(string)][.umask(number)].read[.maxsize(number)]",
-	"procfs[(string)][.umask(number)].write",
-};
+/* Tapset aliases are not listed (SystemTap lists them with
+ * --dump-probe-aliases), save oneshot, which is one in both. */
+static const char *const aliases[] = { "oneshot", NULL };
 
 /* The end of the group opening at p ('[' or '{'). */
 static const char *group_end(const char *p)
@@ -176,8 +139,11 @@ void probe_types_dump(FILE *f)
 {
 	struct vec all = { 0 };
 
-	for (size_t i = 0; i < sizeof(probe_types) / sizeof(probe_types[0]); i++)
-		expand(probe_types[i], probe_types[i] + strlen(probe_types[i]), &all);
+	for (int pf = 0; pf < PF_N; pf++)
+		for (const char *const *t = family_row(pf)->types; t && *t; t++)
+			expand(*t, *t + strlen(*t), &all);
+	for (const char *const *t = aliases; *t; t++)
+		expand(*t, *t + strlen(*t), &all);
 	qsort(all.v, all.len, sizeof(void *), cmp_point);
 	for (int i = 0; i < all.len; i++)
 		if (!i || strcmp(all.v[i], all.v[i - 1]))

@@ -52,8 +52,11 @@ struct family_ops {
 	 * kernel.function).  Tried in list.h's order.
 	 */
 	int (*match)(struct elab *e, struct probe_point *pp, struct vec *out);
-	/* its points' shapes ("perf.sw"), for "did you mean" */
+	/* its points' shapes ("perf.sw"), for "did you mean"; and its
+	 * points as --dump-probe-types lists them, written with [x] (x or
+	 * nothing) and {a|b} (one of them): elab/probe_types.c */
 	const char *const *shapes;
+	const char *const *types;
 	/*
 	 * Pass 2, its own $vars (NULL: DWARF's, BTF's or a marker's, as the
 	 * probe has them): target resolves $var n (n->ref its reader, or

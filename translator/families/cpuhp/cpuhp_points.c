@@ -87,9 +87,10 @@ static const char *list_vars(struct elab *e, const struct derived_probe *d)
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "kernel.cpu.online", "kernel.cpu.offline", NULL };
+static const char *const types[] = { "kernel.cpu.{online|offline}", NULL };
 
 const struct family_ops cpuhp_family = {
-	.name = "kernel.cpu", .match = cpuhp_match, .shapes = shapes,
+	.name = "kernel.cpu", .match = cpuhp_match, .shapes = shapes, .types = types,
 	.target = target, .defined = defined, .list_vars = list_vars,
 	.kmod_entry = em_cpuhp_entry, .kmod_tables = em_cpuhp_tables,
 	.kmod_arm = "stp_cpuhp_arm", .kmod_disarm = "stp_cpuhp_disarm",

@@ -129,9 +129,12 @@ static const char *const shapes[] = {
 	"kernel.data.write", "kernel.data.rw", "kernel.data.length.write",
 	"kernel.data.length.rw", NULL,
 };
+static const char *const types[] = {
+	"kernel.data(number)[.length(number)].{write|rw}", "kernel.data(string).{write|rw}", NULL,
+};
 
 const struct family_ops hwbkpt_family = {
-	.name = "kernel.data", .match = hwbkpt_match, .shapes = shapes,
+	.name = "kernel.data", .match = hwbkpt_match, .shapes = shapes, .types = types,
 	.kmod_entry = em_hwbkpt_entry, .kmod_tables = em_hwbkpt_tables,
 	.bpf_why = "BPF has no hardware watchpoint hook (use the kmod runtime)",
 };

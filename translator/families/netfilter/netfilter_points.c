@@ -274,9 +274,13 @@ int netfilter_match(struct elab *e, struct probe_point *pp, struct vec *out)
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "netfilter.hook.pf", "netfilter.pf.hook", NULL };
+static const char *const types[] = {
+	"netfilter.{hook(string).pf(string)|pf(string).hook(string)}[.priority({number|string})]",
+	NULL,
+};
 
 const struct family_ops netfilter_family = {
-	.name = "netfilter", .match = netfilter_match, .shapes = shapes,
+	.name = "netfilter", .match = netfilter_match, .shapes = shapes, .types = types,
 	.target = netfilter_target, .defined = netfilter_defined,
 	.list_vars = netfilter_list_vars, .vars_lvalue = 1,
 	.kmod_entry = em_netfilter_entry, .kmod_tables = em_netfilter_tables,

@@ -364,6 +364,21 @@ void perf_at_check(struct elab *e, const struct derived_probe *in, struct node *
 static const char *const shapes[] = {
 	"perf.sw", "perf.hw", "perf.hw_cache", "perf.type.config", NULL,
 };
+#define PERF_SUFFIXES "[.{sample(number)|hz(number)}][.process[(string)][.counter(string)]]"
+#define HW_CACHE(c, ops) "perf.hw_cache." c "." ops ".{access|miss}" PERF_SUFFIXES
+static const char *const types[] = {
+	"perf.sw.{cpu_clock|task_clock|page_faults|context_switches|cpu_migrations|"
+		"page_faults_min|page_faults_maj|alignment_faults|emulation_faults}" PERF_SUFFIXES,
+	"perf.hw.{cpu_cycles|instructions|cache_references|cache_misses|branch_instructions|"
+		"branch_misses|bus_cycles|stalled_cycles_frontend|stalled_cycles_backend|"
+		"ref_cpu_cycles}" PERF_SUFFIXES,
+	HW_CACHE("{l1d|ll|dtlb}", "{read|write|prefetch}"),
+	HW_CACHE("l1i", "{read|prefetch}"),
+	HW_CACHE("{itlb|bpu}", "read"),
+	HW_CACHE("node", "{read|write}"),
+	"perf.type(number).config(number)" PERF_SUFFIXES,
+	NULL,
+};
 
 /* a counter read with @perf has no hits of its own */
 static int hoistable(const struct derived_probe *d)
@@ -372,7 +387,8 @@ static int hoistable(const struct derived_probe *d)
 }
 
 const struct family_ops perf_family = {
-	.name = "perf", .match = perf_match, .shapes = shapes, .hoistable = hoistable,
+	.name = "perf", .match = perf_match, .shapes = shapes, .types = types,
+	.hoistable = hoistable,
 	.kmod_entry = em_perf_entry, .kmod_tables = em_perf_tables, .kmod_hoists = 1,
 	.bpf_section = bx_perf_section, .bpf_ctx = BX_CTX_VOID, .bpf_hoists = 1,
 	.bpf_why = "a perf counter of one process, or read with @perf, is not attached by "

@@ -245,9 +245,13 @@ static const char *const shapes[] = {
 	"process.begin", "process.end", "process.thread.begin", "process.thread.end",
 	"process.syscall", "process.syscall.return", NULL,
 };
+static const char *const types[] = {
+	"process[({number|string})].{begin|end|thread.begin|thread.end|syscall|syscall.return}",
+	NULL,
+};
 
 const struct family_ops process_family = {
-	.name = "process", .match = process_match, .shapes = shapes,
+	.name = "process", .match = process_match, .shapes = shapes, .types = types,
 	.target = process_target, .defined = process_defined, .list_vars = process_list_vars,
 	.kmod_entry = em_process_entry, .kmod_tables = em_process_tables,
 	.kmod_fields = em_uprobe_fields,

@@ -301,9 +301,13 @@ const char *procfs_list_vars(struct elab *e, const struct derived_probe *d)
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "procfs.read", "procfs.write", NULL };
+static const char *const types[] = {
+	"procfs[(string)][.umask(number)].read[.maxsize(number)]",
+	"procfs[(string)][.umask(number)].write", NULL,
+};
 
 const struct family_ops procfs_family = {
-	.name = "procfs", .match = procfs_match, .shapes = shapes,
+	.name = "procfs", .match = procfs_match, .shapes = shapes, .types = types,
 	.target = procfs_target, .defined = procfs_defined, .list_vars = procfs_list_vars,
 	.assign = procfs_assign,
 	.kmod_entry = em_procfs_entry, .kmod_tables = em_procfs_tables,

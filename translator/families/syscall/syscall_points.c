@@ -119,9 +119,10 @@ int sysdispatch_defined(struct elab *e, struct derived_probe *d, const struct no
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "kernel.syscall", "kernel.syscall.return", NULL };
+static const char *const types[] = { "kernel.syscall(number)[.return]", NULL };
 
 const struct family_ops syscall_family = {
-	.name = "kernel.syscall", .match = sysdispatch_match, .shapes = shapes,
+	.name = "kernel.syscall", .match = sysdispatch_match, .shapes = shapes, .types = types,
 	.target = sysdispatch_target, .defined = sysdispatch_defined,
 	.list_vars = sysdispatch_list_vars,
 	.kmod_entry = em_sysdispatch_entry, .kmod_tables = em_sysdispatch_tables,

@@ -363,6 +363,7 @@ const char *tracepoint_list_vars(const struct derived_probe *d)
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "kernel.trace", NULL };
+static const char *const types[] = { "{kernel|module(string)}.trace(string)", NULL };
 
 static int hoistable(const struct derived_probe *d)
 {
@@ -370,7 +371,7 @@ static int hoistable(const struct derived_probe *d)
 }
 
 const struct family_ops trace_family = {
-	.name = "kernel.trace", .match = tracepoints_match, .shapes = shapes,
+	.name = "kernel.trace", .match = tracepoints_match, .shapes = shapes, .types = types,
 	.hoistable = hoistable,
 	.kmod_entry = em_trace_entry, .kmod_tables = em_trace_tables, .kmod_hoists = 1,
 	.bpf_section = bx_trace_section, .bpf_ctx = BX_CTX_RAW, .bpf_hoists = 1,

@@ -1099,9 +1099,16 @@ static int family_match(struct elab *e, struct probe_point *pp, struct vec *out)
 static const char *const shapes[] = {
 	"process.function", "process.statement", "process.mark", "process.provider.mark", NULL,
 };
+static const char *const types[] = {
+	"process(string)[.library(string)].function(string)[.{call|inline|return}]",
+	"process(string)[.library(string)].statement({number|string})",
+	"process[(string)][.provider(string)].mark(string)",
+	"process[(string)][.library(string)].plt[(string)][.return]",
+	NULL,
+};
 
 const struct family_ops uprobe_family = {
-	.name = "uprobe", .match = family_match, .shapes = shapes,
+	.name = "uprobe", .match = family_match, .shapes = shapes, .types = types,
 	.kmod_entry = em_uprobe_entry, .kmod_tables = em_uprobe_tables,
 	.kmod_fields = em_uprobe_fields,
 	.bpf_section = bx_uprobe_section, .bpf_ctx = BX_CTX_REGS,
