@@ -416,6 +416,7 @@ STP_INLINE int64_t stp_returnval(struct stp_kctx *k)
 #define stp_gid() ((int64_t)(bpf_get_current_uid_gid() >> 32))
 #define stp_cpu() ((int64_t)bpf_get_smp_processor_id())
 #define stp_time_ns() ((int64_t)(bpf_ktime_get_boot_ns() + stp_g.stp_wall_off))
+#define stp_ktime_ns() ((int64_t)bpf_ktime_get_ns())
 #define stp_execname(dst) bpf_get_current_comm(dst, 16)
 #define stp_probefunc(dst) stp_strcpy(dst, stp_k->func ? stp_k->func : "")
 /* a stack or an address, marked for the runner to symbolize */

@@ -142,6 +142,7 @@ int64_t stp_uid(void);
 int64_t stp_gid(void);
 int64_t stp_cpu(void);
 int64_t stp_time_ns(void);
+int64_t stp_ktime_ns(void);	/* ktime_get_ns(): CLOCK_MONOTONIC */
 
 /* Stacks (staprun/bpf/ksym.c): sprint_stack and sprint_ustack of a hex
  * list, symbolized. */

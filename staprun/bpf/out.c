@@ -291,6 +291,15 @@ int64_t stp_time_ns(void)
 	return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* the clock bpf_ktime_get_ns() reads: CLOCK_MONOTONIC */
+int64_t stp_ktime_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 static char *vlog;
 static size_t vlog_len;
 
