@@ -293,7 +293,20 @@ TEST(cond_guru_mode)
 	CHECK_COND("guru_mode != 0", "no");
 	e.guru = 1;
 	CHECK_COND_ENV(&e, "guru_mode == 1", "yes");
-	CHECK_COND_ENV(&e, "guru_mode > 0", "yes");
+}
+
+/* A name, a runtime, a mode: equal or not, never ordered (as stap). */
+TEST(cond_eq_only)
+{
+	CHECK_PP_ERR("%( guru_mode > 0 %? yes %: no %)", "no",
+		     "t.stp:1:14: parse error: expected '==' or '!=' after guru_mode, saw '>'\n"
+		     "%( guru_mode > 0 %? yes %: no %)\n"
+		     "             ^\n");
+	CHECK_PP_ERR("%( arch <= \"x\" %? yes %)", "",
+		     "t.stp:1:9: parse error: expected '==' or '!=' after arch, saw '<='\n"
+		     "%( arch <= \"x\" %? yes %)\n"
+		     "        ^~\n");
+	CHECK_EQ_STR(cond("runtime != \"bpf\""), "yes");
 }
 
 TEST(cond_arg_count)
@@ -1105,11 +1118,14 @@ TEST(arg_err_out_of_range)
 		     "    ^~~\n");
 }
 
-/* "$0" is no argument (they count from 1); "$1x" is a target
- * variable. */
+/* "$0" is no argument (they count from 1); "$1x" is none either, and
+ * no target variable: a malformed one (as stap refuses it). */
 TEST(arg_zero_is_out_of_range)
 {
-	CHECK_PP("x = $1x", "x = $1x");
+	CHECK_PP_ERR("x = $1x", "x =",
+		     "t.stp:1:5: parse error: malformed script argument '$1x': $N takes digits only\n"
+		     "x = $1x\n"
+		     "    ^~~\n");
 	CHECK_PP_ERR("x = $0",
 		     "x =",
 		     "t.stp:1:5: parse error: script argument $0 out of range: 2 given\n"
