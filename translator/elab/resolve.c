@@ -512,8 +512,12 @@ static int dw_defined(struct scope *sc, struct node *arg)
 	}
 	if (arg->kind != N_TARGET && !is_cast_or_var(arg))
 		return -1;
-	if (arg->kind == N_TARGET && own_vars(sc))
+	if (arg->kind == N_TARGET && own_vars(sc) && own_vars(sc)->defined)
 		return own_vars(sc)->defined(sc->e, sc->probe, arg);
+	if (arg->kind == N_TARGET && own_vars(sc)) {	/* its target, quietly */
+		probe_copy = *arg;
+		return own_vars(sc)->target(sc->e, sc->probe, &probe_copy, 0, 1);
+	}
 	if (arg->kind == N_TARGET && sc->probe && sc->probe->tp) {
 		probe_copy = *arg;
 		memset(&probe_copy.args, 0, sizeof(probe_copy.args));

@@ -61,7 +61,8 @@ struct family_ops {
 	 * Pass 2, its own $vars (NULL: DWARF's, BTF's or a marker's, as the
 	 * probe has them): target resolves $var n (n->ref its reader, or
 	 * its writer with write), 1, or 0 after an error (said unless
-	 * quiet); defined is @defined(n); list_vars -L's " $a:long ...";
+	 * quiet); defined is @defined(n) (NULL: target, quietly, on a copy
+ * of n); list_vars -L's " $a:long ...";
 	 * vars_lvalue: a $var is a place guru mode writes as DWARF's are;
 	 * assign: "$var = x" (or .=) outside guru mode, 1 with a->lhs->ref
 	 * the setter taking x, 0 after an error (NULL: none is written so).

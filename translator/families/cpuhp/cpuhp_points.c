@@ -70,13 +70,6 @@ static int target(struct elab *e, struct derived_probe *d, struct node *n, int w
 	return !why;
 }
 
-static int defined(struct elab *e, struct derived_probe *d, const struct node *n)
-{
-	struct node copy = *n;
-
-	return target(e, d, &copy, 0, 1);
-}
-
 static const char *list_vars(struct elab *e, const struct derived_probe *d)
 {
 	(void)e;
@@ -91,7 +84,7 @@ static const char *const types[] = { "kernel.cpu.{online|offline}", NULL };
 
 const struct family_ops cpuhp_family = {
 	.name = "kernel.cpu", .match = cpuhp_match, .shapes = shapes, .types = types,
-	.target = target, .defined = defined, .list_vars = list_vars,
+	.target = target, .list_vars = list_vars,
 	.kmod_entry = em_cpuhp_entry, .kmod_tables = em_cpuhp_tables,
 	.kmod_arm = "stp_cpuhp_arm", .kmod_disarm = "stp_cpuhp_disarm",
 	.bpf_why = "BPF has no CPU hotplug callback; use "

@@ -46,8 +46,6 @@ void em_process_tables(struct emit *m, struct sbuf *o);
  * function that reads it; 0 (with an error unless quiet) when d has
  * no such variable. */
 int process_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet);
-/* @defined(n): whether n is one of them */
-int process_defined(struct elab *e, struct derived_probe *d, const struct node *n);
 /* -L: " $syscall:long $arg1:long ..." */
 const char *process_list_vars(struct elab *e, const struct derived_probe *d);
 

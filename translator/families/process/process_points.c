@@ -232,13 +232,6 @@ const char *process_list_vars(struct elab *e, const struct derived_probe *d)
 	return s;
 }
 
-int process_defined(struct elab *e, struct derived_probe *d, const struct node *n)
-{
-	struct node copy = *n;
-
-	return process_target(e, d, &copy, 0, 1);
-}
-
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = {
@@ -252,7 +245,7 @@ static const char *const types[] = {
 
 const struct family_ops process_family = {
 	.name = "process", .match = process_match, .shapes = shapes, .types = types,
-	.target = process_target, .defined = process_defined, .list_vars = process_list_vars,
+	.target = process_target, .list_vars = process_list_vars,
 	.kmod_entry = em_process_entry, .kmod_tables = em_process_tables,
 	.kmod_fields = em_uprobe_fields,
 	.bpf_why = "BPF has no hook on a process's start or end of this kind; use "

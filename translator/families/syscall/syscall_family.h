@@ -31,8 +31,6 @@ int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out);
  * it; 0 (with an error unless quiet) when d has no such variable. */
 int sysdispatch_target(struct elab *e, struct derived_probe *d, struct node *n, int write,
 		       int quiet);
-/* @defined(n): whether n is one of them */
-int sysdispatch_defined(struct elab *e, struct derived_probe *d, const struct node *n);
 /* -L: " $id:long $arg1:long ... $regs:long [$ret:long]" */
 const char *sysdispatch_list_vars(struct elab *e, const struct derived_probe *d);
 

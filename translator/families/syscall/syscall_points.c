@@ -109,13 +109,6 @@ const char *sysdispatch_list_vars(struct elab *e, const struct derived_probe *d)
 			      "$arg6:long $regs:long";
 }
 
-int sysdispatch_defined(struct elab *e, struct derived_probe *d, const struct node *n)
-{
-	struct node copy = *n;
-
-	return sysdispatch_target(e, d, &copy, 0, 1);
-}
-
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "kernel.syscall", "kernel.syscall.return", NULL };
@@ -123,7 +116,7 @@ static const char *const types[] = { "kernel.syscall(number)[.return]", NULL };
 
 const struct family_ops syscall_family = {
 	.name = "kernel.syscall", .match = sysdispatch_match, .shapes = shapes, .types = types,
-	.target = sysdispatch_target, .defined = sysdispatch_defined,
+	.target = sysdispatch_target,
 	.list_vars = sysdispatch_list_vars,
 	.kmod_entry = em_sysdispatch_entry, .kmod_tables = em_sysdispatch_tables,
 	.kmod_fields = em_sysdispatch_fields,
