@@ -6,14 +6,9 @@
  * allocations, socket writes and reads, sleeps (blocked), a file
  * written and synced (block I/O), three threads busy on two CPUs
  * (sched), and three threads writing one pipe (its mutex: lock) that
- * a fourth drains.  The file's filesystem may have no disk under it (a
- * clone on tmpfs): direct reads of the machine's first disk make block
- * I/O of the workload's own all the same.
+ * a fourth drains.
  */
-#define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -24,8 +19,6 @@
 #include <unistd.h>
 
 static int pipe_fd[2];
-static int disk_fd = -1;
-static off_t disk_size;
 static volatile sig_atomic_t got;
 
 static void on_usr1(int sig)
@@ -63,49 +56,6 @@ static void *drain(void *arg)
 	return NULL;
 }
 
-/* the first of /sys/block that is a disk with something on it */
-static void open_disk(void)
-{
-	DIR *d = opendir("/sys/block");
-	struct dirent *e;
-	char path[512];
-	long long sectors;
-	FILE *f;
-
-	while (d && disk_fd < 0 && (e = readdir(d))) {
-		if (e->d_name[0] == '.' || !strncmp(e->d_name, "loop", 4) ||
-		    !strncmp(e->d_name, "ram", 3) || !strncmp(e->d_name, "zram", 4))
-			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/size", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%lld", &sectors) == 1 && sectors >= 2048) {
-			snprintf(path, sizeof(path), "/dev/%s", e->d_name);
-			disk_fd = open(path, O_RDONLY | O_DIRECT);
-			disk_size = (off_t)sectors * 512;
-		}
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
-}
-
-static void read_disk(void)
-{
-	static off_t at;
-	void *buf;
-
-	if (disk_fd < 0 || posix_memalign(&buf, 4096, 4096))
-		return;
-	for (int i = 0; i < 4; i++) {
-		at = (at + (1 << 20)) % (disk_size - 4096) / 4096 * 4096;
-		if (pread(disk_fd, buf, 4096, at) < 0)
-			break;
-	}
-	free(buf);
-}
-
 static void round_once(const char *file)
 {
 	struct timespec ms20 = { 0, 20000000 };
@@ -137,7 +87,6 @@ static void round_once(const char *file)
 		fsync(fd);
 		close(fd);
 	}
-	read_disk();
 	nanosleep(&ms20, NULL);
 }
 
@@ -148,7 +97,6 @@ int main(int argc, char **argv)
 	if (argc != 2 || pipe(pipe_fd))
 		return 2;
 	signal(SIGUSR1, on_usr1);
-	open_disk();
 	pthread_create(&t, NULL, drain, NULL);
 	for (int i = 0; i < 3; i++) {
 		pthread_create(&t, NULL, busy, NULL);
