@@ -66,11 +66,12 @@ static char *bare(const char *s)
 		}
 		sb_putc(&b, *s++);
 	}
-	r = b.s ? b.s : calloc(1, 1);
+	r = b.s ? b.s : xcalloc(1, 1);
 	for (n = strlen(r); n && isspace((unsigned char)r[n - 1]); n--)
 		r[n - 1] = 0;
-	while (isspace((unsigned char)*r))
-		memmove(r, r + 1, strlen(r));
+	for (s = r; isspace((unsigned char)*s); s++)
+		;
+	memmove(r, s, strlen(s) + 1);
 	return r;
 }
 
