@@ -80,7 +80,8 @@ static notrace void stp_cx_orphan(int copy, u64 pin)
 static notrace void stp_cx_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 				   struct linux_binprm *bprm)
 {
-	this_cpu_write(stp_cx_wc.task, NULL);
+	this_cpu_write(stp_cx_wc.task[0], NULL);
+	this_cpu_write(stp_cx_wc.task[1], NULL);
 }
 
 /*
@@ -208,9 +209,8 @@ notrace long stp_cx_event(struct stp_ctx *c, const char *vital, u64 label,
 	}
 	if (!t || t == current) {
 		t = current;
-		if (this_cpu_read(stp_cx_wc.task) != t && stp_cx_who_fill())
+		if (!stp_cx_who_current(&who))
 			return 0;
-		who = this_cpu_read(stp_cx_wc.who);
 	} else {
 		/* another task (sched_switch's next): its own, not cached */
 		if (t->tgid == READ_ONCE(stp_stprun_pid))

@@ -31,13 +31,15 @@ struct stp_ctx;
 extern struct cx_sketch stp_cx_sk;
 
 /*
- * Who this CPU's current task is, for the label (cx_who of its
- * executable and user), kept per CPU for the task it was computed for:
- * the common event reads it with two loads and a compare.
+ * Who this CPU's last two tasks are, for the label (cx_who of its
+ * executable and user), each kept for the task it was computed for, the
+ * latest first: the common event reads it with two loads and a compare.
+ * Two, since two tasks taking turns on a CPU (a pipe's ends, a client and
+ * its server) would otherwise compute it anew on every event.
  */
 struct stp_cx_wc {
-	struct task_struct *task;	/* NULL: stprun's own, or none yet */
-	u64 who;
+	struct task_struct *task[2];	/* NULL: none yet (stprun's never) */
+	u64 who[2];
 };
 DECLARE_PER_CPU(struct stp_cx_wc, stp_cx_wc);
 
@@ -72,21 +74,57 @@ static __always_inline u32 stp_cx_uid(struct task_struct *t)
 	return cr ? __kuid_val(cr->uid) : 0;
 }
 
-/* Fill this CPU's entry for current; nonzero when current's events are
- * not counted (stprun storing the epochs is not the machine's work),
- * and its entry then stays empty. */
-static __always_inline u64 stp_cx_who_fill(void)
+/*
+ * Fill this CPU's first entry for current, into *who, the entry it held
+ * moving to second; 0 when current's events are not counted (stprun
+ * storing the epochs is not the machine's work), which no entry then
+ * holds.  Each entry is written task last, after NULL: it is read as a
+ * pair.  An NMI that fills meanwhile fills for the same current; the
+ * first entry's task read again after its who tells whether one did (it
+ * is current's then: the move is left out).
+ */
+static __always_inline int stp_cx_who_fill(u64 *who)
+{
+	struct task_struct *t = current, *t0;
+	u64 w0;
+
+	if (t->tgid == READ_ONCE(stp_stprun_pid))
+		return 0;
+	*who = cx_who(stp_cx_exe_key(t), stp_cx_uid(t));
+	t0 = this_cpu_read(stp_cx_wc.task[0]);
+	barrier();
+	w0 = this_cpu_read(stp_cx_wc.who[0]);
+	barrier();
+	if (t0 && this_cpu_read(stp_cx_wc.task[0]) == t0) {
+		this_cpu_write(stp_cx_wc.task[1], NULL);
+		barrier();
+		this_cpu_write(stp_cx_wc.who[1], w0);
+		barrier();
+		this_cpu_write(stp_cx_wc.task[1], t0);
+	}
+	this_cpu_write(stp_cx_wc.task[0], NULL);
+	barrier();
+	this_cpu_write(stp_cx_wc.who[0], *who);
+	barrier();
+	this_cpu_write(stp_cx_wc.task[0], t);
+	return 1;
+}
+
+/* Who current is, into *who, from this CPU's entries or filled; 0 when
+ * its events are not counted. */
+static __always_inline int stp_cx_who_current(u64 *who)
 {
 	struct task_struct *t = current;
 
-	if (t->tgid == READ_ONCE(stp_stprun_pid)) {
-		this_cpu_write(stp_cx_wc.task, NULL);
+	if (likely(this_cpu_read(stp_cx_wc.task[0]) == t)) {
+		*who = this_cpu_read(stp_cx_wc.who[0]);
 		return 1;
 	}
-	this_cpu_write(stp_cx_wc.who, cx_who(stp_cx_exe_key(t), stp_cx_uid(t)));
-	barrier();	/* (an NMI between the two writes fills the same) */
-	this_cpu_write(stp_cx_wc.task, t);
-	return 0;
+	if (this_cpu_read(stp_cx_wc.task[1]) == t) {
+		*who = this_cpu_read(stp_cx_wc.who[1]);
+		return 1;
+	}
+	return stp_cx_who_fill(who);
 }
 
 /*
@@ -99,12 +137,13 @@ static __always_inline s64 stp_cx_count(long vi, u64 label, s64 weight)
 {
 	if (unlikely((unsigned long)vi >= CX_VITALS_MAX))
 		return 0;
+	u64 who;
+
 	/* (a call here would keep label in a saved register: a frame on
 	 * every event; the refresh is a few loads, inline) */
-	if (unlikely(this_cpu_read(stp_cx_wc.task) != current) && stp_cx_who_fill())
+	if (!stp_cx_who_current(&who))
 		return 0;
-	return cx_count(&stp_cx_sk, NULL, (int)vi,
-			cx_hash((int)vi, label, this_cpu_read(stp_cx_wc.who)), weight);
+	return cx_count(&stp_cx_sk, NULL, (int)vi, cx_hash((int)vi, label, who), weight);
 }
 
 /*

@@ -356,7 +356,7 @@ sketch_lines() {	# DIR (of a line whose module was built)
 			b = hex($2); s[$4] = b; t += b }
 		END {
 			printf "  per CPU (nm -S of the module): stp_cx_cpu %d bytes (struct cx_cpu: events and weight\n", s["stp_cx_cpu"]
-			printf "     of each vital and copy), stp_cx_wc %d (the who cache: task, exe and uid),\n", s["stp_cx_wc"]
+			printf "     of each vital and copy), stp_cx_wc %d (the who cache: the last two tasks, each with its program and user),\n", s["stp_cx_wc"]
 			printf "     vitals_free_cache %d (free pages, once a jiffy): %d bytes a CPU, %d with %d CPUs\n", s["vitals_free_cache"], t, t * n, n }'
 	nm -S "$ko" | awk "$HEX"'$4 == "stp_cx_sk" { printf "  the module'"'"'s own stp_cx_sk: %d bytes (nm -S)\n", hex($2) }'
 }
