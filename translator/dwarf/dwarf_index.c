@@ -564,6 +564,31 @@ static int load_index(struct dwarf_file *f, const char **why)
 		*why = ar_printf("cannot index the DWARF of %s", f->path);
 		return 0;
 	}
+	return 2;
+}
+
+/*
+ * After the scan that made the index, the file opened anew for libdw.
+ * The scan reads the sections through the Elf libdw reads, and in a file
+ * whose sections come compressed (libc6-dbg's) libdw's walk of the CUs
+ * then went astray: every DIE looked up by offset failed, and with it a
+ * function's variables, in the run that made the index only.  The old
+ * handles stay open: the index's names point into their .debug_str.
+ */
+static int reopen(struct dwarf_file *f, const char *path, const char *module,
+		  const char **why)
+{
+	struct dwarf_file fresh = *f;
+
+	if (!open_elf_dwarf(&fresh, path, module, why))
+		return 0;
+	f->fd = fresh.fd;
+	f->elf = fresh.elf;
+	f->dw = fresh.dw;
+	f->walked = 0;
+	f->cfi = dwarf_getcfi(f->dw);
+	if (!f->cfi)
+		f->cfi = dwarf_getcfi_elf(f->elf);
 	return 1;
 }
 
@@ -590,8 +615,13 @@ struct dwarf_file *dw_open(const char *path, const char *module, int user,
 		f->cfi = dwarf_getcfi_elf(f->elf);
 	f->build_id = dw_build_id(f->elf);
 	dw_section(f, ".debug_str", &f->dstr, &f->dstr_size);
-	if (!load_index(f, why))
+	switch (load_index(f, why)) {
+	case 0:
 		return NULL;
+	case 2:
+		if (!f->relocated && !reopen(f, path, module, why))
+			return NULL;
+	}
 	pmap_put(&opened, key, f);
 	return f;
 }
