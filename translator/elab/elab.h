@@ -299,6 +299,11 @@ void hoist_program(struct elab *e);
  * readers that do); a script function always can. */
 int fn_may_fail(const struct function *f);
 
+/* probe_types.c: the builtin points a point with wildcards in its names
+ * stands for, by the families' types, each with pp's arguments, into
+ * out; how many. */
+int probe_types_expand(const struct probe_point *pp, struct vec *out);
+
 /* listing.c */
 void dump_program(struct elab *e, struct sbuf *out);
 

@@ -11,9 +11,14 @@
  *   [x]      x or nothing
  *   {a|b|c}  one of them
  * (nested freely).
+ *
+ * The same types say what a point with wildcards in its components'
+ * names stands for ("kerne*.funct*(\"vfs_read\")", "...function(\"f\").*",
+ * an alias's suffix "maxact*(10)"): probe_types_expand().
  */
 #include "elab.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,4 +154,68 @@ void probe_types_dump(FILE *f)
 		if (!i || strcmp(all.v[i], all.v[i - 1]))
 			fprintf(f, "%s\n", (char *)all.v[i]);
 	free(all.v);
+}
+
+/* Every type of every family, each text once (made on first use). */
+static const struct vec *all_types(void)
+{
+	static struct vec all;
+
+	if (!all.len)
+		for (int pf = 0; pf < PF_N; pf++)
+			for (const char *const *t = family_row(pf)->types; t && *t; t++)
+				expand(*t, *t + strlen(*t), &all);
+	return &all;
+}
+
+/* Does type t (a text of all_types) fit pp, each name of pp a pattern
+ * for t's and each argument of the kind t's says?  Its names into
+ * names[] then. */
+static int type_fits(const char *t, const struct probe_point *pp, const char **names)
+{
+	int i = 0;
+
+	for (; *t && i < pp->ncomps; i++) {
+		const struct probe_comp *c = &pp->comps[i];
+		size_t n = comp_len(t), k = strcspn(t, "(.");
+		const char *name = ar_strndup(t, k < n ? k : n);
+		int number = k < n && !strncmp(t + k, "(number)", 8);
+
+		if (!c->name || fnmatch(c->name, name, 0) || !c->arg != !(k < n) ||
+		    (c->arg && (c->arg->kind == N_NUM) != number))
+			return 0;
+		names[i] = name;
+		t += n + (t[n] == '.');
+	}
+	return !*t && i == pp->ncomps;
+}
+
+int probe_types_expand(const struct probe_point *pp, struct vec *out)
+{
+	const struct vec *all = all_types();
+	const char **names = xcalloc((size_t)pp->ncomps, sizeof(*names));
+	struct vec seen = { 0 };
+	int before = out->len;
+
+	for (int i = 0; i < all->len; i++) {
+		struct probe_point *q;
+		const char *text;
+		int dup = 0;
+
+		if (!type_fits(all->v[i], pp, names))
+			continue;
+		q = pp_clone(pp, NULL);
+		for (int k = 0; k < q->ncomps; k++)
+			q->comps[k].name = names[k];
+		text = pp_text(q);
+		for (int k = 0; k < seen.len && !dup; k++)
+			dup = !strcmp(seen.v[k], text);
+		if (dup)
+			continue;
+		vec_push(&seen, (void *)text);
+		vec_push(out, q);
+	}
+	free(seen.v);
+	free(names);
+	return out->len - before;
 }

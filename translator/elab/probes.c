@@ -119,10 +119,57 @@ static int comp_match(const struct probe_comp *use, const struct probe_comp *def
 	return same_arg(use->arg, def->arg);
 }
 
-/* 0: no; 1: the whole point; 2: a prefix, the rest is a suffix */
+/*
+ * "**" in a name matches a run of components ("netfilter.**",
+ * "sys**open": syscall.open): pp's components from u on against the
+ * alias's from a on, to the end of both.  The run's names are matched
+ * joined by dots; only its last may have an argument.
+ */
+static int dstar_match(const struct probe_point *pp, int u, const struct probe_point *name, int a)
+{
+	const struct probe_comp *c;
+
+	if (u == pp->ncomps || a == name->ncomps)
+		return u == pp->ncomps && a == name->ncomps;
+	c = &pp->comps[u];
+	if (!c->name || !strstr(c->name, "**"))
+		return comp_match(c, &name->comps[a]) && dstar_match(pp, u + 1, name, a + 1);
+	for (int k = a; k < name->ncomps; k++) {
+		struct sbuf run = { 0 }, pat = { 0 };
+		int ok;
+
+		if (k > a && name->comps[k - 1].arg)
+			break;
+		for (int i = a; i <= k; i++)
+			sb_printf(&run, "%s%s", i > a ? "." : "", name->comps[i].name);
+		for (const char *p = c->name; *p; p++)
+			if (!(p[0] == '*' && p[1] == '*'))
+				sb_printf(&pat, "%c", *p);
+		ok = run.s && pat.s && !fnmatch(pat.s, run.s, 0) &&
+		     same_arg(c->arg, name->comps[k].arg) && dstar_match(pp, u + 1, name, k + 1);
+		free(run.s);
+		free(pat.s);
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
+static int has_dstar(const struct probe_point *pp)
+{
+	for (int i = 0; i < pp->ncomps; i++)
+		if (pp->comps[i].name && strstr(pp->comps[i].name, "**"))
+			return 1;
+	return 0;
+}
+
+/* 0: no; 1: the whole point; 2: a prefix, the rest is a suffix (not
+ * with "**", whose run may end anywhere: whole points only) */
 static int alias_match(const struct probe_point *name,
 		       const struct probe_point *pp)
 {
+	if (has_dstar(pp))
+		return dstar_match(pp, 0, name, 0);
 	if (name->ncomps > pp->ncomps)
 		return 0;
 	for (int i = 0; i < name->ncomps; i++)
@@ -173,7 +220,13 @@ static void apply_alias(struct expansion *x, struct node *alias,
 		struct probe_point *next;
 		int before = x->made;
 
-		next = pp_join(target, 0, target->ncomps, NULL, pp, suffix_at);
+		/* an alias of "never" (a call this arch lacks) stays one
+		 * whatever suffix it is used with: it never fires */
+		if (target->ncomps == 1 && target->comps[0].name &&
+		    !strcmp(target->comps[0].name, "never"))
+			next = target;
+		else
+			next = pp_join(target, 0, target->ncomps, NULL, pp, suffix_at);
 		next->loc = target->loc;
 		expand_point(x, next, and_cond(cond, target->cond),
 			     optional || target->optional, depth + 1);
@@ -1006,6 +1059,35 @@ static const char *suggest(struct expansion *x, const struct probe_point *pp)
 	return best && best_d > 0 ? ar_printf(" (did you mean '%s'?)", best) : "";
 }
 
+/*
+ * A point with wildcards in its names that no family took as it is
+ * ("kerne*.funct*(\"f\")", "kernel.function(\"f\").*", a suffix
+ * "maxact*(10)" an alias handed on): the builtin points the families'
+ * types say it stands for, each optional, as SystemTap expands them.
+ * -1 when it stands for none.
+ */
+static int typed_points(struct expansion *x, struct probe_point *pp,
+			struct node *cond, int depth)
+{
+	struct vec qs = { 0 };
+	int glob = 0, before = x->made;
+
+	for (int i = 0; i < pp->ncomps && !glob; i++)
+		glob = is_glob(pp->comps[i].name);
+	if (!glob || !probe_types_expand(pp, &qs)) {
+		free(qs.v);
+		return -1;
+	}
+	for (int i = 0; i < qs.len; i++) {
+		struct probe_point *q = qs.v[i];
+
+		q->loc = pp->loc;
+		expand_point(x, q, cond, 1, depth + 1);
+	}
+	free(qs.v);
+	return x->made > before ? 1 : -1;
+}
+
 static void expand_point(struct expansion *x, struct probe_point *pp,
 			 struct node *cond, int optional, int depth)
 {
@@ -1035,6 +1117,8 @@ static void expand_point(struct expansion *x, struct probe_point *pp,
 			continue;
 		}
 		r = builtin_point(x, p, cond);
+		if (r < 0)
+			r = typed_points(x, p, cond, depth);
 		if (r < 0 && !p->optional) {
 			sem_error(&p->loc, "no probe point matches '%s'%s", pp_text(p),
 				  suggest(x, p));

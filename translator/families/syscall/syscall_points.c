@@ -17,14 +17,29 @@
 
 #include <string.h>
 
+static int named(const struct probe_comp *c, const char *name)
+{
+	return c->name && !strcmp(c->name, name);
+}
+
+/*
+ * kernel.syscall(NR)[.return[.maxactive(N)]].  maxactive bounds the
+ * instances of a kretprobe in flight, and SystemTap's syscall aliases
+ * are kretprobes: "syscall.open.return.maxactive(10)" hands the suffix
+ * on to what the alias names.  An exit seen at its tracepoint has no
+ * instances to bound, so none is missed for want of one: the number is
+ * checked and kept in the point's name, and has nothing to limit.
+ */
 static int is_syscall_point(const struct probe_point *pp)
 {
 	const struct probe_comp *c = pp->comps;
 
-	if (pp->ncomps < 2 || pp->ncomps > 3 || !c[0].name || strcmp(c[0].name, "kernel") ||
-	    c[0].arg || !c[1].name || strcmp(c[1].name, "syscall"))
+	if (pp->ncomps < 2 || pp->ncomps > 4 || !named(&c[0], "kernel") || c[0].arg ||
+	    !named(&c[1], "syscall"))
 		return 0;
-	return pp->ncomps == 2 || (c[2].name && !strcmp(c[2].name, "return") && !c[2].arg);
+	if (pp->ncomps >= 3 && (!named(&c[2], "return") || c[2].arg))
+		return 0;
+	return pp->ncomps < 4 || named(&c[3], "maxactive");
 }
 
 int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out)
@@ -45,11 +60,20 @@ int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out)
 			  "from 0 to %d", SD_MAX_NR - 1);
 		return 0;
 	}
+	if (pp->ncomps == 4) {
+		const struct node *n = pp->comps[3].arg;
+
+		if (!n || n->kind != N_NUM || n->num < 0) {
+			sem_error(n ? &n->loc : &pp->comps[3].loc,
+				  "'maxactive' takes a number of instances, as in maxactive(20)");
+			return 0;
+		}
+	}
 	t = ar_alloc(sizeof(*t));
 	t->pp = pp_clone(pp, NULL);
 	t->family = PF_SYSCALL;
 	t->sc.nr = (int)arg->num;
-	t->is_return = pp->ncomps == 3;
+	t->is_return = pp->ncomps >= 3;
 	vec_push(out, t);
 	return 1;
 }
@@ -112,7 +136,7 @@ const char *sysdispatch_list_vars(struct elab *e, const struct derived_probe *d)
 /* ---- the family's row (family.h) ---- */
 
 static const char *const shapes[] = { "kernel.syscall", "kernel.syscall.return", NULL };
-static const char *const types[] = { "kernel.syscall(number)[.return]", NULL };
+static const char *const types[] = { "kernel.syscall(number)[.return[.maxactive(number)]]", NULL };
 
 const struct family_ops syscall_family = {
 	.name = "kernel.syscall", .match = sysdispatch_match, .shapes = shapes, .types = types,
