@@ -271,11 +271,39 @@ int bv_chain(struct bv *v, int quiet)
 	return bv_finish(v, T_LONG, quiet);
 }
 
+/* What a value of BTF type id points to, by a name @cast finds: a named
+ * struct, union or typedef (SystemTap's autocast); NULL for anything
+ * else. */
+static const char *btf_pointee_name(const struct btf *b, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(b, id);
+	int ptr = 0;
+
+	for (int i = 0; t && i < 16; i++) {
+		int k = btf_kind(t);
+
+		if (!ptr && k == BTF_KIND_PTR) {
+			ptr = 1;
+		} else if (k == BTF_KIND_STRUCT || k == BTF_KIND_UNION ||
+			   (ptr && k == BTF_KIND_TYPEDEF)) {
+			const char *name = ptr ? btf__name_by_offset(b, t->name_off) : NULL;
+
+			return name && *name ? ar_strdup(name) : NULL;
+		} else if (k != BTF_KIND_CONST && k != BTF_KIND_VOLATILE &&
+			   k != BTF_KIND_RESTRICT && k != BTF_KIND_TYPEDEF &&
+			   k != BTF_KIND_TYPE_TAG) {
+			return NULL;
+		}
+		t = btf__type_by_id(b, t->type);
+	}
+	return NULL;
+}
+
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)
 {
 	struct bv v = { 0 };
+	int ok;
 
-	(void)e;
 	d->tp_args_read = 1;
 	v.b = d->tp->btf;
 	v.d = d;
@@ -297,5 +325,12 @@ int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int writ
 	if (!strncmp(n->name, "$$", 2))
 		return special(&v, n->name, quiet);
 	n->args.len = 0;
-	return argument(&v, quiet);
+	ok = argument(&v, quiet);
+	if (ok && !n->pretty && !n->addr) {
+		const char *to = btf_pointee_name(v.b, v.type);
+
+		if (to)
+			pmap_put(&e->autocast, n, (void *)to);
+	}
+	return ok;
 }

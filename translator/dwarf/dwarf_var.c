@@ -516,6 +516,47 @@ static int finish(struct tv *t, const char *what, enum type ret, int setter, int
 	return 1;
 }
 
+/*
+ * What a value of type ty points to, by a name @cast finds: a named
+ * struct, union or typedef (SystemTap's autocast: a local given the
+ * value reads x->member as @cast(x, NAME)->member); NULL for anything
+ * else.  addr: the value is &(a ty), ty the pointee itself.
+ */
+static const char *pointee_name(Dwarf_Die *ty, int addr)
+{
+	Dwarf_Die cur = *ty;
+	int tag;
+
+	for (int i = 0; !addr && i < 8; i++) {
+		tag = dwarf_tag(&cur);
+		if (tag == DW_TAG_pointer_type) {
+			if (!dw_type_of(&cur, &cur))
+				return NULL;	/* void * */
+			break;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type)
+			return NULL;
+		if (!dw_type_of(&cur, &cur))
+			return NULL;
+		if (i == 7)
+			return NULL;
+	}
+	for (int i = 0; i < 8; i++) {
+		tag = dwarf_tag(&cur);
+		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type)
+			break;
+		if (!dw_type_of(&cur, &cur))
+			return NULL;
+	}
+	tag = dwarf_tag(&cur);
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_class_type && tag != DW_TAG_typedef)
+		return NULL;
+	return die_name(&cur) ? ar_strdup(die_name(&cur)) : NULL;
+}
+
 /* The typed member chain after the variable's own value. */
 static int value_chain(struct tv *t, struct walk *w, int write, int quiet)
 {
@@ -523,6 +564,12 @@ static int value_chain(struct tv *t, struct walk *w, int write, int quiet)
 
 	if (!walk_comps(t, w, &t->n->comps))
 		return finish(t, "x", T_LONG, 0, quiet);
+	if (!write && !t->n->pretty && w->have_type) {
+		const char *to = pointee_name(&w->type, t->n->addr);
+
+		if (to)
+			pmap_put(&t->e->autocast, t->n, (void *)to);
+	}
 	if (t->n->pretty) {
 		sb_puts(&t->c, "\tSTAP_RETVALUE[0] = '\\0';\n");
 		tv_pretty(t, &w->v, &w->type, 0, t->n->pretty, "STAP_RETVALUE");

@@ -236,6 +236,10 @@ struct elab {
 	struct vec probes;		/* struct derived_probe * */
 	struct vec used_functions;	/* struct function *, in order found */
 	struct pmap decl_function;	/* N_FUNCTION -> struct function */
+	struct pmap autocast;		/* a resolved target expression -> the
+					 * type its value points to (dw_target's,
+					 * btf's): a local given it carries the
+					 * type, SystemTap's autocast */
 	struct vec pending_files;	/* included, probes not yet expanded */
 	struct vec foreach_calls;	/* calls made inside a foreach: the call
 					 * node, then the iterated symbol */

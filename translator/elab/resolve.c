@@ -756,6 +756,124 @@ static int cast_assign(struct scope *sc, struct node *n)
 	return 1;
 }
 
+/* A @cast(_, type) for a local to carry: autocast_local reads its type
+ * (and module: none, the probe's own debuginfo) from it. */
+static struct node *cast_carrier(const struct loc *l, const char *type)
+{
+	struct node *c = node_new(N_AT, l), *t = node_new(N_STR, l);
+
+	c->name = "@cast";
+	c->at = ATOP_CAST;
+	t->str = type;
+	vec_push_ar(&c->args, t);	/* (the value's place: never read) */
+	vec_push_ar(&c->args, t);
+	return c;
+}
+
+/*
+ * The type a call's value points to, as SystemTap's autocast has it: a
+ * function whose every return is @cast(p, T[, M]) or & @cast(...) of one
+ * T, or whose embedded C says "autocast: T" (task_current's
+ * task_struct).  Its @cast then, else NULL.
+ */
+static struct node *returns_cast(const struct function *f);
+
+static struct node *stmt_returns_cast(const struct node *n, struct node **seen, int *other)
+{
+	if (!n || *other)
+		return NULL;
+	if (n->kind == N_RETURN) {
+		const struct node *v = n->lhs;
+
+		if (v && v->kind == N_UNARY && v->op == OP_AMP)
+			v = v->lhs;
+		if (!v || v->kind != N_AT || v->at != ATOP_CAST || v->args.len < 2 ||
+		    (node_comps(v) && node_comps(v)->len)) {
+			*other = 1;
+			return NULL;
+		}
+		if (*seen && strcmp(((struct node *)(*seen)->args.v[1])->str,
+				    ((struct node *)v->args.v[1])->str))
+			*other = 1;
+		else if (!*seen)
+			*seen = (struct node *)v;
+		return *seen;
+	}
+	stmt_returns_cast(n->lhs, seen, other);
+	stmt_returns_cast(n->rhs, seen, other);
+	stmt_returns_cast(n->body, seen, other);
+	if (n->kind == N_BLOCK || n->kind == N_TRY)
+		for (int i = 0; i < n->args.len; i++)
+			stmt_returns_cast(n->args.v[i], seen, other);
+	return *other ? NULL : *seen;
+}
+
+static struct node *returns_cast(const struct function *f)
+{
+	const struct node *body = f && f->decl ? f->decl->body : NULL;
+	struct node *seen = NULL;
+	int other = 0;
+	const char *mark;
+
+	if (!body)
+		return NULL;
+	if (body->kind == N_EMBEDDED) {
+		char type[128];
+
+		mark = strstr(body->str, "/* autocast: ");
+		if (!mark || sscanf(mark + 13, "%127[A-Za-z0-9_]", type) != 1)
+			return NULL;
+		return cast_carrier(&body->loc, ar_strdup(type));
+	}
+	return stmt_returns_cast(body, &seen, &other);
+}
+
+/* The @cast a value carries to the local it is given (autocast): a
+ * target expression's type (what it points to), a call's (returns_cast),
+ * a local's own; else NULL. */
+static struct node *value_cast(struct scope *sc, const struct node *v)
+{
+	const char *to;
+
+	if (v->kind == N_AT && v->at == ATOP_ENTRY && v->args.len == 1)
+		v = v->args.v[0];
+	if ((to = pmap_get(&sc->e->autocast, v)))
+		return cast_carrier(&v->loc, to);
+	if (v->kind == N_CALL && !(node_comps(v) && node_comps(v)->len) && v->ref)
+		return returns_cast(v->ref);
+	if (v->kind == N_VAR && !v->comps.len && v->ref)
+		return ((struct symbol *)v->ref)->cast;
+	return NULL;
+}
+
+/* f()->member of a function that returns a type (returns_cast): n
+ * becomes @cast(f(), T[, M])->member.  0 when f returns none. */
+static int autocast_call(struct scope *sc, struct node *n)
+{
+	struct node *c = returns_cast(n->ref), *call, *at;
+
+	(void)sc;
+	if (!c)
+		return 0;
+	call = ar_alloc(sizeof(*call));
+	*call = *n;
+	call->comps = (struct vec){ 0 };
+	call->pretty = call->addr = 0;
+	at = ar_alloc(sizeof(*at));
+	*at = *c;
+	at->loc = n->loc;
+	at->args = (struct vec){ 0 };
+	vec_push(&at->args, call);
+	for (int i = 1; i < c->args.len; i++)
+		vec_push(&at->args, c->args.v[i]);
+	at->comps = n->comps;
+	at->pretty = n->pretty;
+	at->addr = n->addr;
+	at->ref = NULL;
+	*n = *at;
+	return 1;
+}
+
 /* x->member of a local x that carries a type (cast_assign): n becomes
  * @cast(x, T[, M])->member.  0 when x carries none. */
 static int autocast_local(struct scope *sc, struct node *n)
@@ -768,6 +886,7 @@ static int autocast_local(struct scope *sc, struct node *n)
 	var = ar_alloc(sizeof(*var));
 	*var = *n;
 	var->comps = (struct vec){ 0 };
+	var->pretty = var->addr = 0;
 	at = ar_alloc(sizeof(*at));
 	*at = *s->cast;
 	at->loc = n->loc;
@@ -776,6 +895,8 @@ static int autocast_local(struct scope *sc, struct node *n)
 	for (int i = 1; i < s->cast->args.len; i++)
 		vec_push(&at->args, s->cast->args.v[i]);
 	at->comps = n->comps;
+	at->pretty = n->pretty;
+	at->addr = n->addr;
 	at->ref = NULL;
 	*n = *at;
 	return 1;
@@ -805,8 +926,14 @@ static void assign_expr(struct scope *sc, struct node *n)
 	if (n->op != OP_ASSIGN && n->op != OP_SHL_STAT)
 		expr(sc, n->lhs, 0);
 	expr(sc, n->lhs, 1);
-	if (n->lhs->kind == N_VAR && n->lhs->ref)
-		((struct symbol *)n->lhs->ref)->cast = NULL;	/* no longer cast_assign's */
+	if (n->lhs->kind == N_VAR && n->lhs->ref) {
+		struct symbol *s = n->lhs->ref;
+
+		/* a local given a typed value carries its type; any other
+		 * value ends what it carried */
+		s->cast = n->op == OP_ASSIGN && !n->lhs->comps.len && s->kind != SYM_GLOBAL ?
+			  value_cast(sc, n->rhs) : NULL;
+	}
 	iterated_check(sc, n->lhs);
 }
 
@@ -912,6 +1039,10 @@ static void expr(struct scope *sc, struct node *n, int write)
 		return;
 	case N_CALL:
 		call(sc, n);
+		if (n->comps.len && autocast_call(sc, n)) {
+			expr(sc, n, write);
+			return;
+		}
 		if (n->comps.len)
 			needs_dwarf(n, "a typed member access ('->')");
 		return;
