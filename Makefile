@@ -46,7 +46,7 @@ DRIVER_SRC = translator/front/options.c translator/front/target.c translator/ela
 	translator/elab/probes.c translator/elab/resolve.c translator/dwarf/dwarf_find.c \
 	translator/dwarf/dwarf_index.c translator/dwarf/dwarf_scan.c translator/dwarf/dwarf_cfa.c \
 	translator/dwarf/dwarf_probe.c translator/dwarf/dwarf_loc.c translator/dwarf/dwarf_type.c \
-	translator/dwarf/dwarf_var.c translator/symbols/elfsec.c translator/btf/btf_image.c \
+	translator/dwarf/dwarf_var.c translator/dwarf/dwarf_header.c translator/symbols/elfsec.c translator/btf/btf_image.c \
 	translator/btf/btf_load.c translator/btf/btf_type.c translator/btf/btf_var.c \
 	translator/btf/btf_pretty.c translator/btf/btf_module.c translator/btf/btf_kfunc.c \
 	translator/btf/btf_core.c translator/btf/btf_cast.c translator/elab/probe_types.c \

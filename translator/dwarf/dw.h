@@ -96,6 +96,10 @@ const char *dw_find_kernel(const struct session *s, const char *module,
 /* The kernel's, opened (dw_open) once; NULL and *why without it. */
 struct dwarf_file *dw_kernel(const struct session *s, const char **why);
 
+/* dwarf_header.c: the DWARF of C headers ("<sys/un.h>", several
+ * "<a.h><b.h>"), compiled once; NULL and *why on failure. */
+struct dwarf_file *dw_header(const char *headers, const char **why);
+
 /* dwarf_index.c: open a debuginfo file and its index (cached by
  * build-id under STP_CACHE or ~/.cache/stp); NULL and *why on failure. */
 struct dwarf_file *dw_open(const char *path, const char *module, int user,

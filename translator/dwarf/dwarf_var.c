@@ -676,6 +676,15 @@ static int at_module(struct tv *t, struct node *n)
 	m = a->str;
 	if (!strncmp(m, "kernel", 6) && (!m[6] || m[6] == '<'))
 		return 1;
+	if (*m == '<') {	/* headers alone: the type as they declare it */
+		f = dw_header(m, &why);
+		if (!f) {
+			tv_fail(t, &a->loc, "%s: %s", n->name, why);
+			return 0;
+		}
+		t->f = f;	/* (read as the probe reads: t->user stays) */
+		return 1;
+	}
 	if (strchr(m, '<'))
 		m = ar_strndup(m, (size_t)(strchr(m, '<') - m));
 	if (*m == '/')
@@ -750,8 +759,9 @@ static int at_expr(struct tv *t, int write, int quiet)
 		Dwarf_Die ty;
 
 		if (!dw_find_type(t->f, tname, &ty)) {
-			tv_fail(t, &((struct node *)n->args.v[1])->loc, "no type '%s' in the %s's debuginfo",
-			     tname, t->f->user ? "program" : "kernel");
+			tv_fail(t, &((struct node *)n->args.v[1])->loc, "no type '%s' in %s", tname,
+				*t->f->module == '<' ? t->f->module :
+				t->f->user ? "the program's debuginfo" : "the kernel's debuginfo");
 			return finish(t, "x", T_LONG, 0, quiet);
 		}
 		w.type = ty;

@@ -837,8 +837,14 @@ static struct node *value_cast(struct scope *sc, const struct node *v)
 
 	if (v->kind == N_AT && v->at == ATOP_ENTRY && v->args.len == 1)
 		v = v->args.v[0];
-	if ((to = pmap_get(&sc->e->autocast, v)))
-		return cast_carrier(&v->loc, to);
+	if ((to = pmap_get(&sc->e->autocast, v))) {
+		struct node *c = cast_carrier(&v->loc, to);
+
+		/* a @cast's own debuginfo: its module or headers */
+		if (v->kind == N_AT && v->at == ATOP_CAST && v->args.len == 3)
+			vec_push_ar(&c->args, v->args.v[2]);
+		return c;
+	}
 	if (v->kind == N_CALL && !(node_comps(v) && node_comps(v)->len) && v->ref)
 		return returns_cast(v->ref);
 	if (v->kind == N_VAR && !v->comps.len && v->ref)
