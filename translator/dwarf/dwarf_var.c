@@ -660,9 +660,55 @@ static int target_var(struct tv *t, int write, int quiet)
 	return value_chain(t, &w, write, quiet);
 }
 
+/* One module of @cast's list ("" the default, "kernel", a module, a
+ * program's path, headers): its debuginfo, or NULL (the default) with
+ * *why NULL; NULL and *why when it has none. */
+static struct dwarf_file *module_dwarf(struct tv *t, const char *m, const char **why)
+{
+	*why = NULL;
+	if (!*m || (!strncmp(m, "kernel", 6) && (!m[6] || m[6] == '<')))
+		return NULL;
+	if (*m == '<')
+		return dw_header(m, why);
+	if (strchr(m, '<'))
+		m = ar_strndup(m, (size_t)(strchr(m, '<') - m));
+	if (*m != '/' && !(m = dw_find_kernel(t->e->s, m, why)))
+		return NULL;
+	return dw_open(m, m, *m == '/', why);
+}
+
+/* @cast(p, "T", "a:kernel:b"): the first of the modules whose debuginfo
+ * has T, as stap searches them; into t->f ("" and "kernel": the
+ * default's).  0 after an error. */
+static int module_list(struct tv *t, struct node *n, struct node *a)
+{
+	const char *tname = ((struct node *)n->args.v[1])->str, *why = NULL, *last = NULL;
+	char *list = ar_strdup(a->str);
+
+	for (char *m = strtok(list, ":"); m; m = strtok(NULL, ":")) {
+		struct dwarf_file *f = module_dwarf(t, m, &why);
+		Dwarf_Die ty;
+
+		if (!f && !why)
+			f = t->f;	/* the default */
+		if (f && dw_find_type(f, tname, &ty)) {
+			t->f = f;
+			t->user = f->user;
+			return 1;
+		}
+		if (why)
+			last = why;
+	}
+	tv_fail(t, &a->loc, "%s: no type '%s' in any of '%s'%s%s", n->name, tname, a->str,
+		last ? ": " : "", last ? last : "");
+	return 0;
+}
+
 /* The debuginfo @cast(p, "type", "M") and @var("v", "M") look in:
  * "kernel" (also "kernel<linux/x.h>": the header only says where the
- * type is declared), a kernel module by name, or a program by path. */
+ * type is declared), a kernel module by name, a program by path,
+ * headers alone ("<sys/un.h>"), "" (the probe's own), or a list of them
+ * joined by ':'. */
 static int at_module(struct tv *t, struct node *n)
 {
 	int k = n->at == ATOP_CAST ? 2 : 1;
@@ -674,7 +720,9 @@ static int at_module(struct tv *t, struct node *n)
 		return 1;
 	a = n->args.v[k];
 	m = a->str;
-	if (!strncmp(m, "kernel", 6) && (!m[6] || m[6] == '<'))
+	if (n->at == ATOP_CAST && strchr(m, ':') && *m != '/')
+		return module_list(t, n, a);
+	if (!*m || (!strncmp(m, "kernel", 6) && (!m[6] || m[6] == '<')))
 		return 1;
 	if (*m == '<') {	/* headers alone: the type as they declare it */
 		f = dw_header(m, &why);
