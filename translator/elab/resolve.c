@@ -733,6 +733,17 @@ static void rmw_statement(const struct node *n)
 		s->rmw_reads++;
 }
 
+/* Autocast is SystemTap's since 2.6: --compatible below it leaves it out. */
+static int autocast_on(const struct scope *sc)
+{
+	const char *v = sc->e->s->compatible;
+	int maj = 0, min = 0;
+
+	if (!v || sscanf(v, "%d.%d", &maj, &min) < 1)
+		return 1;
+	return maj > 2 || (maj == 2 && min >= 6);
+}
+
 /* "x = @cast(p, T[, M])", SystemTap's autocast: x holds p and carries
  * T, so that x->member later reads as @cast(x, T[, M])->member.  0 when
  * n is not such an assignment. */
@@ -743,7 +754,7 @@ static int cast_assign(struct scope *sc, struct node *n)
 
 	if (n->op != OP_ASSIGN || n->lhs->kind != N_VAR || n->lhs->comps.len ||
 	    !is_cast_or_var(c) || c->at != ATOP_CAST || c->comps.len || c->addr ||
-	    c->pretty || c->args.len < 2)
+	    c->pretty || c->args.len < 2 || !autocast_on(sc))
 		return 0;
 	copy = ar_alloc(sizeof(*copy));
 	*copy = *c;
@@ -835,6 +846,8 @@ static struct node *value_cast(struct scope *sc, const struct node *v)
 {
 	const char *to;
 
+	if (!autocast_on(sc))
+		return NULL;
 	if (v->kind == N_AT && v->at == ATOP_ENTRY && v->args.len == 1)
 		v = v->args.v[0];
 	if ((to = pmap_get(&sc->e->autocast, v))) {
@@ -856,9 +869,8 @@ static struct node *value_cast(struct scope *sc, const struct node *v)
  * becomes @cast(f(), T[, M])->member.  0 when f returns none. */
 static int autocast_call(struct scope *sc, struct node *n)
 {
-	struct node *c = returns_cast(n->ref), *call, *at;
+	struct node *c = autocast_on(sc) ? returns_cast(n->ref) : NULL, *call, *at;
 
-	(void)sc;
 	if (!c)
 		return 0;
 	call = ar_alloc(sizeof(*call));
