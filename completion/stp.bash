@@ -4,7 +4,7 @@
 
 # ORDER: the options of `stp --help` (tests/man/completion.sh checks).
 _stp_opts='-p -v -e -I -D -g -m -r -o -S -F -c -x -k -B -G -s -T -u -w -W
--l -L -i -d --compatible= --remote=qemu --smp= --runtime= --dump-probe-types
+-l -L -i -d --compatible= --prologue-searching --remote=qemu --smp= --runtime= --dump-probe-types
 --dump-functions --dump-probe-aliases --vmlinux= --sysroot= --vitals-db=
 --vitals-limit= --all-modules --ldd --help --version'
 

@@ -252,7 +252,17 @@ if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null);
 		"$STP" --sysroot="$K" -r "$R" -p3 -e "$frozen"
 	case_ frozen-begin-lock 0 $'\t.locks = p0_locks, .nlocks = 1,' -- \
 		"$STP" --sysroot="$K" -r "$R" -p3 -e "$frozen"
+	# --prologue-searching: a -O2 kernel's function (its variables have
+	# location lists) is probed at its entry unless asked for always (-P)
+	# shellcheck disable=SC2016 # the script's $count
+	vr='probe kernel.function("vfs_read") { println($count) }'
+	case_ prologue-auto 0 0 -- bash -c "'$STP' --sysroot='$K' -r '$R' -p3 -e '$vr' | grep -c '\.offset = ' || true"
+	case_ prologue-always 0 1 -- bash -c "'$STP' --sysroot='$K' -r '$R' --prologue-searching -p3 -e '$vr' | grep -c '\.offset = '"
+	case_ prologue-P 0 1 -- bash -c "'$STP' --sysroot='$K' -r '$R' -P -p3 -e '$vr' | grep -c '\.offset = '"
+	case_ prologue-never 0 0 -- bash -c "'$STP' --sysroot='$K' -r '$R' -P --prologue-searching=never -p3 -e '$vr' | grep -c '\.offset = ' || true"
 fi
+case_ prologue-bad 1 "stp: --prologue-searching takes always, never or auto, not 'x'" -- \
+	"$STP" --prologue-searching=x -e 'probe begin {}'
 # -T in a guest, with a -c command that would run for 30 s: the script
 # ends after 1 s (its end probe says so) and the command with it; a
 # guest boot, about 20 s (STP_DRIVER_GUEST=0 leaves it out)

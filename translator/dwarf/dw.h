@@ -184,6 +184,10 @@ int dw_parse_pattern(const char *pattern, struct dw_pattern *p);
 void dw_points(struct dwarf_file *f, const struct dw_pattern *p, int flags,
 		  struct vec *out);
 uint64_t dw_prologue_end(struct dwarf_file *f, const struct dw_entry *e);
+/* --prologue-searching: 1 always past the prologue, -1 never (the
+ * entry), 0 (auto) past it unless the function's variables have
+ * location lists (then they are right at the entry too). */
+extern int dw_prologue_searching;
 /* The point as a probe point names it: "name@file:line", the function's
  * declaring line, or the statement's line (file less a leading "./"). */
 const char *dw_point_text(const struct dw_point *pt, int statement);

@@ -112,13 +112,16 @@ static int has_location_lists(struct dwarf_file *f, const struct dw_entry *e)
 	return 0;
 }
 
+int dw_prologue_searching;
+
 uint64_t dw_prologue_end(struct dwarf_file *f, const struct dw_entry *e)
 {
 	size_t n;
 	Dwarf_Lines *lines;
 	uint64_t best = 0;
 
-	if (e->highpc <= e->lowpc || has_location_lists(f, e))
+	if (e->highpc <= e->lowpc || dw_prologue_searching < 0 ||
+	    (!dw_prologue_searching && has_location_lists(f, e)))
 		return e->lowpc;
 	lines = cu_lines(f, e->die, &n);
 	if (!lines)

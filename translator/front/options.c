@@ -30,6 +30,7 @@ enum {
 	LONG_DUMP_FUNCTIONS,
 	LONG_DUMP_PROBE_ALIASES,
 	LONG_RUNTIME,
+	LONG_PROLOGUE,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +50,7 @@ static const struct option long_opts[] = {
 	{ "dump-probe-aliases", no_argument, NULL, LONG_DUMP_PROBE_ALIASES },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "runtime", required_argument, NULL, LONG_RUNTIME },
+	{ "prologue-searching", optional_argument, NULL, LONG_PROLOGUE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -96,6 +98,9 @@ static void usage(FILE *f)
 "  -l PROBE       list probe points matching PROBE\n"
 "  -L PROBE       list them with the variables each offers\n"
 "  --compatible=VERSION  language compatibility level (systemtap_v)\n"
+"  --prologue-searching[=always|never|auto], -P (always)  probe a function\n"
+"                 past its prologue always, never (at its entry), or (auto,\n"
+"                 the default) unless its variables have location lists\n"
 "  --remote=qemu  run in a throwaway QEMU guest\n"
 "  --smp=N        the guest's CPUs with --remote=qemu (default 1)\n"
 "  --runtime=kmod|bpf  a kernel module (default), or BPF programs\n"
@@ -225,6 +230,17 @@ static int one_opt(struct session *s, int c, const char *arg)
 	case 'L': s->list_probe = arg; s->list_vars = 1; return 0;
 	case 'i': s->interactive = 1; return 0;
 	case LONG_COMPATIBLE: s->compatible = arg; return 0;
+	case 'P': s->prologue = 1; return 0;
+	case LONG_PROLOGUE:
+		if (!arg || !strcmp(arg, "always"))
+			s->prologue = 1;
+		else if (!strcmp(arg, "never"))
+			s->prologue = -1;
+		else if (!strcmp(arg, "auto"))
+			s->prologue = 0;
+		else
+			return bad("--prologue-searching takes always, never or auto, not '%s'", arg);
+		return 0;
 	case LONG_REMOTE: s->remote = arg; return 0;
 	case LONG_RUNTIME:
 		if (strcmp(arg, "kmod") && strcmp(arg, "bpf"))
@@ -287,7 +303,7 @@ int opts_parse(struct session *s, int argc, char **argv)
 	opterr = 0;
 	/* As stap: options may follow the script file too ("stp s.stp -c
 	 * CMD"); its arguments are what is left, and "--" ends the options */
-	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:T:FS:kuwWl:L:d:i",
+	while ((c = getopt_long(argc, argv, "p:ve:I:D:G:B:gm:r:o:c:x:s:T:FS:kuwWl:L:d:iP",
 				long_opts, NULL)) != -1) {
 		if (c == LONG_HELP) {
 			usage(stdout);

@@ -47,6 +47,7 @@ struct session {
 	const char *list_probe;	/* -l / -L */
 	int list_vars;		/* -L */
 	const char *compatible;	/* --compatible */
+	int prologue;		/* --prologue-searching: 1 always, -1 never, 0 auto */
 	const char *remote;	/* --remote */
 	const char *runtime;	/* --runtime: "kmod", "bpf", or NULL */
 	int types_by_btf;	/* the backend's wish (backend.h), for pass 2 */

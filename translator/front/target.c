@@ -6,6 +6,7 @@
  */
 #include "session.h"
 #include "version.h"
+#include "../dwarf/dw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,7 @@ void target_init(struct session *s)
 	s->env.arch = s->arch;
 	s->env.runtime = s->runtime && !strcmp(s->runtime, "bpf") ? "bpf" : "kernel";
 	s->env.systemtap_v = s->compatible ? s->compatible : STP_LANGUAGE_VERSION;
+	dw_prologue_searching = s->prologue;
 	s->env.privilege = "stapdev";
 	s->env.guru = s->guru;
 	s->env.argc = s->argc;
