@@ -412,8 +412,14 @@ static struct node *at_builtin(struct parser *p)
 		return n;
 	}
 	if (at == ATOP_CONST || at == ATOP_PERF) {
+		struct node *name;
+
 		need_string(p, "a string literal");
-		vec_push_ar(&n->args, string_lit(p));
+		name = string_lit(p);
+		vec_push_ar(&n->args, name);
+		/* a counter's name: never empty (stap refuses it here too) */
+		if (at == ATOP_PERF && !*name->str)
+			expected(p, "a non-empty string (a counter's name)");
 		expect_op(p, OP_RPAREN);
 		return n;
 	}

@@ -261,6 +261,13 @@ if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null);
 	case_ prologue-P 0 1 -- bash -c "'$STP' --sysroot='$K' -r '$R' -P -p3 -e '$vr' | grep -c '\.offset = '"
 	case_ prologue-never 0 0 -- bash -c "'$STP' --sysroot='$K' -r '$R' -P --prologue-searching=never -p3 -e '$vr' | grep -c '\.offset = ' || true"
 fi
+# -W: a broken tapset of -I is an error (read though the script needs
+# nothing of it); without -W it is left unread, as a tapset not needed
+mkdir -p "$T/brokenlib"
+printf 'function fine() { return 1 }\nfunction broken( {\n' >"$T/brokenlib/broken.stp"
+case_ W-broken-tapset 1 "$T/brokenlib/broken.stp:2:18: parse error: expected an identifier, saw '{'" -- \
+	"$STP" -W -I "$T/brokenlib" -p2 -e 'probe begin { exit() }'
+case_ broken-tapset-unread 0 "" -- bash -c "'$STP' -I '$T/brokenlib' -p2 -e 'probe begin { exit() }' >/dev/null"
 case_ prologue-bad 1 "stp: --prologue-searching takes always, never or auto, not 'x'" -- \
 	"$STP" --prologue-searching=x -e 'probe begin {}'
 # -T in a guest, with a -c command that would run for 30 s: the script

@@ -163,7 +163,20 @@ void libscan_select(struct session *s, struct source **src, int n, char *want)
 		return;
 	}
 	memset(want, 0, n);
+	/* -W: the user's own tapsets (-I) are all read, so that a broken
+	 * one is an error, as stap's -W has it, not skipped unread */
+	for (int i = 0; s->warn_mode == 2 && i < n; i++)
+		for (int k = 0; src[i] && k < s->include_dirs.len; k++) {
+			const char *dir = s->include_dirs.v[k];
+			size_t len = strlen(dir);
+
+			if (!strncmp(src[i]->name, dir, len) && src[i]->name[len] == '/')
+				want[i] = 1;
+		}
 	add_user_words(&words, s->user);
+	for (int i = 0; i < n; i++)
+		if (want[i])
+			add_words(&words, src[i]->text);
 	tapset_files(s, &stpm, &stp);
 	for (int i = 0; i < stpm.len; i++) {
 		struct source *m = src_load(stpm.v[i]);
