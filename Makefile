@@ -49,7 +49,7 @@ DRIVER_SRC = translator/front/options.c translator/front/target.c translator/ela
 	translator/dwarf/dwarf_var.c translator/dwarf/dwarf_header.c translator/symbols/elfsec.c translator/btf/btf_image.c \
 	translator/btf/btf_load.c translator/btf/btf_type.c translator/btf/btf_var.c \
 	translator/btf/btf_pretty.c translator/btf/btf_module.c translator/btf/btf_kfunc.c \
-	translator/btf/btf_core.c translator/btf/btf_cast.c translator/elab/probe_types.c \
+	translator/btf/btf_core.c translator/btf/btf_cast.c translator/btf/btf_record.c translator/elab/probe_types.c \
 	translator/kmod/emit_hoist.c translator/elab/dump_names.c translator/elab/infer.c \
 	translator/elab/deadstore.c translator/elab/prune.c translator/elab/frozen.c \
 	translator/elab/hoist.c translator/elab/listing.c translator/elab/pass2.c translator/kmod/access.c \

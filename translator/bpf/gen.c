@@ -190,24 +190,28 @@ static void kern_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf
 	const struct family_ops *f = family_row(d->family);
 	size_t frame = bx_frame_begin(x);
 	int raw, regs;
+	const char *entry;
 
 	if (!sec)
 		return;
-	raw = f->bpf_ctx == BX_CTX_RAW;
+	/* a tracepoint program's context is the event's record, read by
+	 * its fields' offsets (btf_record.c) */
+	raw = f->bpf_ctx == BX_CTX_RAW && !d->tp_record;
 	regs = f->bpf_ctx == BX_CTX_REGS || (f->bpf_ctx == BX_CTX_KFUNC && bx_kfunc_is_kprobe(x, d));
+	entry = d->tp_record ? "(u64 *)ctx" : raw ? "(u64 *)ctx->args" : "0";
 	x->pfx = ar_printf("p%d", i);
 	x->pp = d->name;
 	bx_entry_probe(x, d, i, att);
 	sb_printf(&x->code, "SEC(\"%s\")\nint p%d(%s *ctx)\n{\n", sec, i,
 		  raw ? "struct bpf_raw_tracepoint_args" : regs ? "struct pt_regs" : "void");
 	if (bx_hoisted(d))
-		bx_prefix(x, d, raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+		bx_prefix(x, d, entry, regs ? "ctx" : "0");
 	else
 		sb_printf(&x->code, "\tu32 zero = 0;\n"
 			  "\tstruct stp_ctx *c = bpf_map_lookup_elem(&stp_ctxmap, &zero);\n"
 			  "\tstruct stp_kctx k = { .entry = %s, .regs = %s, .ctx = ctx }, *stp_k = &k;\n\n"
 			  "\tif (!c || stp_g.stp_stopping)\n\t\treturn 0;\n",
-			  raw ? "(u64 *)ctx->args" : "0", regs ? "ctx" : "0");
+			  entry, regs ? "ctx" : "0");
 	sb_puts(&x->code, "\t/* a perf event's NMI can land inside another probe on this CPU:\n"
 		"\t * its context is in use */\n"
 		"\tif (c->busy) {\n\t\t__sync_fetch_and_add(&stp_g.stp_reentered, 1);\n"

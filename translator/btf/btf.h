@@ -88,6 +88,13 @@ struct tracepoint_info {
 	int by_value;		/* an argument is a struct or float: the
 				 * callback cannot take it as a u64 */
 };
+/* btf_record.c: field of tp's event record ($next_comm), from tracefs */
+struct tp_field {
+	int offset, size, is_signed, is_array;
+	int is_data_loc;	/* __data_loc: where in the record its text is */
+};
+int tp_record_field(const struct tracepoint_info *tp, const char *field, struct tp_field *out);
+
 /* -L: " $prev:struct task_struct* ..." */
 const char *tracepoint_list_vars(const struct derived_probe *d);
 

@@ -229,13 +229,58 @@ static int special(struct bv *v, const char *name, int quiet)
 }
 
 /* The argument named, with the member chain after it. */
-static int argument(struct bv *v, int quiet)
+/*
+ * $field of the event's record, as SystemTap's BPF runtime reads it: at
+ * its offset in the record (an array: its address, for kernel_string).
+ * The probe's program then is a tracepoint program, whose context is the
+ * record: the prototype's arguments are not there.  (kmod's callbacks
+ * get the arguments only.)
+ */
+static int record_field(struct bv *v, const struct tp_field *fl, int quiet)
+{
+	struct derived_probe *d = v->d;
+	const char *addr = ar_printf("((unsigned long)CONTEXT->entry + %d)", fl->offset);
+
+	if (d->tp_proto)
+		fail(v, &v->n->loc, ar_printf("'%s' is a field of the event's record, and this "
+					      "probe reads the tracepoint's arguments: a probe "
+					      "reads one or the other", v->n->name));
+	else if (v->n->comps.len)
+		fail(v, &v->n->loc, ar_printf("'%s' is a field of the event's record: it has no "
+					      "members", v->n->name));
+	else if (fl->is_data_loc)	/* its text's address */
+		sb_printf(&v->c, "\tSTAP_RETVALUE = (int64_t)CONTEXT->entry + (%s & 0xffff);\n",
+			  read_mem(v, addr, 4, 0));
+	else if (fl->is_array || v->n->addr)
+		sb_printf(&v->c, "\tSTAP_RETVALUE = (int64_t)%s;\n", addr);
+	else
+		sb_printf(&v->c, "\tSTAP_RETVALUE = %s;\n",
+			  read_mem(v, addr, fl->size == 1 || fl->size == 2 || fl->size == 4 ? fl->size : 8,
+				   fl->is_signed));
+	if (!v->err)
+		d->tp_record = 1;
+	return bv_finish(v, T_LONG, quiet);
+}
+
+static int argument(struct bv *v, struct elab *e, int quiet)
 {
 	const struct tracepoint_info *tp = v->d->tp;
+	struct tp_field fl;
 	int i = 0;
 
 	while (i < tp->nargs && strcmp(tp->arg_names[i], v->n->name + 1))
 		i++;
+	/* the record's fields: the running kernel's tracefs knows them,
+	 * and --runtime=bpf runs there */
+	if (i == tp->nargs && v->d->family == PF_TRACE && e->s->runtime &&
+	    !strcmp(e->s->runtime, "bpf") && tp_record_field(tp, v->n->name + 1, &fl))
+		return record_field(v, &fl, quiet);
+	if (i < tp->nargs && v->d->tp_record) {
+		fail(v, &v->n->loc, ar_printf("'%s' is an argument of the tracepoint, and this probe "
+					      "reads fields of the event's record: a probe reads "
+					      "one or the other", v->n->name));
+		return bv_finish(v, T_LONG, quiet);
+	}
 	if (i == tp->nargs) {
 		struct sbuf have = { 0 };
 
@@ -249,6 +294,7 @@ static int argument(struct bv *v, int quiet)
 	}
 	v->expr = ar_printf("((u64 *)CONTEXT->entry)[%d]", i);
 	v->type = tp->arg_types[i];
+	v->d->tp_proto = 1;
 	return bv_chain(v, quiet);
 }
 
@@ -325,7 +371,7 @@ int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int writ
 	if (!strncmp(n->name, "$$", 2))
 		return special(&v, n->name, quiet);
 	n->args.len = 0;
-	ok = argument(&v, quiet);
+	ok = argument(&v, e, quiet);
 	if (ok && !n->pretty && !n->addr) {
 		const char *to = btf_pointee_name(v.b, v.type);
 

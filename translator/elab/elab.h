@@ -165,6 +165,10 @@ struct derived_probe {
 	const struct tracepoint_info *tp;	/* PF_TRACE: the tracepoint
 					 * (btf.h) */
 	int tp_args_read;		/* PF_TRACE: a $var reads its arguments */
+	int tp_proto, tp_record;	/* PF_TRACE: a $var read a prototype's
+					 * argument; one a field of the event's
+					 * record (--runtime=bpf: a tracepoint
+					 * program, its context the record) */
 	/* SDT markers (PF_UPROBE on a marker's nop): */
 	const struct sdt_marker *sdt;	/* the marker (sdt.h), or NULL */
 	uint64_t sem_offset;		/* its semaphore's file offset, or 0 */
