@@ -763,6 +763,8 @@ static int frame_param(const struct walk *w, const char *name)
 }
 
 /* "$3": paste the argument's tokens; "@3": the argument as a string. */
+static int is_arg_ref(const char *s);
+
 static void script_arg(struct walk *w, const struct token *t,
 		       struct tokens *out)
 {
@@ -812,6 +814,16 @@ static void script_arg(struct walk *w, const struct token *t,
 		lex_text_at(env->argv[idx - 1], &place, out);
 		if (out->len > first)
 			out->t[first].space_before = t->space_before;
+		/* its text is put in as tokens once: one naming another
+		 * argument is refused, as stap refuses it */
+		for (int k = first; k < out->len; k++)
+			if (out->t[k].kind == TK_IDENT && is_arg_ref(out->t[k].str)) {
+				perr(at(w, t), "invalid nested substitution: script argument %s is "
+				     "'%s', which names %s", t->str, env->argv[idx - 1],
+				     out->t[k].str);
+				out->len = first;
+				break;
+			}
 	}
 }
 
