@@ -6,6 +6,8 @@
 #
 #   functions:      N of M (P%)   SystemTap's documented functions
 #                                 (stap-functions.txt) that stp defines
+#   all functions:  N of M (P%)   every function its tapsets define,
+#                                 documented or not (stap-functions-all.txt)
 #   probe aliases:  N of M (P%)   its alias names (stap-aliases.txt) that
 #                                 stp defines, exactly
 #   alias families: N of M (P%)   its families with at least one name stp
@@ -56,6 +58,16 @@ if [ $refresh = 1 ]; then
 		grep -ho '<title>function::[^<]*</title>' "$DOCS"/API-*.html |
 			sed 's/<title>function:://; s/<\/title>//' | sort -u
 	} >"$here/stap-functions.txt"
+	{
+		echo "# Every function SystemTap 4.8's tapsets define for the kernel runtime on x86-64, documented"
+		echo "# or not, save @__private30 ones: the names in 'function NAME' of the .stp files of"
+		echo "# /usr/share/systemtap/tapset, its linux/, x86_64/ and linux/x86_64/ (what stap -p1 reads), sorted."
+		for d in . linux x86_64 linux/x86_64; do
+			[ -d "/usr/share/systemtap/tapset/$d" ] || continue
+			grep -hoE '^(@__private[0-9]+ +)?function +[A-Za-z_][A-Za-z0-9_]*' \
+				"/usr/share/systemtap/tapset/$d"/*.stp
+		done | grep -v '@__private' | awk '{ print $2 }' | sort -u
+	} >"$here/stap-functions-all.txt"
 fi
 
 # public names only: no component starting with '_'
@@ -65,6 +77,10 @@ family() { sed -E 's/(\.return)?$/ &/; s/^(.+)\.[^.]+ (.*)$/\1.*\2/; s/ //'; }
 "$STP" --sysroot="$root" -r "$krel" --dump-probe-aliases | cut -d' ' -f1 | public \
 	>"$out/coverage-stp-aliases.txt"
 public <"$here/stap-functions.txt" >"$out/coverage-stap-functions.txt"
+# all of them, '_' names too: scripts call some (_stp_valid_task, __is_idle)
+"$STP" --sysroot="$root" -r "$krel" --dump-functions | grep -v '^#' | sort -u \
+	>"$out/coverage-stp-functions-all.txt"
+grep -v '^#' "$here/stap-functions-all.txt" | sort -u >"$out/coverage-stap-functions-all.txt"
 public <"$here/stap-aliases.txt" >"$out/coverage-stap-aliases.txt"
 # SystemTap's aliases that stp has as builtin probe points (perf.sw.*,
 # timer.*): defined if stp -l lists the name
@@ -84,12 +100,16 @@ share() {
 		"$(awk -v h="$have" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * h / t : 0 }')"
 }
 share functions "$out/coverage-stap-functions.txt" "$out/coverage-stp-functions.txt"
+share "all functions" "$out/coverage-stap-functions-all.txt" "$out/coverage-stp-functions-all.txt"
 share "probe aliases" "$out/coverage-stap-aliases.txt" "$out/coverage-stp-aliases.txt"
 share "alias families" "$out/coverage-stap-families.txt" "$out/coverage-stp-families.txt"
 {
 	echo "# SystemTap's names stp does not define (tests/examples/coverage.sh, kernel $krel)"
 	echo "# functions"
 	comm -23 "$out/coverage-stap-functions.txt" "$out/coverage-stp-functions.txt"
+	echo "# undocumented functions"
+	comm -23 "$out/coverage-stap-functions-all.txt" "$out/coverage-stp-functions-all.txt" |
+		comm -23 - "$out/coverage-stap-functions.txt"
 	echo "# alias families with no name defined"
 	comm -23 "$out/coverage-stap-families.txt" "$out/coverage-stp-families.txt"
 	echo "# probe aliases"
