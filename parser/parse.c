@@ -386,6 +386,11 @@ static struct node *at_builtin(struct parser *p)
 
 	n->name = t->str;
 	n->at = (unsigned char)at;
+	/* the kernel's memory and registers, read raw: a user's script in
+	 * guru mode only, as stap has it (tapsets are guru code) */
+	if ((at == ATOP_KDEREF || at == ATOP_KREGISTER) && p->src->is_user && !p->guru)
+		fail_at(p, t, "%s reads the kernel's %s raw: it needs guru mode (-g)", t->str,
+			at == ATOP_KDEREF ? "memory" : "registers");
 	expect_op(p, OP_LPAREN);
 	if (at == ATOP_CAST) {
 		vec_push_ar(&n->args, expr(p));
