@@ -345,7 +345,8 @@ const char *sdt_names(const struct vec *markers)
 
 		vec_push(&names, (void *)ar_printf("%s:%s", m->provider, m->name));
 	}
-	qsort(names.v, (size_t)names.len, sizeof(void *), cmp_str);
+	if (names.len)	/* (qsort of NULL, even of nothing, is undefined) */
+		qsort(names.v, (size_t)names.len, sizeof(void *), cmp_str);
 	for (int i = 0; i < names.len; i++)
 		if (!i || strcmp(names.v[i], names.v[i - 1]))
 			sb_printf(&sb, "%s%s", sb.s ? ", " : "", (const char *)names.v[i]);
