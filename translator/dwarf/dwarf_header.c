@@ -70,7 +70,7 @@ static const char *compile(const char *src, const char *obj)
 			       (char *)tmp, (char *)c, NULL };
 	FILE *f = fopen(c, "w");
 	pid_t pid;
-	int st, fd;
+	int st = 0, fd;
 
 	if (!f || fputs(src, f) == EOF || fclose(f)) {
 		if (f)
