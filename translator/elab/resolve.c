@@ -781,14 +781,8 @@ static struct node *cast_carrier(const struct loc *l, const char *type)
 	return c;
 }
 
-/*
- * The type a call's value points to, as SystemTap's autocast has it: a
- * function whose every return is @cast(p, T[, M]) or & @cast(...) of one
- * T, or whose embedded C says "autocast: T" (task_current's
- * task_struct).  Its @cast then, else NULL.
- */
-static struct node *returns_cast(const struct function *f);
-
+/* The @cast every return under n gives (one T); NULL, and *other set,
+ * when a return gives anything else. */
 static struct node *stmt_returns_cast(const struct node *n, struct node **seen, int *other)
 {
 	if (!n || *other)
@@ -819,6 +813,12 @@ static struct node *stmt_returns_cast(const struct node *n, struct node **seen, 
 	return *other ? NULL : *seen;
 }
 
+/*
+ * The type a call's value points to, as SystemTap's autocast has it: a
+ * function whose every return is @cast(p, T[, M]) or & @cast(...) of one
+ * T, or whose embedded C says "autocast: T" (task_current's
+ * task_struct).  Its @cast then, else NULL.
+ */
 static struct node *returns_cast(const struct function *f)
 {
 	const struct node *body = f && f->decl ? f->decl->body : NULL;
@@ -865,23 +865,20 @@ static struct node *value_cast(struct scope *sc, const struct node *v)
 	return NULL;
 }
 
-/* f()->member of a function that returns a type (returns_cast): n
- * becomes @cast(f(), T[, M])->member.  0 when f returns none. */
-static int autocast_call(struct scope *sc, struct node *n)
+/* n (x->member, f()->member) becomes @cast(x, T[, M])->member with c's
+ * type and module: the cast takes n's members and its '$' and '&', its
+ * operand n without them. */
+static void cast_through(struct node *n, const struct node *c)
 {
-	struct node *c = autocast_on(sc) ? returns_cast(n->ref) : NULL, *call, *at;
+	struct node *operand = ar_alloc(sizeof(*operand)), *at = ar_alloc(sizeof(*at));
 
-	if (!c)
-		return 0;
-	call = ar_alloc(sizeof(*call));
-	*call = *n;
-	call->comps = (struct vec){ 0 };
-	call->pretty = call->addr = 0;
-	at = ar_alloc(sizeof(*at));
+	*operand = *n;
+	operand->comps = (struct vec){ 0 };
+	operand->pretty = operand->addr = 0;
 	*at = *c;
 	at->loc = n->loc;
 	at->args = (struct vec){ 0 };
-	vec_push(&at->args, call);
+	vec_push(&at->args, operand);
 	for (int i = 1; i < c->args.len; i++)
 		vec_push(&at->args, c->args.v[i]);
 	at->comps = n->comps;
@@ -889,6 +886,17 @@ static int autocast_call(struct scope *sc, struct node *n)
 	at->addr = n->addr;
 	at->ref = NULL;
 	*n = *at;
+}
+
+/* f()->member of a function that returns a type (returns_cast): n
+ * becomes @cast(f(), T[, M])->member.  0 when f returns none. */
+static int autocast_call(struct scope *sc, struct node *n)
+{
+	struct node *c = autocast_on(sc) ? returns_cast(n->ref) : NULL;
+
+	if (!c)
+		return 0;
+	cast_through(n, c);
 	return 1;
 }
 
@@ -897,26 +905,10 @@ static int autocast_call(struct scope *sc, struct node *n)
 static int autocast_local(struct scope *sc, struct node *n)
 {
 	struct symbol *s = find_local(sc, n->name);
-	struct node *var, *at;
 
 	if (!s || !s->cast)
 		return 0;
-	var = ar_alloc(sizeof(*var));
-	*var = *n;
-	var->comps = (struct vec){ 0 };
-	var->pretty = var->addr = 0;
-	at = ar_alloc(sizeof(*at));
-	*at = *s->cast;
-	at->loc = n->loc;
-	at->args = (struct vec){ 0 };
-	vec_push(&at->args, var);
-	for (int i = 1; i < s->cast->args.len; i++)
-		vec_push(&at->args, s->cast->args.v[i]);
-	at->comps = n->comps;
-	at->pretty = n->pretty;
-	at->addr = n->addr;
-	at->ref = NULL;
-	*n = *at;
+	cast_through(n, s->cast);
 	return 1;
 }
 
