@@ -322,27 +322,19 @@ int bv_chain(struct bv *v, int quiet)
  * else. */
 static const char *btf_pointee_name(const struct btf *b, uint32_t id)
 {
-	const struct btf_type *t = btf__type_by_id(b, id);
-	int ptr = 0;
+	const struct btf_type *t = btf_peel(b, id, NULL);
+	const char *name;
 
-	for (int i = 0; t && i < 16; i++) {
-		int k = btf_kind(t);
-
-		if (!ptr && k == BTF_KIND_PTR) {
-			ptr = 1;
-		} else if (k == BTF_KIND_STRUCT || k == BTF_KIND_UNION ||
-			   (ptr && k == BTF_KIND_TYPEDEF)) {
-			const char *name = ptr ? btf__name_by_offset(b, t->name_off) : NULL;
-
-			return name && *name ? ar_strdup(name) : NULL;
-		} else if (k != BTF_KIND_CONST && k != BTF_KIND_VOLATILE &&
-			   k != BTF_KIND_RESTRICT && k != BTF_KIND_TYPEDEF &&
-			   k != BTF_KIND_TYPE_TAG) {
-			return NULL;
-		}
-		t = btf__type_by_id(b, t->type);
-	}
-	return NULL;
+	if (!t || !btf_is_ptr(t))
+		return NULL;
+	/* the pointee's qualifiers, not its typedef: @cast finds that name */
+	for (t = btf__type_by_id(b, t->type); t && (btf_is_mod(t) || btf_is_type_tag(t));
+	     t = btf__type_by_id(b, t->type))
+		;
+	if (!t || !(btf_is_composite(t) || btf_is_typedef(t)))
+		return NULL;
+	name = btf__name_by_offset(b, t->name_off);
+	return name && *name ? ar_strdup(name) : NULL;
 }
 
 int btf_target(struct elab *e, struct derived_probe *d, struct node *n, int write, int quiet)

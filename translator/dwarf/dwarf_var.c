@@ -524,24 +524,15 @@ static int finish(struct tv *t, const char *what, enum type ret, int setter, int
  */
 static const char *pointee_name(Dwarf_Die *ty, int addr)
 {
-	Dwarf_Die cur = *ty;
+	Dwarf_Die buf, cur, *p;
 	int tag;
 
-	for (int i = 0; !addr && i < 8; i++) {
-		tag = dwarf_tag(&cur);
-		if (tag == DW_TAG_pointer_type) {
-			if (!dw_type_of(&cur, &cur))
-				return NULL;	/* void * */
-			break;
-		}
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type)
-			return NULL;
-		if (!dw_type_of(&cur, &cur))
-			return NULL;
-		if (i == 7)
-			return NULL;
-	}
+	if (addr)
+		cur = *ty;
+	else if (!(p = dw_peel(ty, &buf)) || dwarf_tag(p) != DW_TAG_pointer_type ||
+		 !dw_type_of(p, &cur))
+		return NULL;	/* no pointer, or void * */
+	/* the pointee's qualifiers, not its typedef: @cast finds that name */
 	for (int i = 0; i < 8; i++) {
 		tag = dwarf_tag(&cur);
 		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
@@ -660,21 +651,31 @@ static int target_var(struct tv *t, int write, int quiet)
 	return value_chain(t, &w, write, quiet);
 }
 
-/* One module of @cast's list ("" the default, "kernel", a module, a
+/* One module @cast or @var names ("" the default, "kernel", a module, a
  * program's path, headers): its debuginfo, or NULL (the default) with
  * *why NULL; NULL and *why when it has none. */
 static struct dwarf_file *module_dwarf(struct tv *t, const char *m, const char **why)
 {
+	const char *path;
+
 	*why = NULL;
 	if (!*m || (!strncmp(m, "kernel", 6) && (!m[6] || m[6] == '<')))
 		return NULL;
-	if (*m == '<')
+	if (*m == '<')	/* headers alone: the type as they declare it */
 		return dw_header(m, why);
 	if (strchr(m, '<'))
 		m = ar_strndup(m, (size_t)(strchr(m, '<') - m));
-	if (*m != '/' && !(m = dw_find_kernel(t->e->s, m, why)))
-		return NULL;
-	return dw_open(m, m, *m == '/', why);
+	path = *m == '/' ? m : dw_find_kernel(t->e->s, m, why);
+	return path ? dw_open(path, m, *m == '/', why) : NULL;
+}
+
+/* t reads f's types; headers' as the probe reads (their user side is
+ * the probe's, not the compiled object's). */
+static void use_module(struct tv *t, struct dwarf_file *f)
+{
+	t->f = f;
+	if (*f->module != '<')
+		t->user = f->user;
 }
 
 /* @cast(p, "T", "a:kernel:b"): the first of the modules whose debuginfo
@@ -692,8 +693,7 @@ static int module_list(struct tv *t, struct node *n, struct node *a)
 		if (!f && !why)
 			f = t->f;	/* the default */
 		if (f && dw_find_type(f, tname, &ty)) {
-			t->f = f;
-			t->user = f->user;
+			use_module(t, f);
 			return 1;
 		}
 		if (why)
@@ -712,40 +712,22 @@ static int module_list(struct tv *t, struct node *n, struct node *a)
 static int at_module(struct tv *t, struct node *n)
 {
 	int k = n->at == ATOP_CAST ? 2 : 1;
-	const char *m, *why = NULL, *path;
+	const char *why = NULL;
 	struct dwarf_file *f;
 	struct node *a;
 
 	if (n->args.len <= k)
 		return 1;
 	a = n->args.v[k];
-	m = a->str;
-	if (n->at == ATOP_CAST && strchr(m, ':') && *m != '/')
+	if (n->at == ATOP_CAST && strchr(a->str, ':') && *a->str != '/')
 		return module_list(t, n, a);
-	if (!*m || (!strncmp(m, "kernel", 6) && (!m[6] || m[6] == '<')))
-		return 1;
-	if (*m == '<') {	/* headers alone: the type as they declare it */
-		f = dw_header(m, &why);
-		if (!f) {
-			tv_fail(t, &a->loc, "%s: %s", n->name, why);
-			return 0;
-		}
-		t->f = f;	/* (read as the probe reads: t->user stays) */
-		return 1;
-	}
-	if (strchr(m, '<'))
-		m = ar_strndup(m, (size_t)(strchr(m, '<') - m));
-	if (*m == '/')
-		path = m;
-	else
-		path = dw_find_kernel(t->e->s, m, &why);
-	f = path ? dw_open(path, m, *m == '/', &why) : NULL;
-	if (!f) {
+	f = module_dwarf(t, a->str, &why);
+	if (why) {
 		tv_fail(t, &a->loc, "%s: %s", n->name, why);
 		return 0;
 	}
-	t->f = f;
-	t->user = f->user;
+	if (f)
+		use_module(t, f);
 	return 1;
 }
 
