@@ -8,14 +8,13 @@
  */
 #include "dw.h"
 #include "../symbols/symbols.h"
+#include "../front/markers.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* The "#include <h>" lines of "<a.h><b.h>" into src; 0 when it names
@@ -69,30 +68,18 @@ static const char *compile(const char *src, const char *obj)
 	char *const argv[] = { "cc", "-g", "-fno-eliminate-unused-debug-types", "-c", "-o",
 			       (char *)tmp, (char *)c, NULL };
 	FILE *f = fopen(c, "w");
-	pid_t pid;
-	int st = 0, fd;
+	int wrote, rc;
 
-	if (!f || fputs(src, f) == EOF || fclose(f)) {
-		if (f)
-			fclose(f);
+	if (!f)
 		return ar_printf("cannot write %s: %s", c, strerror(errno));
-	}
-	pid = fork();
-	if (pid < 0)
-		return ar_printf("cannot run cc: %s", strerror(errno));
-	if (!pid) {
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-		return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "cannot run cc (install gcc)"
-							      : first_error(log);
+	wrote = fputs(src, f) != EOF;
+	if (fclose(f) || !wrote)
+		return ar_printf("cannot write %s: %s", c, strerror(errno));
+	rc = markers_system(argv, log, 0);
+	if (rc == 127)
+		return "cannot run cc (install gcc)";
+	if (rc)
+		return first_error(log);
 	if (rename(tmp, obj))
 		return ar_printf("cannot keep %s: %s", obj, strerror(errno));
 	unlink(c);

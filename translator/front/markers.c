@@ -14,8 +14,11 @@
  */
 #include "markers.h"
 
+#include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* libstdc++'s std::string, as SystemTap's scripts walk it. */
@@ -81,4 +84,45 @@ struct source *markers_library(void)
 
 	src->is_macro_lib = 1;
 	return src;
+}
+
+/* argv as one line, for the stap.system marker. */
+static const char *command_line(char *const argv[])
+{
+	struct sbuf sb = { 0 };
+	const char *r;
+
+	for (int i = 0; argv[i]; i++)
+		sb_printf(&sb, "%s%s", i ? " " : "", argv[i]);
+	r = ar_printf("%s", sb.s ? sb.s : "");
+	free(sb.s);
+	return r;
+}
+
+int markers_system(char *const argv[], const char *log, int verbose)
+{
+	pid_t pid;
+	int st, rc;
+
+	STAP_PROBE1(stap, stap_system__start, command_line(argv));
+	pid = fork();
+	STAP_PROBE2(stap, stap_system__spawn, pid < 0 ? -1 : 0, pid);
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (!verbose) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+				close(fd);
+			}
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	rc = waitpid(pid, &st, 0) < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	STAP_PROBE1(stap, stap_system__complete, rc);
+	return rc;
 }

@@ -24,4 +24,9 @@ const void *markers_session(const struct session *s);
  * run are: @stp_exe, @stprun_exe. */
 struct source *markers_library(void);
 
+/* Run argv, its output to log (kept on the terminal when verbose), as
+ * SystemTap's stap_system() does, with its stap.system markers: its
+ * exit status (127: it could not be run), or -1. */
+int markers_system(char *const argv[], const char *log, int verbose);
+
 #endif
