@@ -140,13 +140,15 @@ static int cmp_point(const void *pa, const void *pb)
 	return *a ? 1 : *b ? -1 : 0;
 }
 
+static const struct vec *all_types(void);
+
 void probe_types_dump(FILE *f)
 {
+	const struct vec *types = all_types();
 	struct vec all = { 0 };
 
-	for (int pf = 0; pf < PF_N; pf++)
-		for (const char *const *t = family_row(pf)->types; t && *t; t++)
-			expand(*t, *t + strlen(*t), &all);
+	for (int i = 0; i < types->len; i++)
+		vec_push(&all, types->v[i]);
 	for (const char *const *t = aliases; *t; t++)
 		expand(*t, *t + strlen(*t), &all);
 	qsort(all.v, all.len, sizeof(void *), cmp_point);

@@ -128,31 +128,29 @@ static int comp_match(const struct probe_comp *use, const struct probe_comp *def
 static int dstar_match(const struct probe_point *pp, int u, const struct probe_point *name, int a)
 {
 	const struct probe_comp *c;
+	struct sbuf run = { 0 }, pat = { 0 };
+	int ok = 0;
 
 	if (u == pp->ncomps || a == name->ncomps)
 		return u == pp->ncomps && a == name->ncomps;
 	c = &pp->comps[u];
 	if (!c->name || !strstr(c->name, "**"))
 		return comp_match(c, &name->comps[a]) && dstar_match(pp, u + 1, name, a + 1);
-	for (int k = a; k < name->ncomps; k++) {
-		struct sbuf run = { 0 }, pat = { 0 };
-		int ok;
-
+	/* "**" as "*", which fnmatch lets match dots too */
+	for (const char *p = c->name; *p; p++)
+		if (!(p[0] == '*' && p[1] == '*'))
+			sb_putc(&pat, *p);
+	/* the run a..k, one component longer each time round */
+	for (int k = a; k < name->ncomps && !ok; k++) {
 		if (k > a && name->comps[k - 1].arg)
 			break;
-		for (int i = a; i <= k; i++)
-			sb_printf(&run, "%s%s", i > a ? "." : "", name->comps[i].name);
-		for (const char *p = c->name; *p; p++)
-			if (!(p[0] == '*' && p[1] == '*'))
-				sb_printf(&pat, "%c", *p);
-		ok = run.s && pat.s && !fnmatch(pat.s, run.s, 0) &&
-		     same_arg(c->arg, name->comps[k].arg) && dstar_match(pp, u + 1, name, k + 1);
-		free(run.s);
-		free(pat.s);
-		if (ok)
-			return 1;
+		sb_printf(&run, "%s%s", k > a ? "." : "", name->comps[k].name);
+		ok = !fnmatch(pat.s, run.s, 0) && same_arg(c->arg, name->comps[k].arg) &&
+		     dstar_match(pp, u + 1, name, k + 1);
 	}
-	return 0;
+	free(run.s);
+	free(pat.s);
+	return ok;
 }
 
 static int has_dstar(const struct probe_point *pp)
