@@ -74,12 +74,22 @@ static __always_inline u32 stp_cx_uid(struct task_struct *t)
 	return cr ? __kuid_val(cr->uid) : 0;
 }
 
+/* Entry i of this CPU's: task t's who w, written as a pair (task last,
+ * after NULL: a reader never pairs one task with another's who). */
+static __always_inline void stp_cx_wc_set(int i, struct task_struct *t, u64 w)
+{
+	this_cpu_write(stp_cx_wc.task[i], NULL);
+	barrier();
+	this_cpu_write(stp_cx_wc.who[i], w);
+	barrier();
+	this_cpu_write(stp_cx_wc.task[i], t);
+}
+
 /*
  * Fill this CPU's first entry for current, into *who, the entry it held
  * moving to second; 0 when current's events are not counted (stprun
  * storing the epochs is not the machine's work), which no entry then
- * holds.  Each entry is written task last, after NULL: it is read as a
- * pair.  An NMI that fills meanwhile fills for the same current; the
+ * holds.  An NMI that fills meanwhile fills for the same current; the
  * first entry's task read again after its who tells whether one did (it
  * is current's then: the move is left out).
  */
@@ -95,18 +105,9 @@ static __always_inline int stp_cx_who_fill(u64 *who)
 	barrier();
 	w0 = this_cpu_read(stp_cx_wc.who[0]);
 	barrier();
-	if (t0 && this_cpu_read(stp_cx_wc.task[0]) == t0) {
-		this_cpu_write(stp_cx_wc.task[1], NULL);
-		barrier();
-		this_cpu_write(stp_cx_wc.who[1], w0);
-		barrier();
-		this_cpu_write(stp_cx_wc.task[1], t0);
-	}
-	this_cpu_write(stp_cx_wc.task[0], NULL);
-	barrier();
-	this_cpu_write(stp_cx_wc.who[0], *who);
-	barrier();
-	this_cpu_write(stp_cx_wc.task[0], t);
+	if (t0 && this_cpu_read(stp_cx_wc.task[0]) == t0)
+		stp_cx_wc_set(1, t0, w0);
+	stp_cx_wc_set(0, t, *who);
 	return 1;
 }
 
