@@ -262,6 +262,9 @@ struct symbol *global_lookup(struct elab *e, const char *name,
 void probes_expand_file(struct elab *e, struct lib_file *f);
 /* pp as the script writes it, without its condition, '?' or '!' */
 const char *pp_text(const struct probe_point *pp);
+/* c's argument, a number at least min, into *v; else 0 after an error
+ * ("'maxactive' takes a number, as in maxactive(100)") */
+int pp_num_arg(const struct probe_comp *c, int64_t *v, int64_t min);
 
 /* "FILE has none: install PKG-dbg ...": why uprobe d, found by symbol
  * table, has no $vars. */

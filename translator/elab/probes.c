@@ -330,23 +330,29 @@ static int is(const struct probe_comp *c, const char *name)
 	return c->name && !strcmp(c->name, name);
 }
 
-static int num_arg(struct expansion *x, const struct probe_comp *c,
-		   int64_t *v, int64_t min)
+int pp_num_arg(const struct probe_comp *c, int64_t *v, int64_t min)
 {
 	if (!c->arg || c->arg->kind != N_NUM) {
 		sem_error(&c->loc, "'%s' takes a number, as in %s(%lld)",
 			  c->name, c->name, (long long)(min > 0 ? min * 100 : 1));
-		x->failed = 1;
 		return 0;
 	}
 	*v = c->arg->num;
 	if (*v < min) {
 		sem_error(&c->arg->loc, "'%s(%lld)' is out of range: at least %lld",
 			  c->name, (long long)*v, (long long)min);
-		x->failed = 1;
 		return 0;
 	}
 	return 1;
+}
+
+static int num_arg(struct expansion *x, const struct probe_comp *c,
+		   int64_t *v, int64_t min)
+{
+	if (pp_num_arg(c, v, min))
+		return 1;
+	x->failed = 1;
+	return 0;
 }
 
 static int no_arg(struct expansion *x, const struct probe_comp *c)

@@ -46,6 +46,7 @@ int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out)
 {
 	const struct node *arg = pp->ncomps >= 2 ? pp->comps[1].arg : NULL;
 	struct derived_probe *t;
+	int64_t max;
 
 	(void)e;
 	if (!is_syscall_point(pp))
@@ -60,15 +61,8 @@ int sysdispatch_match(struct elab *e, struct probe_point *pp, struct vec *out)
 			  "from 0 to %d", SD_MAX_NR - 1);
 		return 0;
 	}
-	if (pp->ncomps == 4) {
-		const struct node *n = pp->comps[3].arg;
-
-		if (!n || n->kind != N_NUM || n->num < 0) {
-			sem_error(n ? &n->loc : &pp->comps[3].loc,
-				  "'maxactive' takes a number of instances, as in maxactive(20)");
-			return 0;
-		}
-	}
+	if (pp->ncomps == 4 && !pp_num_arg(&pp->comps[3], &max, 1))
+		return 0;	/* as a kretprobe's maxactive is checked */
 	t = ar_alloc(sizeof(*t));
 	t->pp = pp_clone(pp, NULL);
 	t->family = PF_SYSCALL;
