@@ -88,6 +88,10 @@ struct tracepoint_info {
 	int by_value;		/* an argument is a struct or float: the
 				 * callback cannot take it as a u64 */
 };
+/* btf_load.c: where the running kernel's events are, tracefs first */
+#define TRACEFS_EVENTS_DIRS 2
+extern const char *const tracefs_events_dirs[TRACEFS_EVENTS_DIRS];
+
 /* btf_record.c: field of tp's event record ($next_comm), from tracefs */
 struct tp_field {
 	int offset, size, is_signed, is_array;

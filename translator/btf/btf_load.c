@@ -136,11 +136,15 @@ static void image_systems(struct kbtf *kb, struct kimage *k, const char *map)
 
 #define TRACEFS "/sys/kernel/tracing"
 
+const char *const tracefs_events_dirs[TRACEFS_EVENTS_DIRS] = {
+	TRACEFS "/events", "/sys/kernel/debug/tracing/events",
+};
+
 static void tracefs_systems(struct kbtf *kb)
 {
-	static const char *const dirs[] = { TRACEFS "/events", "/sys/kernel/debug/tracing/events" };
+	const char *const *dirs = tracefs_events_dirs;
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !kb->systems.len; i++) {
+	for (size_t i = 0; i < TRACEFS_EVENTS_DIRS && !kb->systems.len; i++) {
 		DIR *top = opendir(dirs[i]), *sub;
 		struct dirent *s, *ev;
 

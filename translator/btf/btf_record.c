@@ -13,10 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const events_dirs[] = {
-	"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
-};
-
 static int is_name_char(char c)
 {
 	return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
@@ -56,7 +52,8 @@ static int field_line(const char *line, char *name, size_t cap, struct tp_field 
 	f->is_signed = sgn;
 	f->is_array = semi[-1] == ']';
 	/* its text elsewhere in the record: a u32, length << 16 | offset */
-	f->is_data_loc = strstr(decl, "__data_loc") && strstr(decl, "__data_loc") < semi;
+	p = strstr(decl, "__data_loc");
+	f->is_data_loc = p && p < semi;
 	return 1;
 }
 
@@ -64,8 +61,9 @@ int tp_record_field(const struct tracepoint_info *tp, const char *field, struct 
 {
 	if (!tp->system)
 		return 0;
-	for (size_t i = 0; i < sizeof(events_dirs) / sizeof(events_dirs[0]); i++) {
-		FILE *f = fopen(ar_printf("%s/%s/%s/format", events_dirs[i], tp->system, tp->name), "r");
+	for (size_t i = 0; i < TRACEFS_EVENTS_DIRS; i++) {
+		FILE *f = fopen(ar_printf("%s/%s/%s/format", tracefs_events_dirs[i], tp->system,
+					  tp->name), "r");
 		char line[512], name[128];
 		int found = 0;
 
