@@ -5,9 +5,16 @@
  * is killed: system calls, signals to a handler, page faults and page
  * allocations, socket writes and reads, sleeps (blocked), a file
  * written and synced (block I/O), three threads busy on two CPUs
- * (sched), and three threads writing one pipe (its mutex: lock) that
- * a fourth drains.
+ * (sched), three threads writing one pipe (its mutex) that a fourth
+ * drains, and two threads writing one terminal (lock).
+ *
+ * The pipe's mutex is contended only when two of its users overlap, a
+ * matter of timing (a CI run saw none in three seconds).  A terminal's
+ * writer holds the terminal's write mutex while it waits for room, and
+ * the master side is read only a little, every 2 ms: the other writer
+ * is then always waiting on that mutex, a wait of each drain's period.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -15,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +62,48 @@ static void *drain(void *arg)
 	while (read(pipe_fd[0], buf, sizeof(buf)) > 0)
 		;
 	return NULL;
+}
+
+static void *tty_writer(void *arg)
+{
+	static char buf[65536];
+	int fd = *(int *)arg;
+
+	while (write(fd, buf, sizeof(buf)) >= 0)
+		;
+	return NULL;
+}
+
+static void *tty_drain(void *arg)
+{
+	struct timespec ms2 = { 0, 2000000 };
+	char buf[512];
+	int fd = *(int *)arg;
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		nanosleep(&ms2, NULL);
+	return NULL;
+}
+
+/* A terminal in raw mode (no echo, no output processing), its slave
+ * written by two threads, its master drained slowly by a third. */
+static void tty_start(void)
+{
+	static int master, slave;
+	struct termios raw;
+	pthread_t t;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		return;
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	if (slave < 0 || tcgetattr(slave, &raw))
+		return;
+	cfmakeraw(&raw);
+	tcsetattr(slave, TCSANOW, &raw);
+	pthread_create(&t, NULL, tty_drain, &master);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t, NULL, tty_writer, &slave);
 }
 
 static void round_once(const char *file)
@@ -102,6 +152,7 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, busy, NULL);
 		pthread_create(&t, NULL, writer, NULL);
 	}
+	tty_start();
 	for (;;)
 		round_once(argv[1]);
 }
