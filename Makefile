@@ -36,7 +36,7 @@ B = build
 STP_LIBS = -ldw -lelf -lbpf -llzma -lzstd -lz
 # stp -i's prompt
 STP_LIBS += -lreadline
-PARSER_SRC = lib/mem.c lib/intern.c lib/pmap.c lib/vec.c lib/sbuf.c lib/text.c parser/diag.c parser/lex.c parser/preprocess.c \
+PARSER_SRC = lib/mem.c lib/intern.c lib/pmap.c lib/vec.c lib/sbuf.c lib/text.c lib/tmp.c parser/diag.c parser/lex.c parser/preprocess.c \
 	parser/parse.c parser/print.c parser/dump.c
 DRIVER_SRC = translator/front/options.c translator/front/target.c translator/elab/tapset.c \
 	translator/front/pass1.c translator/front/script_find.c translator/elab/library.c \

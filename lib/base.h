@@ -10,6 +10,7 @@
  *   vec.c     growable arrays of pointers
  *   sbuf.c    growable string buffers
  *   text.c    a whole file read in; the edit distance of "did you mean"
+ *   tmp.c     temporary directories and files under $TMPDIR
  *
  * The translator is a short-lived batch program: everything it allocates
  * lives until exit, so allocation goes through one checked wrapper and
@@ -84,5 +85,14 @@ char *util_read_file(const char *path, size_t *len);
 /* Levenshtein distance of a and b (99 for names over 120 bytes): how
  * far a misspelt name is from a known one, for "did you mean". */
 int util_edit_distance(const char *a, const char *b);
+
+/* A new directory $TMPDIR/NAMEXXXXXX (TMPDIR unset or empty: /tmp), or
+ * NULL when it cannot be made, said on stderr with TMPDIR's name;
+ * for_make: the path goes to the kernel's build, and a TMPDIR with
+ * white space is refused. */
+const char *tmp_dir(const char *name, int for_make);
+/* A new file $TMPDIR/NAMEXXXXXXSUFFIX, open for reading and writing: its
+ * descriptor and *path, or -1 said on stderr. */
+int tmp_file(const char *name, const char *suffix, const char **path);
 
 #endif

@@ -236,6 +236,20 @@ if K=$(tests/kernel.sh 2>/dev/null) && R=$(tests/kernel.sh release 2>/dev/null) 
 		"$STP" --sysroot="$K" -r "$R" -g -p4 "$T/embc.stp"
 	case_ embedded-c-line 0 1 -- bash -c "'$STP' --sysroot='$K' -r '$R' -g -p4 '$T/embc.stp' 2>&1 |
 		grep -c '^$T/embc.stp:3:[0-9]*: error: .*no_such_member'"
+	# The build directory is made in TMPDIR, as SystemTap's: one that
+	# cannot hold it, or whose path make would split, is said by name
+	# (a script never built before: the module cache would answer first)
+	u="probe begin { println(\"$$ $(date +%s%N)\") }"
+	case_ tmpdir-missing 1 "stp: cannot make a temporary directory in TMPDIR '$T/none': No such file or directory" -- \
+		env TMPDIR="$T/none" "$STP" --sysroot="$K" -r "$R" -p4 -e "$u"
+	: >"$T/afile"
+	case_ tmpdir-file 1 "stp: cannot make a temporary directory in TMPDIR '$T/afile': Not a directory" -- \
+		env TMPDIR="$T/afile" "$STP" --sysroot="$K" -r "$R" -p4 -e "$u"
+	mkdir -p "$T/a b" "$T/tmp"
+	case_ tmpdir-space 1 "stp: TMPDIR '$T/a b' holds white space, which the kernel's build (make) cannot take in a path; set TMPDIR to a directory without it" -- \
+		env TMPDIR="$T/a b" "$STP" --sysroot="$K" -r "$R" -p4 -e "$u"
+	case_ tmpdir-used 0 "Keeping the build directory $T/tmp/stp-build" -- bash -c "S='$(realpath "$STP")' && cd '$T' &&
+		TMPDIR='$T/tmp' \"\$S\" --sysroot='$K' -r '$R' -p4 -k -m tmpdir_used -e '$u' 2>&1 >/dev/null | sed 's/build[A-Za-z0-9]*\$/build/'"
 	# -o FILE -S go to stprun, which opens FILE.0 before it loads the
 	# module (which this host refuses, or cannot load: not root)
 	case_ S-to-stprun 0 "$T/rot.0" -- bash -c "'$STP' --sysroot='$K' -r '$R' -o '$T/rot' -S 2,3 \

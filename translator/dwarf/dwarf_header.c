@@ -90,8 +90,7 @@ static const char *compile(const char *src, const char *obj)
 struct dwarf_file *dw_header(const char *headers, const char **why)
 {
 	struct sbuf src = { 0 };
-	const char *dir = cache_dir(), *obj, *err;
-	char tmpl[] = "/tmp/stp-hdrXXXXXX";
+	const char *dir = cache_dir(), *obj, *err, *tmp;
 	struct stat sb;
 
 	if (!include_lines(headers, &src)) {
@@ -105,8 +104,8 @@ struct dwarf_file *dw_header(const char *headers, const char **why)
 		mkdir(dir, 0755);
 		mkdir(d, 0755);
 		obj = ar_printf("%s/hdr-%016llx.o", d, (unsigned long long)fnv(src.s));
-	} else if (mkdtemp(tmpl)) {
-		obj = ar_printf("%s/hdr.o", tmpl);
+	} else if ((tmp = tmp_dir("stp-hdr", 0))) {
+		obj = ar_printf("%s/hdr.o", tmp);
 	} else {
 		free(src.s);
 		*why = ar_printf("no directory to compile %s in: %s", headers, strerror(errno));

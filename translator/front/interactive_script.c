@@ -354,14 +354,13 @@ static int run_editor(const char *path)
  * else the script stays, and the next edit starts from that text. */
 int iscript_edit(struct isession *is)
 {
-	char path[] = "/tmp/stp-editXXXXXX.stp";
-	int fd = mkstemps(path, 4);
+	const char *path;
+	int fd = tmp_file("stp-edit", ".stp", &path);
 	char *old = script_text(is), *text = NULL;
 	size_t len;
 	int rc = 1;
 
 	if (fd < 0) {
-		fprintf(stderr, "stp: mkstemps: %s\n", strerror(errno));
 		free(old);
 		return 1;
 	}

@@ -110,7 +110,6 @@ static const char *features(const struct session *s, const char *runtime)
 	const char *fdir = ar_printf("%s/features", runtime);
 	const char *kdir = build_kernel_dir(s);
 	const char *cached, *work;
-	char tmpl[] = "/tmp/stp-featXXXXXX";
 	struct vec names = { 0 };
 	DIR *d;
 	struct dirent *de;
@@ -122,7 +121,7 @@ static const char *features(const struct session *s, const char *runtime)
 	free(h.s);
 	if (!access(cached, R_OK))
 		return cached;
-	work = mkdtemp(tmpl);
+	work = tmp_dir("stp-feat", 1);
 	if (!work)
 		return NULL;
 	d = opendir(fdir);
@@ -174,22 +173,20 @@ int build_cached(const char *key, const char *module)
 int build_module(const struct session *s, const char *module, const char *csrc,
 		 size_t clen, const char *key)
 {
-	char tmpl[] = "/tmp/stp-buildXXXXXX";
-	const char *work = mkdtemp(tmpl);
+	const char *work;
 	const char *parent = build_runtime_parent(s);
 	const char *feat, *kdir = build_kernel_dir(s);
 	struct sbuf kb = { 0 };
 	int rc;
 
-	if (!work) {
-		fprintf(stderr, "stp: cannot make a build directory: %s\n", strerror(errno));
-		return -1;
-	}
 	if (access(ar_printf("%s/Makefile", kdir), R_OK)) {
 		fprintf(stderr, "stp: no kernel build tree at %s; install the kernel headers "
 			"(Debian: linux-headers-%s)\n", kdir, s->kernel_release);
 		return -1;
 	}
+	work = tmp_dir("stp-build", 1);
+	if (!work)
+		return -1;
 	feat = features(s, ar_printf("%s/runtime", parent));
 	if (!feat || copy_file(feat, ar_printf("%s/stp_features.h", work))) {
 		fprintf(stderr, "stp: kernel feature tests failed for %s\n", kdir);

@@ -107,16 +107,14 @@ static int run_remote_qemu(struct session *s, const char *ko)
 {
 	struct vec av = { 0 }, cmd = { 0 };
 	struct sbuf script = { 0 };
-	char tmpl[] = "/tmp/stp-remoteXXXXXX";
-	int fd = mkstemp(tmpl);
+	const char *tmpl;
+	int fd = tmp_file("stp-remote", "", &tmpl);
 	const char *base = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
 	const char *kernel = ar_printf("%s/boot/vmlinuz-%s", s->sysroot ? s->sysroot : "",
 				       s->kernel_release);
 
-	if (fd < 0) {
-		perror("stp: mkstemp");
+	if (fd < 0)
 		return 1;
-	}
 	stprun_args(s, &cmd, ar_printf("/files/%s", base));
 	sb_puts(&script, "stprun");
 	for (int i = 0; i < cmd.len; i++)
@@ -138,7 +136,7 @@ static int run_remote_qemu(struct session *s, const char *ko)
 		vec_push(&av, "--smp");
 		vec_push(&av, ar_printf("%d", s->smp));
 	}
-	vec_push(&av, tmpl);
+	vec_push(&av, (void *)tmpl);
 	vec_push(&av, (void *)ko);
 	vec_push(&av, NULL);
 	if (s->verbose)
