@@ -79,9 +79,11 @@ static void newline(struct lexer *lx, const char *nl)
 }
 
 /* Skip blanks and comments; report whether anything was skipped. */
+/* 0: nothing skipped; else 1, and 2 more when a comment was among it. */
 static int skip_space(struct lexer *lx)
 {
 	const char *start = lx->p;
+	int comment = 0;
 
 	while (lx->p < lx->end) {
 		char c = *lx->p;
@@ -91,12 +93,14 @@ static int skip_space(struct lexer *lx)
 		} else if (isspace((unsigned char)c)) {
 			lx->p++;
 		} else if (c == '#' || (c == '/' && lx->p[1] == '/')) {
+			comment = 2;
 			while (lx->p < lx->end && *lx->p != '\n')
 				lx->p++;
 		} else if (c == '/' && lx->p[1] == '*') {
 			struct loc open = here(lx, lx->p);
 
 			open.len = 2;
+			comment = 2;
 			lx->p += 2;
 			while (lx->p < lx->end &&
 			       !(lx->p[0] == '*' && lx->p[1] == '/')) {
@@ -113,7 +117,7 @@ static int skip_space(struct lexer *lx)
 			break;
 		}
 	}
-	return lx->p != start;
+	return lx->p != start ? 1 | comment : 0;
 }
 
 static void emit(struct lexer *lx, enum tok_kind kind, const char *start,

@@ -63,7 +63,7 @@ struct token {
 	int64_t num;		/* TK_NUMBER */
 	const char *str;	/* see enum tok_kind */
 	int len;		/* length of str */
-	int space_before;	/* whitespace or comment precedes it */
+	int space_before;	/* whitespace or comment precedes it (| 2: a comment) */
 	struct loc loc;
 };
 

@@ -29,6 +29,7 @@ struct parser {
 	struct token *t;
 	int i, n;
 	int guru;
+	int comment_parts_strings;
 	int nesting;
 	int in_function;	/* parsing a function body: 'return' allowed */
 	struct pmap globals;	/* this file's globals: name -> N_GLOBAL */
@@ -184,7 +185,8 @@ static struct node *string_lit(struct parser *p)
 	struct sbuf sb = { 0 };
 
 	sb_putn(&sb, t->str, t->len);
-	while (peek(p)->kind == TK_STRING) {
+	while (peek(p)->kind == TK_STRING &&
+	       !(p->comment_parts_strings && (peek(p)->space_before & 2))) {
 		t = advance(p);
 		sb_putn(&sb, t->str, t->len);
 	}
@@ -1475,6 +1477,7 @@ struct script *parse_tokens(const struct source *src, const struct tokens *ts,
 	p.t = (struct token *)ts->t;	/* the parser only reads them */
 	p.n = ts->len;
 	p.guru = opts ? opts->guru : 0;
+	p.comment_parts_strings = opts ? opts->comment_parts_strings : 0;
 	for (;;) {
 		if (setjmp(p.recover)) {
 			p.nesting = 0;

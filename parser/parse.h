@@ -12,6 +12,9 @@
 
 struct parse_opts {
 	int guru;		/* -g: embedded C allowed in the user script */
+	/* --compatible below 2.0: string literals with a comment between
+	 * them stay apart (SystemTap glues them across one since 2.0) */
+	int comment_parts_strings;
 };
 
 struct script *parse_tokens(const struct source *src, const struct tokens *ts,

@@ -65,7 +65,8 @@ static const char *joined(const struct piece_src *p, int n)
 static int parse_pieces(struct session *s, const struct piece_src *p, int n,
 			enum mode mode)
 {
-	struct parse_opts opts = { .guru = s->guru };
+	struct parse_opts opts = { .guru = s->guru,
+		.comment_parts_strings = pp_vercmp(s->env.systemtap_v, "2.0") < 0 };
 	struct vec decls = { 0 };
 
 	s->script_text = "probe never {}";

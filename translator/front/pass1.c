@@ -66,8 +66,9 @@ static void parse_library(struct session *s, struct pp *pp,
 int pass1_parse(struct session *s)
 {
 	struct pp *pp = pp_new(&s->env);
-	struct parse_opts lib_opts = { .guru = 1 };
-	struct parse_opts user_opts = { .guru = s->guru };
+	int old = pp_vercmp(s->env.systemtap_v, "2.0") < 0;
+	struct parse_opts lib_opts = { .guru = 1, .comment_parts_strings = old };
+	struct parse_opts user_opts = { .guru = s->guru, .comment_parts_strings = old };
 	struct source *src;
 
 	parse_library(s, pp, &lib_opts);
