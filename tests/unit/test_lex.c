@@ -290,8 +290,8 @@ TEST(comments_three_kinds)
 	struct lexed r = lex("# hash\n// slashes\n/* block\n spans */ x /**/y\n");
 
 	CHECK_EQ_STR(r.dump, "id'x'4:11:1 id'y'4:17:1 eof''5:1:0");
-	CHECK_EQ_INT(r.ts.t[0].space_before, 1);
-	CHECK_EQ_INT(r.ts.t[1].space_before, 1);
+	CHECK_EQ_INT(r.ts.t[0].space_before, 3);
+	CHECK_EQ_INT(r.ts.t[1].space_before, 3);
 	CHECK_EQ_INT(r.nerr, 0);
 }
 
@@ -348,6 +348,18 @@ TEST(space_before_flags)
 		     "eof''2:3:0");
 	CHECK_EQ_INT(r.ts.len, 10);
 	for (int i = 0; i < r.ts.len && i < 10; i++)
+		CHECK_EQ_INT(r.ts.t[i].space_before, want[i]);
+}
+
+/* A comment among the skipped text adds 2: --compatible below 2.0 keeps
+ * string literals with one between them apart */
+TEST(space_before_comment)
+{
+	struct lexed r = lex("\"a\" /* c */ \"b\" \"c\" # x\n\"d\"// y\n\"e\"");
+	static const int want[] = { 0, 3, 1, 3, 3 };
+
+	CHECK_EQ_INT(r.ts.len, 6);
+	for (int i = 0; i < r.ts.len && i < 5; i++)
 		CHECK_EQ_INT(r.ts.t[i].space_before, want[i]);
 }
 

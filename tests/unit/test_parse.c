@@ -29,7 +29,7 @@ static struct parsed parse_opts(const char *text, int is_user, int guru)
 {
 	struct parsed r = { 0 };
 	struct source *src = src_new("t.stp", text, strlen(text));
-	struct parse_opts opts = { guru };
+	struct parse_opts opts = { .guru = guru };
 	struct sbuf sb = { 0 };
 	int before = diag_errors();
 

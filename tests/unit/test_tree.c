@@ -22,7 +22,7 @@
 static char *tree(const char *text)
 {
 	struct source *src = src_new("t.stp", text, strlen(text));
-	struct parse_opts opts = { 1 };
+	struct parse_opts opts = { .guru = 1 };
 	struct sbuf sb = { 0 };
 	struct script *s;
 	int before = diag_errors();
