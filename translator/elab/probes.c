@@ -262,7 +262,10 @@ static int try_aliases(struct expansion *x, struct probe_point *pp,
 		struct node *a = e->aliases.v[i];
 
 		found++;
-		apply_alias(x, a, e->alias_files.v[i], pp, a->alias_names[0]->ncomps,
+		/* a whole match has no suffix: with "**" the alias's name
+		 * may be longer than the point, which is all used */
+		apply_alias(x, a, e->alias_files.v[i], pp,
+			    use == &whole ? pp->ncomps : a->alias_names[0]->ncomps,
 			    cond, optional, depth);
 	}
 	free(whole.v);
