@@ -17,6 +17,14 @@
 #                                 nd_syscall.read.return are in syscall.*
 #                                 and nd_syscall.*.return
 #
+#   internal aliases: N of M   the aliases its tapsets define whose
+#                                 names start with '_' (__vm.kfree.kp,
+#                                 _vfs.block_write_begin: its scripts name
+#                                 some), but for its system call
+#                                 tapsets' own (__syscall.*, __nd1_syscall.*,
+#                                 ...: how it builds syscall.*, which no
+#                                 script names) (stap-aliases-internal.txt)
+#
 # A SystemTap alias that names one of stp's builtin probe points
 # (perf.sw.cpu_clock, timer.profile) counts as defined when stp -l lists it.
 # Names with a component starting with '_' (SystemTap's internal
@@ -68,6 +76,15 @@ if [ $refresh = 1 ]; then
 				"/usr/share/systemtap/tapset/$d"/*.stp
 		done | grep -v '@__private' | awk '{ print $2 }' | sort -u
 	} >"$here/stap-functions-all.txt"
+	{
+		echo "# The probe aliases SystemTap 4.8's tapsets define for the kernel runtime on x86-64 whose names"
+		echo "# start with '_', but for those of its system call tapsets: 'probe NAME' of the .stp files of"
+		echo "# /usr/share/systemtap/tapset, its linux/, x86_64/ and linux/x86_64/, sorted."
+		for d in . linux x86_64 linux/x86_64; do
+			[ -d "/usr/share/systemtap/tapset/$d" ] || continue
+			grep -hoE '^probe +_[A-Za-z0-9_.]+' "/usr/share/systemtap/tapset/$d"/*.stp
+		done | awk '{ print $2 }' | grep -v syscall | sort -u
+	} >"$here/stap-aliases-internal.txt"
 fi
 
 # public names only: no component starting with '_'
@@ -88,6 +105,9 @@ comm -23 "$out/coverage-stap-aliases.txt" "$out/coverage-stp-aliases.txt" | whil
 	timeout 10 "$STP" --sysroot="$root" -r "$krel" -l "$a" 2>/dev/null | grep -q . && echo "$a"
 done >"$out/coverage-stp-builtins.txt" || true
 sort -u "$out/coverage-stp-aliases.txt" "$out/coverage-stp-builtins.txt" -o "$out/coverage-stp-aliases.txt"
+grep -v '^#' "$here/stap-aliases-internal.txt" | sort -u >"$out/coverage-stap-internal.txt"
+"$STP" --sysroot="$root" -r "$krel" --dump-probe-aliases | cut -d' ' -f1 | grep '^_' | sort -u \
+	>"$out/coverage-stp-internal.txt"
 family <"$out/coverage-stap-aliases.txt" | sort -u >"$out/coverage-stap-families.txt"
 family <"$out/coverage-stp-aliases.txt" | sort -u >"$out/coverage-stp-families.txt"
 
@@ -96,13 +116,14 @@ share() {
 	local have total
 	total=$(wc -l <"$2")
 	have=$(comm -12 "$2" "$3" | wc -l)
-	printf '%-16s %d of %d (%s%%)\n' "$1:" "$have" "$total" \
+	printf '%-18s %d of %d (%s%%)\n' "$1:" "$have" "$total" \
 		"$(awk -v h="$have" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * h / t : 0 }')"
 }
 share functions "$out/coverage-stap-functions.txt" "$out/coverage-stp-functions.txt"
 share "all functions" "$out/coverage-stap-functions-all.txt" "$out/coverage-stp-functions-all.txt"
 share "probe aliases" "$out/coverage-stap-aliases.txt" "$out/coverage-stp-aliases.txt"
 share "alias families" "$out/coverage-stap-families.txt" "$out/coverage-stp-families.txt"
+share "internal aliases" "$out/coverage-stap-internal.txt" "$out/coverage-stp-internal.txt"
 {
 	echo "# SystemTap's names stp does not define (tests/examples/coverage.sh, kernel $krel)"
 	echo "# functions"
@@ -114,5 +135,7 @@ share "alias families" "$out/coverage-stap-families.txt" "$out/coverage-stp-fami
 	comm -23 "$out/coverage-stap-families.txt" "$out/coverage-stp-families.txt"
 	echo "# probe aliases"
 	comm -23 "$out/coverage-stap-aliases.txt" "$out/coverage-stp-aliases.txt"
+	echo "# internal aliases"
+	comm -23 "$out/coverage-stap-internal.txt" "$out/coverage-stp-internal.txt"
 } >"$out/coverage-missing.txt"
 echo "missing: ${out#"$top"/}/coverage-missing.txt"
