@@ -97,7 +97,7 @@ static long stp_kflags_one(u32 i, struct stp_kflags_walk *w)
 }
 
 /* v's bits by name from t (n entries) joined by '|' from dst + pos, the
- * rest in hex; "0" when nothing was written and v is 0. */
+ * rest in hex; "0x0" when nothing was written and v is 0 (SystemTap's). */
 STP_INLINE void stp_kflags(char *dst, int pos, const struct stp_sc_kname *t, int n, u64 v)
 {
 	struct stp_kflags_walk w = { dst, t, v, (u64)n, pos };
@@ -114,13 +114,13 @@ STP_INLINE void stp_kflags(char *dst, int pos, const struct stp_sc_kname *t, int
 			STP_KPUT(dst, pos, '|');
 		pos = stp_khex(dst, pos, v);
 	} else if (pos == w.start) {
-		STP_KPUT(dst, pos, '0');
+		pos = stp_khex(dst, pos, 0);
 	}
 	stp_kend(dst, pos);
 }
 
-/* v's name in t, else v in decimal. */
-STP_INLINE void stp_kenum(char *dst, const struct stp_sc_kname *t, int n, int64_t v)
+/* v's name in t, else v in hex (decimal: dec), as SystemTap's. */
+STP_INLINE void stp_kenum_base(char *dst, const struct stp_sc_kname *t, int n, int64_t v, int dec)
 {
 	/* opaque: knowing the table, clang would index it by v, by a copy
 	 * of v the verifier has no bounds for */
@@ -130,8 +130,12 @@ STP_INLINE void stp_kenum(char *dst, const struct stp_sc_kname *t, int n, int64_
 			stp_kend(dst, stp_kcat(dst, 0, t[i].n));
 			return;
 		}
-	stp_kfmt_int(dst, (u64)v, 10, STP_F_SIGN, -1, -1);
+	if (dec)
+		stp_kfmt_int(dst, (u64)v, 10, STP_F_SIGN, -1, -1);
+	else
+		stp_kend(dst, stp_khex(dst, 0, (u64)v));
 }
+#define stp_kenum(dst, t, n, v) stp_kenum_base(dst, t, n, v, 0)
 
 /* A scratch string per CPU: the user bytes _sc_ustr_q quotes. */
 struct {
