@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tests/guest/e2e/syscall_structs's workload: system calls that pass
+ * structs by address with known contents (a nanosleep of 1 us, then
+ * one of a bad address; setrlimit of NOFILE to 64/128; setitimer of
+ * 5.25 s, cancelled; timerfd_settime of 3.5 s; utime of a file to
+ * 1000/2000; times and sysinfo), each once.
+ */
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/time.h>
+#include <sys/timerfd.h>
+#include <sys/times.h>
+#include <time.h>
+#include <unistd.h>
+#include <utime.h>
+
+int main(void)
+{
+	struct timespec us = { 0, 1000 };
+	struct rlimit rl = { 64, 128 };
+	struct itimerval itv = { { 0, 0 }, { 5, 250000 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct itimerspec its = { { 0, 0 }, { 3, 500000000 } };
+	struct utimbuf ub = { 1000, 2000 };
+	struct tms t;
+	struct sysinfo si;
+	int fd;
+
+	/* the system calls themselves: libc makes nanosleep, setrlimit
+	 * and utime other calls (clock_nanosleep, prlimit64, utimensat) */
+	syscall(SYS_nanosleep, &us, NULL);
+	syscall(SYS_nanosleep, (void *)1, NULL);
+	syscall(SYS_setrlimit, RLIMIT_NOFILE, &rl);
+	setitimer(ITIMER_REAL, &itv, NULL);
+	setitimer(ITIMER_REAL, &off, NULL);
+	fd = timerfd_create(CLOCK_MONOTONIC, 0);
+	if (fd >= 0)
+		timerfd_settime(fd, 0, &its, NULL);
+	close(open("/tmp/structs_f", O_WRONLY | O_CREAT, 0600));
+	syscall(SYS_utime, "/tmp/structs_f", &ub);
+	unlink("/tmp/structs_f");
+	times(&t);
+	sysinfo(&si);
+	return 0;
+}
