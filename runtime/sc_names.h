@@ -69,16 +69,16 @@ static void stp_sc_enum_base(char *buf, size_t len, const struct stp_sc_name *t,
 #define stp_sc_enum(buf, len, t, n, v) stp_sc_enum_base(buf, len, t, n, v, 0)
 
 /* SystemTap's reading of flags: each name whose bits v shares, joined
- * by '|' (its bits then taken out of v), what is left in hex; 0 as the
- * name of 0 in t, or "0x0". */
-static void stp_sc_or(char *buf, size_t len, const struct stp_sc_name *t,
-		      size_t n, unsigned long v)
+ * by '|' (its bits then taken out of v), what is left in hex (decimal:
+ * dec); 0 as the name of 0 in t, or "0x0" ("0"). */
+static void stp_sc_or_base(char *buf, size_t len, const struct stp_sc_name *t,
+			   size_t n, unsigned long v, int dec)
 {
 	char rest[24];
 	size_t i;
 
 	if (!v) {
-		stp_sc_enum(buf, len, t, n, 0);
+		stp_sc_enum_base(buf, len, t, n, 0, dec);
 		return;
 	}
 	buf[0] = '\0';
@@ -91,9 +91,10 @@ static void stp_sc_or(char *buf, size_t len, const struct stp_sc_name *t,
 		v &= ~t[i].v;
 	}
 	if (v) {
-		snprintf(rest, sizeof(rest), "%s0x%lx", buf[0] ? "|" : "", v);
+		snprintf(rest, sizeof(rest), dec ? "%s%lu" : "%s0x%lx", buf[0] ? "|" : "", v);
 		stp_sc_cat(buf, len, rest);
 	}
 }
+#define stp_sc_or(buf, len, t, n, v) stp_sc_or_base(buf, len, t, n, v, 0)
 
 #endif

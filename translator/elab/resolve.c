@@ -573,12 +573,6 @@ static void at(struct scope *sc, struct node *n)
 
 		if (!sc->probe || !sc->probe->is_return)
 			sem_error(&n->loc, "@entry is only available in .return probes");
-		else if (sc->probe->family == PF_SYSCALL)
-			/* its entry is another tracepoint's hit, with no place
-			 * kept between the two for what the handler would save */
-			sem_error(&n->loc, "@entry is not available in kernel.syscall(NR).return "
-				  "probes (the syscall.* returns): keep the value from the entry "
-				  "probe in a global keyed by tid()");
 		sc->in_entry = 1;
 		expr(sc, n->args.v[0], 0);
 		sc->in_entry = was;
