@@ -359,7 +359,13 @@ static void entry_probe(struct emit *m, int idx, struct derived_probe *d,
 			sb_puts(&body, ";\n");
 		}
 	}
-	sb_printf(types, "struct p%d_entry {\n%s};\n", idx, fields.s);
+	/* a system call's: its registers first, where its $vars are read
+	 * (genfn_entry_slot) at sys_enter and then at sys_exit
+	 * (../families/syscall/syscall_kmod.c) */
+	if (d->family == PF_SYSCALL)
+		sb_puts(types, "#include \"runtime/sysdispatch.h\"\n");
+	sb_printf(types, "struct p%d_entry {\n%s%s};\n", idx,
+		  d->family == PF_SYSCALL ? "\tu64 sd[STP_SD_SLOTS];\n" : "", fields.s);
 	sb_printf(types, "struct %s_locals {\n\tchar _none;\n%s};\n", pn, frame.s ? frame.s : "");
 	sb_printf(code, "/* %s: what @entry saves */\nstatic STP_HANDLER void probe_%d_entry(struct stp_ctx *h)\n{\n"
 		  "\tstruct stp_context *c = container_of(h, struct stp_context, h);\n"

@@ -4,7 +4,8 @@
  * structs by address with known contents (a nanosleep of 1 us, then
  * one of a bad address; setrlimit of NOFILE to 64/128; setitimer of
  * 5.25 s, cancelled; timerfd_settime of 3.5 s; utime of a file to
- * 1000/2000; times and sysinfo), each once.
+ * 1000/2000; times and sysinfo), each once; then a child that exits
+ * at once, waited for (syscall_entry's clone and wait4).
  */
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -13,6 +14,7 @@
 #include <sys/time.h>
 #include <sys/timerfd.h>
 #include <sys/times.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
@@ -43,5 +45,8 @@ int main(void)
 	unlink("/tmp/structs_f");
 	times(&t);
 	sysinfo(&si);
+	if (fork() == 0)
+		_exit(3);
+	wait(NULL);
 	return 0;
 }

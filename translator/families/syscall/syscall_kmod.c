@@ -7,6 +7,8 @@
  * that number's probes through stp_probe_hit() in the script's order.
  * The kernel is built without jump tables (retpolines), so the switch
  * is a tree of compares: no indirect call or jump on the hit path.
+ * A return probe with @entry has a case at sys_enter too, where its
+ * entry part runs (save_restore()).
  */
 #include "../../kmod/emit.h"
 #include "syscall_family.h"
@@ -14,8 +16,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* kind: a probe's hit; at sys_enter, what a return probe's @entry
+ * saves; at sys_exit, such a probe's hit on its saves */
+enum sd_kind { SD_HIT, SD_SAVE, SD_RESTORE };
+
 struct sd_probe {
 	int nr, idx, args_read;
+	enum sd_kind kind;
 };
 
 /* more probes than this in one direction: each hit a function */
@@ -23,15 +30,55 @@ enum { INLINE_MAX = 16 };
 
 static struct vec dirs[2];	/* struct sd_probe *: entry, return */
 
-void em_sysdispatch_entry(struct emit *m, int idx, const struct derived_probe *d)
+static void add(int dir, int idx, const struct derived_probe *d, enum sd_kind kind)
 {
 	struct sd_probe *p = ar_alloc(sizeof(*p));
 
-	(void)m;	/* its state is this file's */
 	p->nr = d->sc.nr;
 	p->idx = idx;
-	p->args_read = d->sc.args_read;
-	vec_push(&dirs[d->is_return], p);
+	/* saves copy every register in, restores every one out */
+	p->args_read = d->sc.args_read || kind != SD_HIT;
+	p->kind = kind;
+	vec_push(&dirs[dir], p);
+}
+
+/* After probe idx's handler, so m->entries holds its @entry nodes. */
+void em_sysdispatch_entry(struct emit *m, int idx, const struct derived_probe *d)
+{
+	if (!d->is_return || !m->entries.len) {
+		add(d->is_return, idx, d, SD_HIT);
+		return;
+	}
+	add(0, idx, d, SD_SAVE);
+	add(1, idx, d, SD_RESTORE);
+}
+
+/*
+ * A return probe's @entry: its entry part (probe_N_entry) runs at
+ * sys_enter on a slot the thread claims (runtime/sysdispatch.h), whose
+ * head holds the call's registers (struct pN_entry's sd, ../../kmod/emit.c);
+ * at sys_exit the thread finds its slot again, the exit's registers go
+ * over the head, and the handler reads both from there.
+ */
+static void save_restore(struct sbuf *o, int n)
+{
+	sb_printf(o, "static int stp_sd_tids_%d[STP_SD_CALLS];\n"
+		  "static struct p%d_entry stp_sd_saves_%d[STP_SD_CALLS];\n\n", n, n, n);
+	sb_printf(o, "static noinline STP_HANDLER void stp_sd_save_%d(struct pt_regs *regs, u64 *a)\n{\n"
+		  "\tstruct p%d_entry *s;\n\tint i = stp_sd_claim(stp_sd_tids_%d);\n\n"
+		  "\tif (i < 0)\n\t\treturn;\n\ts = &stp_sd_saves_%d[i];\n"
+		  "\tmemset(s, 0, sizeof(*s));\n\tmemcpy(s->sd, a, sizeof(s->sd));\n"
+		  "\t/* as with kretprobes: an error here drops this call's return */\n"
+		  "\tif (stp_probe_hit(&stp_probe_%d_entry, probe_%d_entry, regs, s))\n"
+		  "\t\tstp_sd_release(stp_sd_tids_%d, i);\n}\nNOKPROBE_SYMBOL(stp_sd_save_%d);\n\n",
+		  n, n, n, n, n, n, n, n);
+	sb_printf(o, "static noinline STP_HANDLER void stp_sd_restore_%d(struct pt_regs *regs, u64 *a)\n{\n"
+		  "\tstruct p%d_entry *s;\n\tint i = stp_sd_take(stp_sd_tids_%d, a);\n\n"
+		  "\tif (i < 0)\n\t\treturn;\n\ts = &stp_sd_saves_%d[i];\n"
+		  "\tmemcpy(s->sd, a, sizeof(s->sd));\n"
+		  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, s);\n"
+		  "\tstp_sd_release(stp_sd_tids_%d, i);\n}\nNOKPROBE_SYMBOL(stp_sd_restore_%d);\n\n",
+		  n, n, n, n, n, n, n, n);
 }
 
 static int cmp_probe(const void *a, const void *b)
@@ -76,8 +123,14 @@ static void dispatch(struct sbuf *o, const char *fn, const struct vec *v)
 {
 	int inline_hits = v->len <= INLINE_MAX;
 
-	for (int i = 0; !inline_hits && i < v->len; i++)
-		hit_function(o, v->v[i]);
+	for (int i = 0; i < v->len; i++) {
+		const struct sd_probe *p = v->v[i];
+
+		if (p->kind == SD_SAVE)
+			save_restore(o, p->idx);
+		else if (p->kind == SD_HIT && !inline_hits)
+			hit_function(o, p);
+	}
 	/* inline into the tracepoint's callback: no call on the hit path */
 	sb_printf(o, "static __always_inline void %s(long nr, struct pt_regs *regs, u64 *a)\n{\n"
 		  "\tswitch (nr) {\n", fn);
@@ -86,7 +139,10 @@ static void dispatch(struct sbuf *o, const char *fn, const struct vec *v)
 
 		if (!i || p->nr != ((const struct sd_probe *)v->v[i - 1])->nr)
 			sb_printf(o, "%s\tcase %d:\n", i ? "\t\tbreak;\n" : "", p->nr);
-		if (inline_hits)
+		if (p->kind != SD_HIT)
+			sb_printf(o, "\t\tstp_sd_%s_%d(regs, a);\n",
+				  p->kind == SD_SAVE ? "save" : "restore", p->idx);
+		else if (inline_hits)
 			sb_printf(o, "\t\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, a);\n",
 				  p->idx, p->idx);
 		else
