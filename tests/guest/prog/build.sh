@@ -7,6 +7,9 @@
 #   faults        faults.c, static: N page faults (perf_page_faults)
 #   structs       structs.c, static: system calls passing structs with
 #                 known contents (syscall_structs)
+#   structs2      structs2.c, static: system calls passing sockaddrs,
+#                 sigactions, siginfos, ... with known contents
+#                 (syscall_structs2)
 #   pagesleep     pagesleep.c, static: faults at a known place, sleeps,
 #                 an exit code (procvm_tapsets)
 #   threads       threads.c, static, -g -O0: process.thread.* and .syscall
@@ -61,6 +64,7 @@ cc=(gcc -g -O0 -fdebug-prefix-map="$here"=.)
 "${cc[@]}" -static -o "$tmp/faults" faults.c
 "${cc[@]}" -static -o "$tmp/pagesleep" pagesleep.c
 "${cc[@]}" -static -o "$tmp/structs" structs.c
+"${cc[@]}" -static -o "$tmp/structs2" structs2.c
 "${cc[@]}" -static -pthread -o "$tmp/threads" threads.c
 "${cc[@]}" -static -Wl,--section-start=.vitals_spin=0x800000 -o "$tmp/vitals_load" vitals_load.c
 "${cc[@]}" -static -o "$tmp/net_load" net_load.c
@@ -93,7 +97,7 @@ for lib in libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	cp -L "$(g++ -print-file-name=$lib)" "$tmp/$lib"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$tmp/ld-linux-x86-64.so.2"
-for f in add depth faults pagesleep structs threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim rules_exit rules_stop rules_badio rules_goodio loop getppid32 getppidx32 compat32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
+for f in add depth faults pagesleep structs structs2 threads vitals_load net_load rules_leak rules_starve rules_send rules_segv rules_victim rules_exit rules_stop rules_badio rules_goodio loop getppid32 getppidx32 compat32 addlib libstpadd.so allocs libstpsym.so libc.so.6 ld-linux-x86-64.so.2 \
 	sdt sysprog throws libstdc++.so.6 libm.so.6 libgcc_s.so.1; do
 	# an unchanged file is left alone (a run of tests beside may use it)
 	cmp -s "$tmp/$f" "$out/$f" || mv -f "$tmp/$f" "$out/$f"
