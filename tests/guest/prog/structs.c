@@ -5,10 +5,17 @@
  * one of a bad address; setrlimit of NOFILE to 64/128; setitimer of
  * 5.25 s, cancelled; timerfd_settime of 3.5 s; utime of a file to
  * 1000/2000; times and sysinfo), each once; then a child that exits
- * at once, waited for (syscall_entry's clone and wait4).
+ * at once, waited for (syscall_entry's clone and wait4); ptrace
+ * requests that fail (no such process) and two mknods
+ * (syscall_letter's argstr).
  */
 #include <fcntl.h>
+#include <asm/prctl.h>
+#include <elf.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
@@ -18,6 +25,19 @@
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
+
+/* Requests on a process that is not there: each fails, its arguments
+ * are what the probe shows. */
+static void ptrace_calls(void)
+{
+	struct iovec iov = { (void *)0x1000, 216 };
+
+	syscall(SYS_ptrace, PTRACE_PEEKDATA, 1, 0x1000, 0);
+	syscall(SYS_ptrace, PTRACE_CONT, 99999, 0, 18);
+	syscall(SYS_ptrace, PTRACE_SETOPTIONS, 99999, 0, PTRACE_O_TRACESYSGOOD);
+	syscall(SYS_ptrace, PTRACE_GETREGSET, 99999, NT_PRSTATUS, &iov);
+	syscall(SYS_ptrace, PTRACE_ARCH_PRCTL, 99999, 0x2000, ARCH_GET_FS);
+}
 
 int main(void)
 {
@@ -48,5 +68,10 @@ int main(void)
 	if (fork() == 0)
 		_exit(3);
 	wait(NULL);
+	ptrace_calls();
+	syscall(SYS_mknodat, AT_FDCWD, "/tmp/structs_fifo", S_IFIFO | 0600, 0);
+	unlink("/tmp/structs_fifo");
+	syscall(SYS_mknod, "/tmp/structs_file", S_IFREG | 0644, 0);
+	unlink("/tmp/structs_file");
 	return 0;
 }
