@@ -86,10 +86,8 @@ STP_INLINE const char *stp_errno_name(int64_t e)
 	return n && n[0] ? n : 0;
 }
 
-/* _signal_name(): the names of signals 1-31 (SIGKILL), SIGRTMIN and
- * SIGRTMIN+N up to the kernel's _NSIG (64 on x86-64, not in the UAPI
- * headers), else SIG_UNKNOWN(N); from the UAPI macros (signal_str()
- * drops the SIG). */
+/* The names of signals 0-31 (SIGKILL), from the UAPI macros, for
+ * _signal_name() and signal_str() (which drops the SIG). */
 #define STP_S(x) [x] = #x
 static const char stp_signal_names[32][24] = {
 	[0] = "SIG_0",

@@ -158,22 +158,22 @@ STP_INLINE void stp_errno_str(char *dst, int64_t e)
 	dst[2 + (i & 31)] = 0;
 }
 
+/* SystemTap's _signal_name: SIGKILL, SIG_0, SIGIO/SIGPOLL, TRACESYSGOOD,
+ * else the number in hex (SIGSTKFLT and real-time signals too). */
 STP_INLINE void stp_signal_name(char *dst, int64_t sig)
 {
-	u64 d[1] = { (u64)(sig - SIGRTMIN) }, k = (u64)sig;
+	u64 d[1] = { (u64)(u32)sig }, k = (u64)sig;
 
 	/* opaque: clang would index by a copy of sig the check missed */
 	asm volatile("" : "+r"(k));
-	if (k < 32 && stp_signal_names[k][0]) {
+	if (sig == SIGIO)
+		stp_kend(dst, stp_kcat(dst, 0, "SIGIO/SIGPOLL"));
+	else if (sig == (SIGTRAP | 0x80))
+		stp_kend(dst, stp_kcat(dst, 0, "TRACESYSGOOD"));
+	else if (k < 32 && k != SIGSTKFLT && stp_signal_names[k][0])
 		stp_kend(dst, stp_kcat(dst, 0, stp_signal_names[k]));
-	} else if (sig == SIGRTMIN) {
-		stp_kend(dst, stp_kcat(dst, 0, "SIGRTMIN"));
-	} else if (sig > SIGRTMIN && sig <= 64) {
-		bpf_snprintf(dst, MAXSTRINGLEN, "SIGRTMIN+%lld", d, sizeof(d));
-	} else {
-		d[0] = (u64)sig;
-		bpf_snprintf(dst, MAXSTRINGLEN, "SIG_UNKNOWN(%lld)", d, sizeof(d));
-	}
+	else
+		bpf_snprintf(dst, MAXSTRINGLEN, "0x%llx", d, sizeof(d));
 }
 
 /* SystemTap's signal_str: the name without SIG, "IO/POLL" for SIGIO,

@@ -28,20 +28,20 @@ int64_t stp_u_errno_known(int64_t err)
 	return stp_errno_name(err) != NULL;
 }
 
-/* SIGKILL, SIGRTMIN, SIGRTMIN+3 up to the kernel's _NSIG (64), or
- * SIG_UNKNOWN(99). */
+/* SystemTap's _signal_name: SIGKILL, SIG_0, SIGIO/SIGPOLL, TRACESYSGOOD,
+ * else the number in hex (SIGSTKFLT and real-time signals too). */
 void stp_u_signal_name(char *dst, int64_t sig)
 {
 	size_t len = (size_t)stp_prog.strlen;
 
-	if (sig >= 0 && sig < 32 && stp_signal_names[sig][0])
+	if (sig == SIGIO)
+		snprintf(dst, len, "SIGIO/SIGPOLL");
+	else if (sig == (SIGTRAP | 0x80))
+		snprintf(dst, len, "TRACESYSGOOD");
+	else if (sig >= 0 && sig < 32 && sig != SIGSTKFLT && stp_signal_names[sig][0])
 		snprintf(dst, len, "%s", stp_signal_names[sig]);
-	else if (sig == 32)
-		snprintf(dst, len, "SIGRTMIN");
-	else if (sig > 32 && sig <= 64)
-		snprintf(dst, len, "SIGRTMIN+%lld", (long long)(sig - 32));
 	else
-		snprintf(dst, len, "SIG_UNKNOWN(%lld)", (long long)sig);
+		snprintf(dst, len, "0x%x", (unsigned int)sig);
 }
 
 /* SystemTap's signal_str: without SIG, "IO/POLL" for SIGIO, "" for a
