@@ -5,7 +5,8 @@
  * one of a bad address; setrlimit of NOFILE to 64/128; setitimer of
  * 5.25 s, cancelled; timerfd_settime of 3.5 s; utime of a file to
  * 1000/2000; times and sysinfo), each once; then a child that exits
- * at once, waited for (syscall_entry's clone and wait4); ptrace
+ * at once (it executes sh -c :), waited for (syscall_entry's clone and
+ * wait4, syscall_letter's execve); ptrace
  * requests that fail (no such process) and two mknods
  * (syscall_letter's argstr).
  */
@@ -65,8 +66,16 @@ int main(void)
 	unlink("/tmp/structs_f");
 	times(&t);
 	sysinfo(&si);
-	if (fork() == 0)
+	if (fork() == 0) {
+		/* on the stack: its pages are there (after fork the program's
+		 * constants may not be mapped yet, and a probe reads without
+		 * faulting them in) */
+		char a0[] = "sh", a1[] = "-c", a2[] = ":";
+		char *argv[] = { a0, a1, a2, NULL };
+
+		execv("/bin/sh", argv);
 		_exit(3);
+	}
 	wait(NULL);
 	ptrace_calls();
 	syscall(SYS_mknodat, AT_FDCWD, "/tmp/structs_fifo", S_IFIFO | 0600, 0);
