@@ -7,7 +7,8 @@
  * 1000/2000; times and sysinfo), each once; then a child that exits
  * at once (it executes sh -c :), waited for (syscall_entry's clone and
  * wait4, syscall_letter's execve); ptrace
- * requests that fail (no such process) and two mknods
+ * requests that fail (no such process), a sched_setparam that fails
+ * (syscall_letter's get_mmap_args), and two mknods
  * (syscall_letter's argstr).
  */
 #include <fcntl.h>
@@ -26,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
+
+static unsigned int mmap_block[6] = { 0x8000, 4096, 1, 2, 3, 0 };
 
 /* Requests on a process that is not there: each fails, its arguments
  * are what the probe shows. */
@@ -78,6 +81,9 @@ int main(void)
 	}
 	wait(NULL);
 	ptrace_calls();
+	/* an old mmap's argument block, shown by get_mmap_args; the call
+	 * fails (a priority SCHED_OTHER refuses) */
+	syscall(SYS_sched_setparam, 0, mmap_block);
 	syscall(SYS_mknodat, AT_FDCWD, "/tmp/structs_fifo", S_IFIFO | 0600, 0);
 	unlink("/tmp/structs_fifo");
 	syscall(SYS_mknod, "/tmp/structs_file", S_IFREG | 0644, 0);
