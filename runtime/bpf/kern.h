@@ -56,6 +56,9 @@ struct stp_kctx {
 	u64 *entry;
 	int err;
 	struct pt_regs *regs;
+	/* regs are a system call's user registers: its 4th argument is in
+	 * r10, not cx (kernel.syscall probes) */
+	int sysc;
 	/* the tapsets (tapset.h): pp(), pn() and probefunc() (a kernel
 	 * function probe's own, else the tapsets') */
 	const char *pp, *pn, *func;
@@ -372,7 +375,7 @@ STP_INLINE int64_t stp_uarg(struct stp_kctx *k, int64_t n, int mode)
 	case 1: v = r->di; break;
 	case 2: v = r->si; break;
 	case 3: v = r->dx; break;
-	case 4: v = r->cx; break;
+	case 4: v = k->sysc ? r->r10 : r->cx; break;
 	case 5: v = r->r8; break;
 	case 6: v = r->r9; break;
 	default: return 0;

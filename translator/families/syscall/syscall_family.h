@@ -45,6 +45,10 @@ void em_sysdispatch_fields(struct sbuf *o, const struct derived_probe *d);
 const char *bx_sys_section(struct bx *x, struct derived_probe *d, int i);
 void bx_sys_prologue(struct bx *x, const struct derived_probe *d, int i);
 void bx_sys_epilogue(struct bx *x, const struct derived_probe *d, int i);
+/* a .return's @entry program at sys_enter (uprobe_bpf_entry.c writes
+ * it): its registers first, the next program on its number last */
+void bx_sys_entry_prologue(struct bx *x, const struct derived_probe *d, int i);
+void bx_sys_entry_epilogue(struct bx *x, const struct derived_probe *d, int i);
 void bx_sys_maps(struct bx *x, struct sbuf *o);	/* before the probes */
 void bx_sys_dispatch(struct bx *x, struct sbuf *o, struct sbuf *att);	/* after */
 /* the row's section: bx_sys_section's (it writes no attach row) */

@@ -48,6 +48,9 @@ void bx_entry_probe(struct bx *x, struct derived_probe *d, int i, struct sbuf *a
 void bx_entry_fetch(struct bx *x, struct derived_probe *d, int i);
 const char *bx_entry_value(struct bx *x, struct node *n);
 void bx_entry_decls(struct sbuf *o);
+/* 1 when .return probe d has an @entry (a kernel.syscall one's entry
+ * program is in sys_enter's dispatch: ../syscall/syscall_bpf.c) */
+int bx_has_entry(const struct derived_probe *d);
 
 /* uprobe_syms.c */
 struct up_sym {
