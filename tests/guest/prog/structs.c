@@ -8,12 +8,15 @@
  * at once (it executes sh -c :), waited for (syscall_entry's clone and
  * wait4, syscall_letter's execve); ptrace
  * requests that fail (no such process), a sched_setparam that fails
- * (syscall_letter's get_mmap_args), and two mknods
+ * (syscall_letter's get_mmap_args), prctls, and two mknods
  * (syscall_letter's argstr).
  */
 #include <fcntl.h>
 #include <asm/prctl.h>
 #include <elf.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -27,6 +30,19 @@
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
+
+/* prctl options as syscall_letter shows them (each harmless here) */
+static void prctl_calls(void)
+{
+	syscall(SYS_prctl, PR_GET_DUMPABLE, 0, 0, 0, 0);
+	syscall(SYS_prctl, PR_SET_DUMPABLE, 1, 0, 0, 0);
+	syscall(SYS_prctl, PR_CAPBSET_READ, CAP_SYS_ADMIN, 0, 0, 0);
+	syscall(SYS_prctl, PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_KEEP_CAPS, 0, 0, 0);
+	syscall(SYS_prctl, PR_MCE_KILL, PR_MCE_KILL_SET, PR_MCE_KILL_EARLY, 0, 0);
+	syscall(SYS_prctl, PR_SET_PTRACER, -1L, 0, 0, 0);
+	syscall(SYS_prctl, PR_SET_PTRACER, 1234, 0, 0, 0);
+	syscall(SYS_prctl, 0x7777, 1, 2, 3, 4);
+}
 
 static unsigned int mmap_block[6] = { 0x8000, 4096, 1, 2, 3, 0 };
 
@@ -81,6 +97,7 @@ int main(void)
 	}
 	wait(NULL);
 	ptrace_calls();
+	prctl_calls();
 	/* an old mmap's argument block, shown by get_mmap_args; the call
 	 * fails (a priority SCHED_OTHER refuses) */
 	syscall(SYS_sched_setparam, 0, mmap_block);
