@@ -44,7 +44,8 @@ BEGIN {
 	      "itimer:_sc_itimer_which_str:s32 rlimit:_sc_rlimit_str:s32 " \
 	      "msgflags:_sc_msg_flags_str:s32 epollop:_sc_epoll_op_str:s32 " \
 	      "shuthow:_sc_shutdown_how_str:s32 madv:_sc_madvise_str:s32 " \
-	      "archprctl:_sc_arch_prctl_str:s32 hex:_sc_hex_str:l num:_sc_num_str:s32",
+	      "archprctl:_sc_arch_prctl_str:s32 hex:_sc_hex_str:l num:_sc_num_str:s32 " \
+	      "xattrflags:_stp_xattr_flags_str:s32",
 	      d, " ")
 	for (i = 1; i in d; i++) {
 		split(d[i], p, ":")

@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
@@ -30,6 +31,16 @@
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
+
+/* Extended attributes set on the file (they may fail: tmpfs before
+ * 6.6 has no user.* attributes); syscall_letter shows the values. */
+static void xattr_calls(void)
+{
+	char v1[] = "v1", v2[] = { 1, 'a', 0x7f }, path[] = "/tmp/structs_f", n[] = "user.k";
+
+	syscall(SYS_setxattr, path, n, v1, 3, XATTR_CREATE);
+	syscall(SYS_lsetxattr, path, n, v2, 3, 0);
+}
 
 /* prctl options as syscall_letter shows them (each harmless here) */
 static void prctl_calls(void)
@@ -82,6 +93,7 @@ int main(void)
 		timerfd_settime(fd, 0, &its, NULL);
 	close(open("/tmp/structs_f", O_WRONLY | O_CREAT, 0600));
 	syscall(SYS_utime, "/tmp/structs_f", &ub);
+	xattr_calls();
 	unlink("/tmp/structs_f");
 	times(&t);
 	sysinfo(&si);
