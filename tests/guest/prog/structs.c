@@ -21,6 +21,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -31,6 +34,24 @@
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
+
+/* Calls that pass structs SystemTap's argstr shows (each returns at
+ * once or fails): syscall_letter */
+static void struct_calls(void)
+{
+	struct timeval tv[2] = { { 1, 0 }, { 2, 0 } };
+	struct timespec zero = { 0, 0 }, us = { 0, 1000 };
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9),
+				  .sin_addr = { htonl(INADDR_LOOPBACK) } };
+	unsigned long set = 1UL << (SIGUSR1 - 1);
+	char hi[] = "hi";
+
+	syscall(SYS_futimesat, AT_FDCWD, "/tmp/structs_f", tv);
+	syscall(SYS_rt_sigtimedwait, &set, NULL, &zero, 8);
+	syscall(SYS_ppoll, NULL, 0, &zero, NULL, 8);
+	syscall(SYS_pselect6, 0, NULL, NULL, NULL, &us, NULL);
+	syscall(SYS_sendto, -1, hi, 2, 0, &to, sizeof(to));
+}
 
 /* Extended attributes set on the file (they may fail: tmpfs before
  * 6.6 has no user.* attributes); syscall_letter shows the values. */
@@ -94,6 +115,7 @@ int main(void)
 	close(open("/tmp/structs_f", O_WRONLY | O_CREAT, 0600));
 	syscall(SYS_utime, "/tmp/structs_f", &ub);
 	xattr_calls();
+	struct_calls();
 	unlink("/tmp/structs_f");
 	times(&t);
 	sysinfo(&si);
