@@ -51,6 +51,9 @@ static void struct_calls(void)
 	syscall(SYS_ppoll, NULL, 0, &zero, NULL, 8);
 	syscall(SYS_pselect6, 0, NULL, NULL, NULL, &us, NULL);
 	syscall(SYS_sendto, -1, hi, 2, 0, &to, sizeof(to));
+	/* -1: "no change", which SystemTap shows as -1 */
+	syscall(SYS_chown, "/tmp/structs_f", -1, -1);
+	syscall(SYS_setresuid, -1, -1, -1);
 }
 
 /* Extended attributes set on the file (they may fail: tmpfs before
