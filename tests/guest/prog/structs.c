@@ -35,6 +35,16 @@
 #include <unistd.h>
 #include <utime.h>
 
+/* A key added to the process's keyring (gone with the process) and one
+ * looked for that is not there; the strings on the stack */
+static void key_calls(void)
+{
+	char type[] = "user", desc[] = "stp_test", missing[] = "stp_missing", payload[] = "abc";
+
+	syscall(SYS_add_key, type, desc, payload, 3, -2);	/* KEY_SPEC_PROCESS_KEYRING */
+	syscall(SYS_request_key, type, missing, NULL, 0);
+}
+
 /* Calls that pass structs SystemTap's argstr shows (each returns at
  * once or fails): syscall_letter */
 static void struct_calls(void)
@@ -54,6 +64,8 @@ static void struct_calls(void)
 	/* -1: "no change", which SystemTap shows as -1 */
 	syscall(SYS_chown, "/tmp/structs_f", -1, -1);
 	syscall(SYS_setresuid, -1, -1, -1);
+	key_calls();
+	syscall(SYS_io_getevents, 0, 0, 0, NULL, &zero);
 }
 
 /* Extended attributes set on the file (they may fail: tmpfs before
