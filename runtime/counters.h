@@ -39,8 +39,6 @@
 			NULL, 0)					\
 	X(SD_ENTRY_FULL, "@entry saves lost (more threads inside one probe's system call than STP_SD_CALLS)", \
 			"-D STP_SD_CALLS=N", 0)				\
-	X(SD_ENTRY_MISSED, "system call return probes skipped: no @entry saves (the call began before the session, or its entry part failed)", \
-			NULL, 0)					\
 	X(MSG_TRUNC,	"error and warning messages truncated at STP_CTL_TEXT", \
 			"-D STP_CTL_TEXT=N", 0)				\
 	X(OUT_OFFLINE,	"output bytes lost on CPUs taken offline", NULL, 0) \

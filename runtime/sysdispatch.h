@@ -9,7 +9,6 @@
 #define STP_SYSDISPATCH_H
 
 #include <linux/tracepoint.h>
-#include <asm/unistd.h>
 
 /* ORDER: translator/families/syscall/syscall_family.h's SD_MAX_NR */
 #define STP_SD_MAX_NR	1024
@@ -51,11 +50,13 @@ static __always_inline int stp_sd_claim(int *tids)
 }
 
 /*
- * The calling thread's slot, or -1.  A new process's return from the
- * call that made it (clone, clone3, fork, vfork returning 0) has none,
- * as a kretprobe's return never fires in the child: not a miss.
+ * The calling thread's slot, or -1: none was claimed for this call.
+ * That is no loss to count (a full table was counted at the claim, a
+ * skipped entry part by its hit): the call began before the session,
+ * or this is a new process's return from the call that made it, and a
+ * kretprobe's return does not fire for either.
  */
-static __always_inline int stp_sd_take(int *tids, const u64 *a)
+static __always_inline int stp_sd_take(int *tids)
 {
 	int tid = current->pid, k;
 
@@ -65,9 +66,6 @@ static __always_inline int stp_sd_take(int *tids, const u64 *a)
 		if (READ_ONCE(tids[i]) == tid)
 			return i;
 	}
-	if (a[STP_SD_RET] || (a[STP_SD_ID] != __NR_clone && a[STP_SD_ID] != __NR_clone3 &&
-			      a[STP_SD_ID] != __NR_fork && a[STP_SD_ID] != __NR_vfork))
-		stp_count(STP_EV_SD_ENTRY_MISSED);
 	return -1;
 }
 

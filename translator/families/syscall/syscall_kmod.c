@@ -73,7 +73,7 @@ static void save_restore(struct sbuf *o, int n)
 		  "\t\tstp_sd_release(stp_sd_tids_%d, i);\n}\nNOKPROBE_SYMBOL(stp_sd_save_%d);\n\n",
 		  n, n, n, n, n, n, n, n);
 	sb_printf(o, "static noinline STP_HANDLER void stp_sd_restore_%d(struct pt_regs *regs, u64 *a)\n{\n"
-		  "\tstruct p%d_entry *s;\n\tint i = stp_sd_take(stp_sd_tids_%d, a);\n\n"
+		  "\tstruct p%d_entry *s;\n\tint i = stp_sd_take(stp_sd_tids_%d);\n\n"
 		  "\tif (i < 0)\n\t\treturn;\n\ts = &stp_sd_saves_%d[i];\n"
 		  "\tmemcpy(s->sd, a, sizeof(s->sd));\n"
 		  "\tstp_probe_hit(&stp_probe_%d, probe_%d, regs, s);\n"
